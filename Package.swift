@@ -1,0 +1,69 @@
+// swift-tools-version:6.1
+// marmot-conform: conformance gate and interop bench for Marmot (MLS over Nostr).
+// Layering (top depends on bottom, never the reverse) is described in docs/architecture.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "marmot-conform",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "marmot-conform", targets: ["MarmotConformCLI"]),
+        .library(name: "Nostr", targets: ["Nostr"]),
+        .library(name: "MLS", targets: ["MLS"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
+        .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        // Codecs with no dependency but the standard library.
+        .target(name: "HexEncoding", swiftSettings: strict),
+        .target(name: "TLSCodec", swiftSettings: strict),
+
+        // Protocol layers.
+        .target(
+            name: "Nostr",
+            dependencies: ["CSecp256k1", "CSodium", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MLS",
+            dependencies: ["TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // Simulation.
+        .target(name: "DeterministicScheduler", swiftSettings: strict),
+        .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+
+        // Front door.
+        .executableTarget(
+            name: "MarmotConformCLI",
+            dependencies: ["Nostr", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+
+        // Test-only helpers: vector loading, hostile-input mutators.
+        .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
+
+        .testTarget(name: "NostrTests", dependencies: ["Nostr", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(name: "TLSCodecTests", dependencies: ["TLSCodec", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "DeterministicSchedulerTests",
+            dependencies: ["DeterministicScheduler", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "InMemoryRelayTests",
+            dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

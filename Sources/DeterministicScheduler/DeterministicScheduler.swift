@@ -1,0 +1,1 @@
+// The DeterministicScheduler module; see docs/architecture.md for its place in the layers.

@@ -1,0 +1,1 @@
+// The InMemoryRelay module; see docs/architecture.md for its place in the layers.

@@ -1,0 +1,1 @@
+// The TLSCodec module; see docs/architecture.md for its place in the layers.
