@@ -68,7 +68,9 @@ let package = Package(
             dependencies: ["DeterministicScheduler", "ConformanceTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
+        ),
         .testTarget(
             name: "InMemoryRelayTests",
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],

@@ -1,3 +1,5 @@
+import ConformanceTestSupport
+import Foundation
 import ScenarioRunner
 import Testing
 
@@ -114,5 +116,21 @@ import Testing
         let fields = try node.fields(of: "t", allowed: ["d"])
         let error = #expect(throws: ScenarioError.self) { try fields.required("d").duration("d") }
         #expect(error?.code == .badDuration)
+    }
+}
+
+@Suite struct ScenarioSchemaTests {
+    /// The committed schema is what the loader's tables generate; regenerate with
+    /// `marmot-conform schema > scenarios/schema.json`.
+    @Test func committedSchemaMatchesTheVocabulary() throws {
+        let committed = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/schema.json"), encoding: .utf8)
+        #expect(committed == ScenarioSchema.json())
+    }
+
+    @Test func schemaListsEveryVerb() throws {
+        let schema = ScenarioSchema.json()
+        for verb in StepVocabulary.verbs {
+            #expect(schema.contains("\"verb-\(verb.name)\""))
+        }
     }
 }
