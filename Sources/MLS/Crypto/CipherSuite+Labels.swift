@@ -2,7 +2,10 @@
 import TLSCodec
 
 /// "MLS 1.0 " ‖ label, the prefix that separates MLS uses of a primitive from any other.
-func mlsLabel(_ label: String) -> [UInt8] { Array("MLS 1.0 \(label)".utf8) }
+func mlsLabel(_ label: String) -> [UInt8] { mlsLabel(Array(label.utf8)) }
+
+/// The same for a label given as bytes (the exporter's label is arbitrary bytes).
+func mlsLabel(_ label: [UInt8]) -> [UInt8] { Array("MLS 1.0 ".utf8) + label }
 
 extension CipherSuite {
     // struct {
@@ -24,6 +27,11 @@ extension CipherSuite {
     // } KDFLabel;
     /// ExpandWithLabel(secret, label, context, length).
     public func expandWithLabel(secret: [UInt8], label: String, context: [UInt8], length: Int) -> [UInt8] {
+        expandWithLabel(secret: secret, label: Array(label.utf8), context: context, length: length)
+    }
+
+    /// ExpandWithLabel with a label given as bytes.
+    public func expandWithLabel(secret: [UInt8], label: [UInt8], context: [UInt8], length: Int) -> [UInt8] {
         var w = TLSWriter()
         w.write(UInt16(truncatingIfNeeded: length))
         w.writeOpaque(mlsLabel(label))
