@@ -80,11 +80,17 @@ import TLSCodec
                     groupID: c.group_id.bytes, epoch: c.epoch, sender: .member(leafIndex: Self.sender),
                     authenticatedData: [], content: item.content)
                 let tag: [UInt8]? = if case .commit = item.content { Array(repeating: 0x5a, count: 32) } else { nil }
-                if item.pub != nil {
-                    let signed = try AuthenticatedContent.sign(
-                        framed, wireFormat: WireFormat.publicMessage, context: context, suite: suite,
-                        signaturePrivateKey: c.signature_priv.bytes, confirmationTag: tag)
-                    let message = PublicMessage.protect(
+                let signedPublic = try AuthenticatedContent.sign(
+                    framed, wireFormat: WireFormat.publicMessage, context: context, suite: suite,
+                    signaturePrivateKey: c.signature_priv.bytes, confirmationTag: tag)
+                if item.pub == nil {
+                    checks.require(
+                        (try? PublicMessage.protect(
+                            signedPublic, suite: suite, membershipKey: c.membership_key.bytes, context: context)) == nil,
+                        "\(item.name) cannot be protected as PublicMessage")
+                } else {
+                    let signed = signedPublic
+                    let message = try PublicMessage.protect(
                         signed, suite: suite, membershipKey: c.membership_key.bytes, context: context)
                     let bytes = try MLSMessage(body: .publicMessage(message)).tlsSerialized()
                     checks.equal(try unprotect(bytes, &receiverTree), signed, "\(item.name) protected as PublicMessage")
@@ -121,7 +127,15 @@ import TLSCodec
             try message.unprotect(suite: suite, secretTree: &receiverTree, senderDataSecret: key)
         }
 
-        var pub = PublicMessage.protect(signed, suite: suite, membershipKey: key, context: context)
+        #expect(throws: MLSError(.publicApplicationData, "")) {
+            try PublicMessage.protect(signed, suite: suite, membershipKey: key, context: context)
+        }
+        let proposal = try AuthenticatedContent.sign(
+            FramedContent(
+                groupID: [1, 2], epoch: 4, sender: .member(leafIndex: 0), authenticatedData: [],
+                content: .proposal(.remove(leaf: 1))),
+            wireFormat: WireFormat.publicMessage, context: context, suite: suite, signaturePrivateKey: key)
+        var pub = try PublicMessage.protect(proposal, suite: suite, membershipKey: key, context: context)
         pub.content.epoch = 5
         #expect(throws: MLSError(.badMembershipTag, "")) {
             try pub.unprotect(suite: suite, membershipKey: key, context: context)

@@ -22,6 +22,8 @@ import TLSCodec
 extension MLSError.Code {
     /// A PublicMessage's membership tag did not match.
     public static let badMembershipTag = Self("mls.badMembershipTag")
+    /// Application data in a PublicMessage, which §6.2 forbids.
+    public static let publicApplicationData = Self("mls.publicApplicationData")
 }
 
 extension FramedContent {
@@ -74,9 +76,13 @@ extension AuthenticatedContent {
 
 extension PublicMessage {
     /// Wraps signed content as a PublicMessage, adding the membership tag for member senders.
+    /// - Throws: `.publicApplicationData` for application content, which must be encrypted.
     public static func protect(
         _ content: AuthenticatedContent, suite: CipherSuite, membershipKey: [UInt8], context: GroupContext
-    ) -> PublicMessage {
+    ) throws(MLSError) -> PublicMessage {
+        if case .application = content.content.content {
+            throw MLSError(.publicApplicationData, "application data must be sent as a PrivateMessage")
+        }
         var tag: [UInt8]?
         if case .member = content.content.sender {
             tag = content.membershipTag(suite: suite, membershipKey: membershipKey, context: context)
@@ -86,11 +92,14 @@ extension PublicMessage {
 
     /// Checks the membership tag (for member senders) and returns the signed content; the caller
     /// verifies the signature once it knows the sender's key.
-    /// - Throws: `.badMembershipTag`.
+    /// - Throws: `.badMembershipTag`, `.publicApplicationData`.
     public func unprotect(
         suite: CipherSuite, membershipKey: [UInt8], context: GroupContext
     ) throws(MLSError) -> AuthenticatedContent {
         let content = authenticatedContent
+        if case .application = content.content.content {
+            throw MLSError(.publicApplicationData, "application data in a PublicMessage")
+        }
         if case .member = self.content.sender {
             let expected = content.membershipTag(suite: suite, membershipKey: membershipKey, context: context)
             guard let membershipTag, constantTimeEqual(membershipTag, expected) else {

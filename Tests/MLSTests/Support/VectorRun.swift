@@ -112,3 +112,13 @@ enum VectorRun {
         return line
     }
 }
+
+enum ConformanceTestSupportLoader {
+    /// The first case of a vector file.
+    static func first<C: Decodable>(_: C.Type, _ file: String) throws -> C {
+        guard let c = try Vectors.decode([C].self, from: "mls/\(file)").first else {
+            throw MLSError(.malformed, "\(file) is empty")
+        }
+        return c
+    }
+}
