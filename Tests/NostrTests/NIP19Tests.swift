@@ -29,6 +29,15 @@ struct RustNostrNIP19File: Decodable {
         #expect(try NIP19.decode(item.nsec) == .nsec(secret))
     }
 
+    @Test func noteRoundTrips() throws {
+        let item = try RustNostrNIP19File.load().note
+        let id = try EventID(hex: item.event_id_hex)
+        #expect(id.note == item.note)
+        #expect(try EventID(note: item.note) == id)
+        #expect(try NIP19.decode(item.note) == .note(id))
+        #expect(throws: NostrError(.nip19WrongPrefix, "")) { try EventID(note: Bech32.encode(hrp: "nevent", payload: id.bytes)) }
+    }
+
     /// BIP-173 allows an all-upper-case string (QR codes use it); it names the same key.
     @Test func acceptsUpperCase() throws {
         let item = try #require(RustNostrNIP19File.load().keys.first)

@@ -25,6 +25,7 @@ public enum NIP19 {
     public enum Entity: Hashable, Sendable {
         case npub(PublicKey)
         case nsec(SecretKey)
+        case note(EventID)
     }
 
     /// The bech32 text of `entity`.
@@ -32,6 +33,7 @@ public enum NIP19 {
         switch entity {
         case .npub(let key): return Bech32.encode(hrp: "npub", payload: key.bytes)
         case .nsec(let key): return Bech32.encode(hrp: "nsec", payload: key.bytes)
+        case .note(let id): return Bech32.encode(hrp: "note", payload: id.bytes)
         }
     }
 
@@ -43,6 +45,7 @@ public enum NIP19 {
         switch hrp {
         case "npub": return .npub(try PublicKey(bytes: try thirtyTwo(payload, hrp)))
         case "nsec": return .nsec(try SecretKey(bytes: try thirtyTwo(payload, hrp)))
+        case "note": return .note(try EventID(bytes: try thirtyTwo(payload, hrp)))
         default: throw NostrError(.nip19UnknownPrefix, "unknown NIP-19 prefix '\(hrp)'")
         }
     }
@@ -81,5 +84,15 @@ extension SecretKey {
     /// Parses an `nsec1…` string.
     public init(nsec: String) throws(NostrError) {
         try self.init(bytes: NIP19.payload(of: nsec, prefix: "nsec"))
+    }
+}
+
+extension EventID {
+    /// The NIP-19 `note1…` form.
+    public var note: String { NIP19.encode(.note(self)) }
+
+    /// Parses a `note1…` string.
+    public init(note: String) throws(NostrError) {
+        try self.init(bytes: NIP19.payload(of: note, prefix: "note"))
     }
 }
