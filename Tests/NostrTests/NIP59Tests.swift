@@ -39,6 +39,18 @@ struct GiftWrapFixture {
         var generator = TestGenerator(seed: seed)
         return try GiftWrap.wrap(rumor: rumor, sender: sender, recipient: recipient.publicKey, now: Self.now, using: &generator)
     }
+
+    /// A seal of arbitrary rumor text by `sealer` (the fixture's sender unless given) for the recipient.
+    func seal(rumorJSON: String? = nil, by sealer: Keypair? = nil, using generator: inout TestGenerator) throws -> Event {
+        try GiftWrap.seal(
+            rumorJSON: rumorJSON ?? rumor.rumorJSON(), sender: sealer ?? sender, recipient: recipient.publicKey,
+            now: Self.now, using: &generator)
+    }
+
+    /// A gift wrap of arbitrary seal text for the recipient.
+    func wrap(sealJSON: String, using generator: inout TestGenerator) throws -> Event {
+        try GiftWrap.wrap(sealJSON: sealJSON, recipient: recipient.publicKey, now: Self.now, using: &generator)
+    }
 }
 
 @Suite struct NIP59Tests {
@@ -107,11 +119,7 @@ struct GiftWrapFixture {
         let fixture = GiftWrapFixture()
         var generator = TestGenerator(seed: 4)
         let mallory = Keypair.generate(using: &generator)
-        let seal = try GiftWrap.seal(
-            rumorJSON: fixture.rumor.rumorJSON(), sender: mallory, recipient: fixture.recipient.publicKey,
-            now: GiftWrapFixture.now, using: &generator)
-        let wrap = try GiftWrap.wrap(
-            sealJSON: seal.json(), recipient: fixture.recipient.publicKey, now: GiftWrapFixture.now, using: &generator)
+        let wrap = try fixture.wrap(sealJSON: fixture.seal(by: mallory, using: &generator).json(), using: &generator)
         #expect(throws: NostrError(.giftWrapSenderMismatch, "")) {
             try GiftWrap.unwrap(wrap, recipient: fixture.recipient)
         }
@@ -121,20 +129,19 @@ struct GiftWrapFixture {
     @Test func unwrapRejectsMalformedLayers() throws {
         let fixture = GiftWrapFixture()
         var generator = TestGenerator(seed: 5)
-        let recipient = fixture.recipient.publicKey, now = GiftWrapFixture.now
-        let goodSeal = try GiftWrap.seal(
-            rumorJSON: fixture.rumor.rumorJSON(), sender: fixture.sender, recipient: recipient, now: now, using: &generator)
+        let goodSeal = try fixture.seal(using: &generator)
 
         var edited = fixture.rumor
         edited.content += " (edited after hashing)"
         let staleRumor = fixture.rumor.rumorJSON().replacingOccurrences(of: fixture.rumor.id.hex, with: edited.id.hex)
-        let staleSeal = try GiftWrap.seal(rumorJSON: staleRumor, sender: fixture.sender, recipient: recipient, now: now, using: &generator)
+        let staleSeal = try fixture.seal(rumorJSON: staleRumor, using: &generator)
 
         var forgedSeal = goodSeal.jsonValue.object ?? [:]
         forgedSeal["content"] = .string(fixture.rumor.rumorJSON())
         var unsignedSeal = goodSeal.jsonValue.object ?? [:]
         unsignedSeal["sig"] = .string(String(repeating: "00", count: 64))
-        let notASeal = try UnsignedEvent(pubkey: fixture.sender.publicKey, createdAt: now, kind: .textNote, content: goodSeal.content)
+        let notASeal = try UnsignedEvent(
+            pubkey: fixture.sender.publicKey, createdAt: GiftWrapFixture.now, kind: .textNote, content: goodSeal.content)
             .signed(with: fixture.sender, using: &generator)
 
         let cases: [(name: String, sealJSON: String, code: NostrError.Code)] = [
@@ -145,7 +152,7 @@ struct GiftWrapFixture {
             ("seal is not JSON", "not json", .jsonSyntax),
         ]
         for (name, sealJSON, code) in cases {
-            let wrap = try GiftWrap.wrap(sealJSON: sealJSON, recipient: recipient, now: now, using: &generator)
+            let wrap = try fixture.wrap(sealJSON: sealJSON, using: &generator)
             #expect(throws: NostrError(code, ""), "\(name)") { try GiftWrap.unwrap(wrap, recipient: fixture.recipient) }
         }
     }
@@ -173,16 +180,14 @@ struct GiftWrapFixture {
     @Test func everyProperPrefixOfEachLayerIsRejected() throws {
         let fixture = GiftWrapFixture()
         var generator = TestGenerator(seed: 0x7072_6566)
-        let recipient = fixture.recipient.publicKey, now = GiftWrapFixture.now
-        let seal = try GiftWrap.seal(
-            rumorJSON: fixture.rumor.rumorJSON(), sender: fixture.sender, recipient: recipient, now: now, using: &generator)
-        let wrapJSON = try GiftWrap.wrap(sealJSON: seal.json(), recipient: recipient, now: now, using: &generator).json()
+        let seal = try fixture.seal(using: &generator)
+        let wrapJSON = try fixture.wrap(sealJSON: seal.json(), using: &generator).json()
         for prefix in Mutations.properPrefixes(of: wrapJSON) {
             #expect(Self.open(String(prefix), fixture: fixture) == nil, "wrap prefix of \(prefix.count) characters opened")
         }
         // The empty prefix is skipped: NIP-44 cannot carry an empty plaintext, so no wrap can hold it.
         for prefix in Mutations.properPrefixes(of: seal.json()).dropFirst() {
-            let wrap = try GiftWrap.wrap(sealJSON: String(prefix), recipient: recipient, now: now, using: &generator)
+            let wrap = try fixture.wrap(sealJSON: String(prefix), using: &generator)
             #expect(throws: NostrError.self, "seal prefix of \(prefix.count) characters") {
                 try GiftWrap.unwrap(wrap, recipient: fixture.recipient)
             }
@@ -192,25 +197,21 @@ struct GiftWrapFixture {
     @Test func seededMutantsOfEachLayerNeverCrashOrLie() throws {
         let fixture = GiftWrapFixture()
         var generator = TestGenerator(seed: 0x6D75_7435_39)
-        let recipient = fixture.recipient.publicKey, now = GiftWrapFixture.now
-        let seal = try GiftWrap.seal(
-            rumorJSON: fixture.rumor.rumorJSON(), sender: fixture.sender, recipient: recipient, now: now, using: &generator)
-        let wrapJSON = try GiftWrap.wrap(sealJSON: seal.json(), recipient: recipient, now: now, using: &generator).json()
+        let seal = try fixture.seal(using: &generator)
+        let wrapJSON = try fixture.wrap(sealJSON: seal.json(), using: &generator).json()
 
         var opened: [GiftWrap.Unwrapped] = []
         for mutant in Mutations.mutants(of: Array(wrapJSON.utf8), count: 300, using: &generator) {
             if let result = Self.open(String(decoding: mutant, as: UTF8.self), fixture: fixture) { opened.append(result) }
         }
         for mutant in Mutations.mutants(of: Array(seal.json().utf8), count: 300, using: &generator) {
-            let wrap = try GiftWrap.wrap(
-                sealJSON: String(decoding: mutant, as: UTF8.self), recipient: recipient, now: now, using: &generator)
+            let wrap = try fixture.wrap(sealJSON: String(decoding: mutant, as: UTF8.self), using: &generator)
             if let result = try? GiftWrap.unwrap(wrap, recipient: fixture.recipient) { opened.append(result) }
         }
         for mutant in Mutations.mutants(of: Array(fixture.rumor.rumorJSON().utf8), count: 300, using: &generator) {
             let mutated = String(decoding: mutant, as: UTF8.self)
             guard !mutated.isEmpty else { continue }  // NIP-44 cannot carry an empty plaintext
-            let seal = try GiftWrap.seal(rumorJSON: mutated, sender: fixture.sender, recipient: recipient, now: now, using: &generator)
-            let wrap = try GiftWrap.wrap(sealJSON: seal.json(), recipient: recipient, now: now, using: &generator)
+            let wrap = try fixture.wrap(sealJSON: fixture.seal(rumorJSON: mutated, using: &generator).json(), using: &generator)
             if let result = try? GiftWrap.unwrap(wrap, recipient: fixture.recipient) { opened.append(result) }
         }
         // A mutant can only open if it left the signed or hashed content intact (an identity

@@ -5,27 +5,19 @@ rust-nostr decrypts each payload as the recipient. Prints one JSON object:
 {"results": [{"ok": bool, "plaintext": str, "error": str}]}, in input order. Exit status 0 unless
 the input itself is unreadable.
 """
-import json
-import sys
-
 import nostr_sdk
+
+from peer_check import run_checks
 
 
 def check(item: dict) -> dict:
-    try:
-        plaintext = nostr_sdk.nip44_decrypt(
-            nostr_sdk.SecretKey.parse(item["recipient_secret_hex"]),
-            nostr_sdk.PublicKey.parse(item["sender_pubkey_hex"]),
-            item["payload"],
-        )
-        return {"ok": True, "plaintext": plaintext}
-    except Exception as error:  # rust-nostr raises its own exception types; report them all
-        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
-
-
-def main() -> None:
-    json.dump({"results": [check(item) for item in json.load(sys.stdin)]}, sys.stdout)
+    plaintext = nostr_sdk.nip44_decrypt(
+        nostr_sdk.SecretKey.parse(item["recipient_secret_hex"]),
+        nostr_sdk.PublicKey.parse(item["sender_pubkey_hex"]),
+        item["payload"],
+    )
+    return {"ok": True, "plaintext": plaintext}
 
 
 if __name__ == "__main__":
-    main()
+    run_checks(check)
