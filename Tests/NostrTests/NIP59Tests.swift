@@ -37,7 +37,8 @@ struct GiftWrapFixture {
 
     func wrap(seed: UInt64) throws -> Event {
         var generator = TestGenerator(seed: seed)
-        return try GiftWrap.wrap(rumor: rumor, sender: sender, recipient: recipient.publicKey, now: Self.now, using: &generator)
+        return try GiftWrap.wrap(
+            rumor: rumor, sender: sender, recipient: recipient.publicKey, now: Self.now, using: &generator)
     }
 
     /// A seal of arbitrary rumor text by `sealer` (the fixture's sender unless given) for the recipient.
@@ -162,7 +163,8 @@ struct GiftWrapFixture {
         let wrap = try fixture.wrap(seed: 6)
         var generator = TestGenerator(seed: 6)
         let textNote = try UnsignedEvent(
-            pubkey: fixture.sender.publicKey, createdAt: wrap.createdAt, kind: .textNote, tags: wrap.tags, content: wrap.content
+            pubkey: fixture.sender.publicKey, createdAt: wrap.createdAt, kind: .textNote, tags: wrap.tags,
+            content: wrap.content
         ).signed(with: fixture.sender, using: &generator)
         #expect(throws: NostrError(.giftWrapWrongKind, "")) { try GiftWrap.unwrap(textNote, recipient: fixture.recipient) }
         #expect(throws: NostrError(.nip44InvalidMAC, "")) { try GiftWrap.unwrap(wrap, recipient: fixture.sender) }
@@ -211,7 +213,8 @@ struct GiftWrapFixture {
         for mutant in Mutations.mutants(of: Array(fixture.rumor.rumorJSON().utf8), count: 300, using: &generator) {
             let mutated = String(decoding: mutant, as: UTF8.self)
             guard !mutated.isEmpty else { continue }  // NIP-44 cannot carry an empty plaintext
-            let wrap = try fixture.wrap(sealJSON: fixture.seal(rumorJSON: mutated, using: &generator).json(), using: &generator)
+            let seal = try fixture.seal(rumorJSON: mutated, using: &generator)
+            let wrap = try fixture.wrap(sealJSON: seal.json(), using: &generator)
             if let result = try? GiftWrap.unwrap(wrap, recipient: fixture.recipient) { opened.append(result) }
         }
         // A mutant can only open if it left the signed or hashed content intact (an identity

@@ -29,7 +29,8 @@ enum Bech32 {
         let hrpBytes = Array(hrp.utf8)
         let residue = polymod(expand(hrpBytes) + data + [0, 0, 0, 0, 0, 0]) ^ 1
         let checksum = (0..<6).map { UInt8(truncatingIfNeeded: residue >> (5 * (5 - UInt32($0)))) & 31 }
-        return String(decoding: hrpBytes + [UInt8(ascii: "1")] + (data + checksum).map { charset[Int($0)] }, as: UTF8.self)
+        let dataChars = (data + checksum).map { charset[Int($0)] }
+        return String(decoding: hrpBytes + [UInt8(ascii: "1")] + dataChars, as: UTF8.self)
     }
 
     /// Decodes a bech32 string into its lower-cased human-readable part and 8-bit payload.
@@ -58,14 +59,17 @@ enum Bech32 {
         for (offset, char) in lower[(separator + 1)...].enumerated() {
             let value = values[Int(char)]
             guard value != 0xFF else {
+                let shown = Character(Unicode.Scalar(char))
                 throw NostrError(
-                    .nip19InvalidCharacter, "'\(Character(Unicode.Scalar(char)))' at \(separator + 1 + offset) is not a bech32 data character"
+                    .nip19InvalidCharacter, "'\(shown)' at \(separator + 1 + offset) is not a bech32 data character"
                 )
             }
             data.append(value)
         }
         guard data.count >= 6 else {
-            throw NostrError(.nip19InvalidLength, "data part of \(data.count) characters cannot hold the 6-character checksum")
+            throw NostrError(
+                .nip19InvalidLength, "data part of \(data.count) characters cannot hold the 6-character checksum"
+            )
         }
         guard polymod(expand(hrp) + data) == 1 else {
             throw NostrError(.nip19InvalidChecksum, "bech32 checksum does not match")

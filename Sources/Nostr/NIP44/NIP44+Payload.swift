@@ -30,16 +30,16 @@ extension NIP44 {
         /// - Throws: `.nip44UnsupportedVersion`, `.nip44InvalidPayloadLength`, `.nip44InvalidBase64`
         ///   or `.nip44UnknownVersion`.
         public init(decoding payload: String) throws(NostrError) {
-            let text = Array(payload.utf8)
-            if text.first == UInt8(ascii: "#") {
+            if payload.utf8.first == UInt8(ascii: "#") {
                 throw NostrError(.nip44UnsupportedVersion, "payloads starting with '#' use an unsupported encoding")
             }
-            guard Self.encodedLengths.contains(text.count) else {
+            // Length first, before copying anything: a relay can send megabytes.
+            guard Self.encodedLengths.contains(payload.utf8.count) else {
                 throw NostrError(
-                    .nip44InvalidPayloadLength, "payload is \(text.count) characters, expected 132...87472"
+                    .nip44InvalidPayloadLength, "payload is \(payload.utf8.count) bytes, expected 132...87472"
                 )
             }
-            let data = try Base64.decode(text)
+            let data = try Base64.decode(Array(payload.utf8))
             guard Self.decodedLengths.contains(data.count) else {
                 throw NostrError(.nip44InvalidPayloadLength, "payload decodes to \(data.count) bytes, expected 99...65603")
             }
