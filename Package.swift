@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
     ],
     targets: [
@@ -51,10 +52,17 @@ let package = Package(
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
 
+        // Scenarios: YAML loading (the only Yams importer), model, runner.
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+
         // Front door.
         .executableTarget(
             name: "MarmotConformCLI",
-            dependencies: ["Nostr", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
 
@@ -73,6 +81,9 @@ let package = Package(
             name: "ExternalProcessEngineTests",
             dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport"],
             swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "InMemoryRelayTests",
