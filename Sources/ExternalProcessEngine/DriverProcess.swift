@@ -74,15 +74,16 @@ public actor DriverProcess {
                                 await self.noteStderr("(stderr unreadable: \(error))")
                             }
                         }
+                        // The body runs on this actor, so responses are matched without hopping.
                         do {
                             for try await line in execution.standardOutput.strings(bufferingPolicy: .unbounded) {
-                                await self.receive(line)
+                                self.receive(line)
                             }
                         } catch {
-                            await self.noteStderr("(stdout unreadable: \(error))")
+                            self.noteStderr("(stdout unreadable: \(error))")
                         }
                         // stdout closed: the driver is exiting, so stop feeding it.
-                        await self.stopWriting()
+                        self.stopWriting()
                     }
                 }
                 status = "\(outcome.terminationStatus)"

@@ -59,16 +59,22 @@ struct Bench {
         return event
     }
 
-    /// MIP-02 delivery of a welcome rumor from `sender` to `recipient`: what reaches the recipient's
-    /// engine is the rumor re-parsed from its JSON (id checked) and the id of the wrap that carried it.
-    /// Until our NIP-59 `GiftWrap` lands on main the wrap id is drawn from the seed; then this becomes
-    /// `GiftWrap.wrap` by the sender and `GiftWrap.unwrap` by the recipient, and no test changes.
+    /// MIP-02 delivery of a welcome rumor: `sender` seals and gift-wraps it for `recipient` with our
+    /// NIP-59 code, the wrap travels as wire JSON (re-parsed and verified), and `recipient` unwraps it.
+    /// Returns what the recipient's engine is given: the wrap's id and the unwrapped rumor.
     mutating func deliverWelcome(_ rumor: UnsignedEvent, from sender: Member, to recipient: Member) throws
         -> (wrapperID: EventID, rumor: UnsignedEvent)
     {
-        #expect(rumor.pubkey == sender.pubkey, "welcome rumor author")
         #expect(rumor.kind == .welcome)
-        return (try EventID(bytes: generator.bytes(32)), try UnsignedEvent(rumorJSON: rumor.rumorJSON()))
+        let wrap = try GiftWrap.wrap(
+            rumor: rumor, sender: sender.keypair, recipient: recipient.pubkey, now: rumor.createdAt, using: &generator)
+        let received = try Event(json: wrap.json())
+        #expect(received.kind == .giftWrap)
+        #expect(received.firstTagValue("p") == recipient.pubkey.hex)
+        let opened = try GiftWrap.unwrap(received, recipient: recipient.keypair)
+        #expect(opened.sender == sender.pubkey, "the welcome is sealed by its committer")
+        #expect(opened.rumor == rumor)
+        return (received.id, opened.rumor)
     }
 
     /// Delivers, processes and accepts a welcome; checks what the invitation prompt would show.
