@@ -122,6 +122,16 @@ def string_list(params, name):
     return value
 
 
+def tag_list(params, name, default=None):
+    """A list of tags, each a non-empty list of strings (NIP-01)."""
+    value = optional(params, name, list)
+    if value is None:
+        return default
+    if not all(isinstance(tag, list) and tag and all(isinstance(item, str) for item in tag) for tag in value):
+        raise DriverError("bad_request", f"parameter `{name}` must be a list of non-empty string lists")
+    return value
+
+
 def event_json(params, name):
     """An event or rumor given as a JSON object, re-serialized for MDK."""
     return json.dumps(need(params, name, dict), ensure_ascii=False, separators=(",", ":"))
@@ -366,11 +376,12 @@ class Driver:
     # -- messages --------------------------------------------------------------------------------
 
     def create_message(self, params):
-        tags = optional(params, "tags", list, [])
+        kind = need(params, "kind", int)
+        if not 0 <= kind <= 0xFFFF:
+            raise DriverError("bad_request", "parameter `kind` must be in 0...65535")
         event = self.engine(params).create_message(
             need(params, "mls_group_id", str), need(params, "sender_pubkey", str),
-            need(params, "content", str), need(params, "kind", int), tags,
-            optional(params, "event_tags", list))
+            need(params, "content", str), kind, tag_list(params, "tags", []), tag_list(params, "event_tags"))
         return {"event": json.loads(event)}
 
     def process_message(self, params):
