@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
     ],
     targets: [
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
@@ -36,6 +37,14 @@ let package = Package(
         .target(
             name: "MLS",
             dependencies: ["TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
+        .target(name: "EngineInterface", dependencies: ["Nostr"], swiftSettings: strict),
+        .target(
+            name: "ExternalProcessEngine",
+            dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
             swiftSettings: strict
         ),
 
@@ -70,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "DeterministicSchedulerTests",
             dependencies: ["DeterministicScheduler", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ExternalProcessEngineTests",
+            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
