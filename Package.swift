@@ -48,6 +48,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The app core members run (sans-I/O apart from awaiting its engine).
+        .target(name: "GroupCore", dependencies: ["EngineInterface", "Nostr"], swiftSettings: strict),
+
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),

@@ -1,0 +1,1 @@
+// GroupCore: the app core members run; see IO/CoreIO.swift for its boundary.
