@@ -69,7 +69,11 @@ let package = Package(
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
 
-        .testTarget(name: "NostrTests", dependencies: ["Nostr", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NostrTests",
+            dependencies: ["Nostr", "HexEncoding", "ConformanceTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TLSCodecTests", dependencies: ["TLSCodec", "ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,0 +1,119 @@
+// A priority queue of scheduled work ordered by (time, sequence). The sequence number is the
+// insertion order, so two items due at the same instant always come out in the order they were
+// scheduled: this is what makes replays exact.
+
+/// Identifies one scheduled item so that it can be cancelled.
+public struct ScheduledID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Insertion order across the queue's lifetime.
+    public let sequence: UInt64
+
+    public static func < (lhs: ScheduledID, rhs: ScheduledID) -> Bool { lhs.sequence < rhs.sequence }
+    public var description: String { "#\(sequence)" }
+}
+
+/// One item taken out of an `EventQueue`.
+public struct Scheduled<Payload> {
+    /// When the item is due.
+    public let time: VirtualInstant
+    /// Its identity and insertion order.
+    public let id: ScheduledID
+    /// Short human label recorded in the trace (e.g. `deliver relay-a -> alice`).
+    public let label: String
+    /// The work itself.
+    public let payload: Payload
+}
+
+extension Scheduled: Sendable where Payload: Sendable {}
+
+/// A binary min-heap of `Scheduled` items keyed by (time, sequence).
+public struct EventQueue<Payload> {
+    private var heap: [Scheduled<Payload>] = []
+    private var cancelled: Set<ScheduledID> = []
+    private var nextSequence: UInt64 = 0
+
+    /// An empty queue.
+    public init() {}
+
+    /// Number of items still pending (cancelled ones excluded).
+    public var count: Int { heap.count - cancelled.count }
+
+    /// Whether nothing is pending.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Adds `payload`, due at `time`, and returns its id.
+    @discardableResult
+    public mutating func insert(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
+        let id = ScheduledID(sequence: nextSequence)
+        nextSequence &+= 1
+        heap.append(Scheduled(time: time, id: id, label: label, payload: payload))
+        siftUp(heap.count - 1)
+        return id
+    }
+
+    /// Cancels a pending item; returns false if it already ran, was cancelled, or never existed.
+    @discardableResult
+    public mutating func cancel(_ id: ScheduledID) -> Bool {
+        guard id.sequence < nextSequence, !cancelled.contains(id), heap.contains(where: { $0.id == id }) else {
+            return false
+        }
+        cancelled.insert(id)
+        return true
+    }
+
+    /// The due time of the earliest pending item.
+    public mutating func peekTime() -> VirtualInstant? {
+        dropCancelledTop()
+        return heap.first?.time
+    }
+
+    /// Removes and returns the earliest pending item (ties by insertion order).
+    public mutating func popFirst() -> Scheduled<Payload>? {
+        dropCancelledTop()
+        return removeTop()
+    }
+
+    private mutating func dropCancelledTop() {
+        while let top = heap.first, cancelled.contains(top.id) {
+            cancelled.remove(top.id)
+            _ = removeTop()
+        }
+    }
+
+    private mutating func removeTop() -> Scheduled<Payload>? {
+        guard !heap.isEmpty else { return nil }
+        heap.swapAt(0, heap.count - 1)
+        let top = heap.removeLast()
+        if !heap.isEmpty { siftDown(0) }
+        return top
+    }
+
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        (heap[a].time, heap[a].id.sequence) < (heap[b].time, heap[b].id.sequence)
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(child, parent) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var best = parent
+            if left < heap.count, precedes(left, best) { best = left }
+            if right < heap.count, precedes(right, best) { best = right }
+            if best == parent { return }
+            heap.swapAt(parent, best)
+            parent = best
+        }
+    }
+}
+
+extension EventQueue: Sendable where Payload: Sendable {}

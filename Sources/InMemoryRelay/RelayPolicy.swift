@@ -1,0 +1,70 @@
+import Nostr
+
+// What a relay in the simulated world is for and which optional rules it enforces. Marmot (and
+// Pika) separate key-package relays (kind 10051 lists them) from group relays and inbox relays
+// (kind 10050); scenarios give each relay a role and may give it a stricter or broken policy.
+
+/// The job a relay has in a world; informational for routing and reports.
+public struct RelayRole: Hashable, Sendable, CustomStringConvertible {
+    /// Short name, e.g. `group`.
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    /// Serves kind 30443 / 443 key packages (listed in kind 10051).
+    public static let keyPackage = Self("key-package")
+    /// Carries kind 445 group events.
+    public static let group = Self("group")
+    /// Receives kind 1059 gift wraps such as welcomes (listed in kind 10050).
+    public static let inbox = Self("inbox")
+    /// No particular role.
+    public static let general = Self("general")
+
+    public var description: String { name }
+}
+
+/// Optional rules and limits of one relay.
+public struct RelayPolicy: Hashable, Sendable {
+    /// The relay's job in the world.
+    public var role: RelayRole
+    /// NIP-70: when false, every `["-"]` event is refused, even after AUTH (a relay that does not
+    /// support protected events). When true, the author must have authenticated (NIP-42).
+    public var acceptsProtectedEvents: Bool
+    /// NIP-59: serve kind 1059 only to connections authenticated as its `p` recipient. Off by
+    /// default, like rust-nostr's LocalRelay (`auth_dm`), so gift wraps are served by `#p`.
+    public var giftWrapsRequireAuth: Bool
+    /// Largest client frame accepted, in UTF-8 bytes.
+    public var maximumFrameBytes: Int
+    /// Largest event accepted, measured as its compact JSON in UTF-8 bytes (LR uses 64 KiB).
+    public var maximumEventBytes: Int
+    /// Open subscriptions allowed per connection.
+    public var maximumSubscriptionsPerConnection: Int
+    /// Results of an initial query for a filter without `limit`; nil means all.
+    public var defaultLimit: Int?
+    /// NIP-42: send `["AUTH", challenge]` as soon as a connection opens rather than when first needed.
+    public var sendsChallengeOnConnect: Bool
+    /// NIP-42: how far an AUTH event's `created_at` may be from the relay's clock, in seconds.
+    public var authTimeWindow: UInt64
+
+    /// A policy; the defaults follow NIP-01/42/70 MUSTs and rust-nostr LocalRelay's limits.
+    public init(
+        role: RelayRole = .general,
+        acceptsProtectedEvents: Bool = true,
+        giftWrapsRequireAuth: Bool = false,
+        maximumFrameBytes: Int = ClientMessage.defaultMaximumBytes,
+        maximumEventBytes: Int = 65_536,
+        maximumSubscriptionsPerConnection: Int = 500,
+        defaultLimit: Int? = nil,
+        sendsChallengeOnConnect: Bool = false,
+        authTimeWindow: UInt64 = 600
+    ) {
+        self.sendsChallengeOnConnect = sendsChallengeOnConnect
+        self.role = role
+        self.acceptsProtectedEvents = acceptsProtectedEvents
+        self.giftWrapsRequireAuth = giftWrapsRequireAuth
+        self.maximumFrameBytes = maximumFrameBytes
+        self.maximumEventBytes = maximumEventBytes
+        self.maximumSubscriptionsPerConnection = maximumSubscriptionsPerConnection
+        self.defaultLimit = defaultLimit
+        self.authTimeWindow = authTimeWindow
+    }
+}
