@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
@@ -42,23 +43,37 @@ let package = Package(
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
 
+        // Scenarios: YAML loading (the only Yams importer), model, runner.
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+
         // Front door.
         .executableTarget(
             name: "MarmotConformCLI",
-            dependencies: ["Nostr", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
 
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
 
-        .testTarget(name: "NostrTests", dependencies: ["Nostr", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NostrTests",
+            dependencies: ["Nostr", "HexEncoding", "ConformanceTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TLSCodecTests", dependencies: ["TLSCodec", "ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DeterministicSchedulerTests",
             dependencies: ["DeterministicScheduler", "ConformanceTestSupport"],
             swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "InMemoryRelayTests",

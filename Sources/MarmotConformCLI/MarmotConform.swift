@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScenarioRunner
 
 /// `marmot-conform`: the conformance gate's command-line front door.
 @main
@@ -7,7 +8,7 @@ struct MarmotConform: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marmot-conform",
         abstract: "Conformance gate and interop bench for Marmot group messaging (MLS over Nostr).",
-        subcommands: [Run.self]
+        subcommands: [Run.self, Validate.self, List.self, Schema.self]
     )
 }
 
@@ -20,25 +21,79 @@ extension MarmotConform {
         var paths: [String] = ["scenarios"]
 
         func run() throws {
-            let files = ScenarioFiles.collect(paths)
-            if files.isEmpty {
+            let files = try ScenarioFiles.collect(paths)
+            guard !files.isEmpty else {
                 print("marmot-conform: no scenario files under \(paths.joined(separator: ", ")); nothing to run yet.")
                 print("0 passed, 0 failed")
                 return
             }
-            print("marmot-conform: found \(files.count) scenario file(s), but the runner lands in Step 5 (issue 6).")
-            print("0 passed, 0 failed, \(files.count) skipped")
+            let (scenarios, invalid) = ScenarioFiles.load(files)
+            // Execution lands with the scenario runner (issue 6); until then files are only validated.
+            for scenario in scenarios {
+                print("SKIP \(scenario.file): \(scenario.name) (the scenario runner is not built yet)")
+            }
+            print("\(0) passed, \(invalid) failed, \(scenarios.count) skipped")
+            if invalid > 0 { throw ExitCode.failure }
+        }
+    }
+
+    /// Checks scenario files against the format, without running them.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check scenario files against the scenario format (errors as file:line:column: message).")
+
+        @Argument(help: "Scenario files or folders.")
+        var paths: [String]
+
+        func run() throws {
+            let files = try ScenarioFiles.collect(paths)
+            let (scenarios, invalid) = ScenarioFiles.load(files)
+            for scenario in scenarios { print("ok \(scenario.file)") }
+            if invalid > 0 { throw ExitCode.failure }
+        }
+    }
+
+    /// Lists the scenarios under the given paths.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List scenarios with their names and clauses.")
+
+        @Argument(help: "Scenario files or folders (default: scenarios/).")
+        var paths: [String] = ["scenarios"]
+
+        func run() throws {
+            let (scenarios, invalid) = ScenarioFiles.load(try ScenarioFiles.collect(paths))
+            for scenario in scenarios {
+                let clauses = scenario.clauses.isEmpty ? "" : "  [\(scenario.clauses.joined(separator: "; "))]"
+                print("\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
+            }
+            if invalid > 0 { throw ExitCode.failure }
+        }
+    }
+
+    /// Prints the JSON Schema of scenario files.
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the JSON Schema of scenario files (the committed copy is scenarios/schema.json).")
+
+        func run() {
+            print(ScenarioSchema.json(), terminator: "")
         }
     }
 }
 
 enum ScenarioFiles {
-    static func collect(_ paths: [String]) -> [String] {
+    struct MissingPath: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "no such file or folder: \(path)" }
+    }
+
+    /// The YAML files named by `paths`, folders searched recursively, in a stable order.
+    static func collect(_ paths: [String]) throws -> [String] {
         var out: [String] = []
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MissingPath(path: path) }
             if isDir.boolValue {
                 let entries = (try? fm.subpathsOfDirectory(atPath: path)) ?? []
                 out += entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
@@ -48,5 +103,24 @@ enum ScenarioFiles {
             }
         }
         return out
+    }
+
+    /// Loads every file, printing each error as `file:line:column: message` on stderr.
+    static func load(_ files: [String]) -> (scenarios: [Scenario], invalid: Int) {
+        var scenarios: [Scenario] = []
+        var invalid = 0
+        for file in files {
+            do {
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                scenarios.append(try Scenario(yaml: text, file: file))
+            } catch let error as ScenarioError {
+                invalid += 1
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+            } catch {
+                invalid += 1
+                FileHandle.standardError.write(Data("\(file):1:1: cannot read the file: \(error)\n".utf8))
+            }
+        }
+        return (scenarios, invalid)
     }
 }

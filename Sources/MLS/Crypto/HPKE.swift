@@ -1,0 +1,92 @@
+// HPKE base mode (RFC 9180) for DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM, written on
+// raw HKDF so the ephemeral key can come from a caller's generator: swift-crypto's HPKE.Sender
+// always draws it from the system RNG, which would make our runs irreproducible.
+import Crypto
+
+/// The single-shot HPKE operations MLS needs (sequence number 0 only).
+enum HPKE {
+    private static let version = Array("HPKE-v1".utf8)
+    /// "KEM" ‖ I2OSP(kem_id = 0x0020, 2).
+    private static let kemSuiteID = Array("KEM".utf8) + [0x00, 0x20]
+    /// "HPKE" ‖ kem_id ‖ kdf_id (0x0001) ‖ aead_id (0x0001).
+    private static let hpkeSuiteID = Array("HPKE".utf8) + [0x00, 0x20, 0x00, 0x01, 0x00, 0x01]
+    private static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
+
+    static func labeledExtract(suiteID: [UInt8], salt: [UInt8], label: String, ikm: [UInt8]) -> [UInt8] {
+        suite.extract(salt: salt, ikm: version + suiteID + Array(label.utf8) + ikm)
+    }
+
+    static func labeledExpand(suiteID: [UInt8], prk: [UInt8], label: String, info: [UInt8], length: Int) -> [UInt8] {
+        let prefix: [UInt8] = [UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+        return suite.expand(prk: prk, info: prefix + version + suiteID + Array(label.utf8) + info, length: length)
+    }
+
+    /// DeriveKeyPair(ikm) of RFC 9180 §7.1.3 for X25519: (private key, public key).
+    static func deriveKeyPair(ikm: [UInt8]) throws(MLSError) -> (privateKey: [UInt8], publicKey: [UInt8]) {
+        let prk = labeledExtract(suiteID: kemSuiteID, salt: [], label: "dkp_prk", ikm: ikm)
+        let sk = labeledExpand(suiteID: kemSuiteID, prk: prk, label: "sk", info: [], length: 32)
+        return (sk, try publicKey(of: sk))
+    }
+
+    /// The X25519 public key of a private key.
+    static func publicKey(of privateKey: [UInt8]) throws(MLSError) -> [UInt8] {
+        Array(try agreementKey(privateKey).publicKey.rawRepresentation)
+    }
+
+    /// SealBase(pkR, info, aad, pt) with the ephemeral private key `ephemeral`: (enc, ciphertext).
+    static func sealBase(
+        recipient: [UInt8], info: [UInt8], aad: [UInt8], plaintext: [UInt8], ephemeral: [UInt8]
+    ) throws(MLSError) -> (enc: [UInt8], ciphertext: [UInt8]) {
+        let skE = try agreementKey(ephemeral)
+        let enc = Array(skE.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skE, recipient)
+        let (key, nonce) = keySchedule(sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
+        return (enc, try suite.seal(key: key, nonce: nonce, aad: aad, plaintext: plaintext))
+    }
+
+    /// OpenBase(enc, skR, info, aad, ct).
+    static func openBase(
+        enc: [UInt8], recipientPrivateKey: [UInt8], info: [UInt8], aad: [UInt8], ciphertext: [UInt8]
+    ) throws(MLSError) -> [UInt8] {
+        let skR = try agreementKey(recipientPrivateKey)
+        let recipient = Array(skR.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skR, enc)
+        let (key, nonce) = keySchedule(sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
+        return try suite.open(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
+    }
+
+    /// ExtractAndExpand(dh, enc ‖ pkR) of DHKEM.
+    private static func kemSharedSecret(dh: [UInt8], enc: [UInt8], recipient: [UInt8]) -> [UInt8] {
+        let prk = labeledExtract(suiteID: kemSuiteID, salt: [], label: "eae_prk", ikm: dh)
+        return labeledExpand(suiteID: kemSuiteID, prk: prk, label: "shared_secret", info: enc + recipient, length: 32)
+    }
+
+    /// KeySchedule for mode_base with empty psk and psk_id: (key, base_nonce).
+    private static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) -> ([UInt8], [UInt8]) {
+        let pskIDHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "psk_id_hash", ikm: [])
+        let infoHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "info_hash", ikm: info)
+        let context = [0x00] + pskIDHash + infoHash
+        let secret = labeledExtract(suiteID: hpkeSuiteID, salt: sharedSecret, label: "secret", ikm: [])
+        let key = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "key", info: context, length: 16)
+        let nonce = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "base_nonce", info: context, length: 12)
+        return (key, nonce)
+    }
+
+    private static func agreementKey(_ raw: [UInt8]) throws(MLSError) -> Curve25519.KeyAgreement.PrivateKey {
+        do { return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw) } catch {
+            throw MLSError(.invalidKey, "X25519 private key of \(raw.count) bytes")
+        }
+    }
+
+    private static func sharedSecret(
+        _ privateKey: Curve25519.KeyAgreement.PrivateKey, _ publicKey: [UInt8]
+    ) throws(MLSError) -> [UInt8] {
+        do {
+            let peer = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey)
+            let shared = try privateKey.sharedSecretFromKeyAgreement(with: peer)
+            return shared.withUnsafeBytes { Array($0) }
+        } catch {
+            throw MLSError(.invalidKey, "X25519 agreement failed (bad or low-order public key)")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The MLS module; see docs/architecture.md for its place in the layers.

@@ -1,0 +1,52 @@
+// The one error type of the MLS module.
+//
+// Every failure (malformed bytes, a bad signature, a rule of RFC 9420 broken by a peer) is an
+// `MLSError`: a stable `code` that tests assert on, plus a human `reason`. Codes are declared next
+// to the feature that raises them, in `extension MLSError.Code` blocks.
+import TLSCodec
+
+/// An error raised while decoding, validating or processing MLS data.
+public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable identifier such as `mls.badSignature`; compare errors by code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public var description: String { name }
+    }
+
+    public let code: Code
+    /// Human-readable detail; not part of equality.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Wraps a codec failure so callers see one error type.
+    public init(_ codec: TLSCodecError) {
+        self.init(.malformed, codec.description)
+    }
+
+    public var description: String { "\(code.name): \(reason)" }
+
+    public static func == (lhs: MLSError, rhs: MLSError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension MLSError.Code {
+    /// Bytes that do not decode as the expected structure (the codec's reason is kept).
+    public static let malformed = Self("mls.malformed")
+    /// A cipher suite this implementation does not support.
+    public static let unsupportedCipherSuite = Self("mls.unsupportedCipherSuite")
+}
+
+/// Decodes `T` from bytes that must span the value exactly, reporting failures as `MLSError`.
+func decodeExactly<T: TLSDecodable>(_: T.Type, from bytes: some Collection<UInt8>) throws(MLSError) -> T {
+    do { return try T(tlsBytes: bytes) } catch { throw MLSError(error) }
+}
+
+/// Serializes `value`, reporting an oversized vector as `MLSError`.
+func serialize(_ value: some TLSEncodable) throws(MLSError) -> [UInt8] {
+    do { return try value.tlsSerialized() } catch { throw MLSError(error) }
+}

@@ -1,0 +1,65 @@
+/// Standard base64 (RFC 4648 §4) with mandatory `=` padding and canonical trailing bits.
+///
+/// Strict on purpose: NIP-44 payloads come from untrusted peers, and accepting two spellings of
+/// one payload (missing padding, stray bits, whitespace) would let peers disagree on validity.
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Reverse lookup: 0xFF marks a byte outside the alphabet.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, char) in alphabet.enumerated() { table[Int(char)] = UInt8(value) }
+        return table
+    }()
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let remaining = bytes.count - index
+            let b0 = bytes[index]
+            let b1 = remaining > 1 ? bytes[index + 1] : 0
+            let b2 = remaining > 2 ? bytes[index + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
+            out.append(remaining > 1 ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
+            out.append(remaining > 2 ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// - Throws: `.nip44InvalidBase64` naming the first problem.
+    static func decode(_ text: [UInt8]) throws(NostrError) -> [UInt8] {
+        guard text.count % 4 == 0 else {
+            throw NostrError(.nip44InvalidBase64, "base64 length \(text.count) is not a multiple of 4")
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(text.count / 4 * 3)
+        var quad = 0
+        while quad < text.count {
+            let isLast = quad + 4 == text.count
+            let padding = isLast ? text[quad..<(quad + 4)].reversed().prefix { $0 == UInt8(ascii: "=") }.count : 0
+            guard padding <= 2 else {
+                throw NostrError(.nip44InvalidBase64, "more than two '=' at the end")
+            }
+            var word: UInt32 = 0
+            for offset in 0..<(4 - padding) {
+                let value = values[Int(text[quad + offset])]
+                guard value != 0xFF else {
+                    throw NostrError(.nip44InvalidBase64, "byte \(text[quad + offset]) at \(quad + offset) is not base64")
+                }
+                word |= UInt32(value) << (18 - 6 * UInt32(offset))
+            }
+            let produced = 3 - padding
+            // Bits below the last produced byte must be zero, or two texts would decode to one value.
+            guard word & ((1 << (8 * UInt32(3 - produced))) - 1) == 0 else {
+                throw NostrError(.nip44InvalidBase64, "non-zero trailing bits before padding")
+            }
+            for byte in 0..<produced { out.append(UInt8(truncatingIfNeeded: word >> (16 - 8 * UInt32(byte)))) }
+            quad += 4
+        }
+        return out
+    }
+}

@@ -1,0 +1,214 @@
+// A scenario file, loaded and checked: every member, relay and step reference resolves, step
+// names are unique, and each step's fields match the vocabulary.
+
+/// A relay of the simulated world.
+public struct RelaySpec: Sendable, Hashable {
+    public let name: String
+    /// Pika-style roles: `key-packages`, `inbox`, `group`.
+    public let roles: [String]
+    /// Policies such as `reject-protected` or `down`.
+    public let policies: [String]
+    public let location: SourceLocation
+}
+
+/// A simulated member.
+public struct MemberSpec: Sendable, Hashable {
+    public let label: String
+    /// `swift`, `mdk`, or nil for the engine chosen on the command line.
+    public let engine: String?
+    public let profileName: String?
+    public let relays: [String]
+    public let location: SourceLocation
+}
+
+/// One step of a scenario.
+public struct Step: Sendable, Hashable {
+    public let name: String?
+    public let verb: String
+    /// The verb's value, already checked against the vocabulary.
+    public let argument: YAMLNode
+    /// Nested steps of a `parallel` block.
+    public let substeps: [Step]
+    public let location: SourceLocation
+}
+
+/// A loaded scenario.
+public struct Scenario: Sendable {
+    public let file: String
+    public let name: String
+    public let description: String
+    public let clauses: [String]
+    public let relays: [RelaySpec]
+    public let members: [MemberSpec]
+    public let steps: [Step]
+    /// The `expect` section, interpreted by the oracles.
+    public let expectations: YAMLNode?
+
+    static let topLevelKeys = ["name", "description", "clauses", "relays", "members", "steps", "expect"]
+    static let roles = ["key-packages", "inbox", "group"]
+    static let policies = ["reject-protected", "down", "require-auth"]
+    static let engines = ["swift", "mdk"]
+
+    /// Loads and checks a scenario.
+    /// - Parameters:
+    ///   - text: the YAML text.
+    ///   - file: the path used in error locations.
+    /// - Throws: the first `ScenarioError`, positioned at the offending node.
+    public init(yaml text: String, file: String) throws(ScenarioError) {
+        let root = try YAMLLoader.load(text, file: file)
+        let top = try root.fields(of: "the scenario", allowed: Self.topLevelKeys, required: ["name", "members", "steps"])
+        self.file = file
+        name = try top.required("name").string("name")
+        description = try top["description"]?.string("description") ?? ""
+        clauses = try top["clauses"]?.stringList("clauses") ?? []
+
+        var relays: [RelaySpec] = []
+        for node in try top["relays"]?.list("relays") ?? [] {
+            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies"], required: ["name"])
+            let relayName = try f.required("name").string("relay name")
+            var roles: [String] = []
+            if let rolesNode = f["roles"] {
+                for item in try rolesNode.list("roles") { roles.append(try item.word("a relay role", oneOf: Self.roles)) }
+            }
+            var policies: [String] = []
+            if let policyNode = f["policies"] {
+                for item in try policyNode.list("policies") { policies.append(try item.word("a relay policy", oneOf: Self.policies)) }
+            }
+            try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
+            relays.append(RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location))
+        }
+        let relayNames = relays.map(\.name)
+
+        var members: [MemberSpec] = []
+        for node in try top.required("members").list("members") {
+            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays"], required: ["label"])
+            let label = try f.required("label").string("member label")
+            let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
+            let memberRelays = try f["relays"].map { node throws(ScenarioError) in
+                try Self.references(node, "relays", kind: "relay", known: relayNames)
+            } ?? []
+            try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
+            members.append(MemberSpec(
+                label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
+                location: f.location))
+        }
+
+        var context = StepContext(members: members.map(\.label), relays: relayNames)
+        steps = try Self.steps(try top.required("steps").list("steps"), context: &context)
+        expectations = top["expect"]
+        self.relays = relays
+        self.members = members
+    }
+
+    struct StepContext {
+        let members: [String]
+        let relays: [String]
+        var stepNames: [String] = []
+    }
+
+    static func steps(_ nodes: [YAMLNode], context: inout StepContext) throws(ScenarioError) -> [Step] {
+        var out: [Step] = []
+        for node in nodes { out.append(try step(node, context: &context)) }
+        return out
+    }
+
+    static func step(_ node: YAMLNode, context: inout StepContext) throws(ScenarioError) -> Step {
+        guard case .mapping(let entries) = node.value else {
+            throw ScenarioError(.wrongType, at: node.location, "a step must be a mapping, found \(node.kindName)")
+        }
+        let verbEntries = entries.filter { $0.key != "name" }
+        guard let verbEntry = verbEntries.first else {
+            throw ScenarioError(.unknownStep, at: node.location, "a step needs a verb, one of: \(verbList)")
+        }
+        guard verbEntries.count == 1 else {
+            throw ScenarioError(
+                .ambiguousStep, at: verbEntries[1].keyLocation,
+                "a step has exactly one verb; found '\(verbEntries[0].key)' and '\(verbEntries[1].key)'")
+        }
+        guard let verb = StepVocabulary.verb(named: verbEntry.key) else {
+            let hint = Fields.closest(to: verbEntry.key, in: StepVocabulary.verbs.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ScenarioError(.unknownStep, at: verbEntry.keyLocation, "unknown step '\(verbEntry.key)'\(hint); steps are: \(verbList)")
+        }
+        var name: String?
+        if let nameNode = entries.first(where: { $0.key == "name" })?.value {
+            let stepName = try nameNode.string("step name")
+            try checkUnique(stepName, at: nameNode.location, among: context.stepNames, what: "step name")
+            name = stepName
+        }
+        let argument = verbEntry.value
+        var substeps: [Step] = []
+        switch verb.shape {
+        case .steps:
+            substeps = try steps(try argument.list(verb.name), context: &context)
+        case .fields(let specs):
+            try check(argument, verb: verb, specs: specs, context: context)
+        case .wordOrFields(let words, let specs):
+            if case .scalar = argument.value {
+                _ = try argument.word(verb.name, oneOf: words)
+            } else {
+                try check(argument, verb: verb, specs: specs, context: context)
+            }
+        }
+        // Registered after its body so that a step cannot refer to itself.
+        if let name { context.stepNames.append(name) }
+        return Step(name: name, verb: verb.name, argument: argument, substeps: substeps, location: node.location)
+    }
+
+    static func check(_ node: YAMLNode, verb: StepVerb, specs: [FieldSpec], context: StepContext) throws(ScenarioError) {
+        let f = try node.fields(
+            of: "step '\(verb.name)'", allowed: specs.map(\.name), required: specs.filter(\.required).map(\.name))
+        for spec in specs {
+            guard let value = f[spec.name] else { continue }
+            let what = "'\(spec.name)' of \(verb.name)"
+            switch spec.type {
+            case .member: _ = try references(value, what, kind: "member", known: context.members, single: true)
+            case .members: _ = try references(value, what, kind: "member", known: context.members)
+            case .relay: _ = try references(value, what, kind: "relay", known: context.relays, single: true)
+            case .relays: _ = try references(value, what, kind: "relay", known: context.relays)
+            case .text: _ = try value.string(what)
+            case .integer(let range): _ = try value.integer(what, in: range)
+            case .boolean: _ = try value.boolean(what)
+            case .duration: _ = try value.duration(what)
+            case .word(let words): _ = try value.word(what, oneOf: words)
+            case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
+            case .mapping: _ = try value.fields(of: what, allowed: mappingKeys(for: spec))
+            }
+        }
+    }
+
+    /// Free-form mappings still have a closed set of keys; today only `inject.event` uses one.
+    static func mappingKeys(for spec: FieldSpec) -> [String] {
+        ["id", "pubkey", "author", "created_at", "kind", "tags", "content", "sig", "tamper"]
+    }
+
+    static func references(
+        _ node: YAMLNode, _ what: String, kind: String, known: [String], single: Bool = false
+    ) throws(ScenarioError) -> [String] {
+        let items: [YAMLNode]
+        if case .sequence(let list) = node.value {
+            guard !single else { throw ScenarioError(.wrongType, at: node.location, "\(what) must name one \(kind), found a list") }
+            items = list
+        } else {
+            items = [node]
+        }
+        var names: [String] = []
+        for item in items {
+            let name = try item.string(what)
+            guard known.contains(name) else {
+                let hint = Fields.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+                let declared = known.isEmpty ? "none are declared" : "declared: \(known.joined(separator: ", "))"
+                throw ScenarioError(.unknownReference, at: item.location, "unknown \(kind) '\(name)' in \(what)\(hint); \(declared)")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    static func checkUnique(_ name: String, at location: SourceLocation, among existing: [String], what: String) throws(ScenarioError) {
+        guard !existing.contains(name) else {
+            throw ScenarioError(.duplicateName, at: location, "duplicate \(what) '\(name)'")
+        }
+    }
+
+    static var verbList: String { StepVocabulary.verbs.map(\.name).joined(separator: ", ") }
+}

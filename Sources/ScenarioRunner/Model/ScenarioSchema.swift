@@ -1,0 +1,109 @@
+// The JSON Schema of scenario files, generated from the same tables the loader enforces
+// (`StepVocabulary`, `Scenario`'s word lists), so that editors and the runner agree.
+import Foundation
+
+public enum ScenarioSchema {
+    /// The schema as pretty-printed JSON with sorted keys (stable, so it can be committed and diffed).
+    public static func json() -> String {
+        let data = try! JSONSerialization.data(  // the document is built from literals only
+            withJSONObject: document(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func document() -> [String: Any] {
+        [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://marmot-conform.invalid/scenarios/schema.json",
+            "title": "marmot-conform scenario",
+            "description": "A conformance scenario: members, relays, steps and expectations. See docs/scenarios.md.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "members", "steps"],
+            "properties": [
+                "name": ["type": "string", "description": "What the scenario proves, in a few words."],
+                "description": ["type": "string"],
+                "clauses": ["type": "array", "items": ["type": "string"], "description": "Spec clauses the scenario covers."],
+                "relays": ["type": "array", "items": relay],
+                "members": ["type": "array", "items": member],
+                "steps": ["$ref": "#/$defs/steps"],
+                "expect": ["type": "object", "description": "Expected outcome, checked by the oracles."],
+            ] as [String: Any],
+            "$defs": definitions(),
+        ]
+    }
+
+    static var relay: [String: Any] {[
+        "type": "object", "additionalProperties": false, "required": ["name"],
+        "properties": [
+            "name": ["type": "string"],
+            "roles": ["type": "array", "items": ["enum": Scenario.roles]],
+            "policies": ["type": "array", "items": ["enum": Scenario.policies]],
+        ] as [String: Any],
+    ]}
+
+    static var member: [String: Any] {[
+        "type": "object", "additionalProperties": false, "required": ["label"],
+        "properties": [
+            "label": ["type": "string"],
+            "engine": ["enum": Scenario.engines],
+            "name": ["type": "string", "description": "Profile name (kind 0)."],
+            "relays": nameOrNames,
+        ] as [String: Any],
+    ]}
+
+    static var nameOrNames: [String: Any] { ["oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]] }
+
+    static func definitions() -> [String: Any] {
+        var defs: [String: Any] = [
+            "steps": ["type": "array", "items": ["$ref": "#/$defs/step"]],
+            "duration": ["type": "string", "pattern": "^([0-9]+(ms|s|m|h))+$"],
+            "step": [
+                "type": "object",
+                "description": "A step: an optional name and exactly one verb.",
+                "properties": ["name": ["type": "string"]],
+                "oneOf": StepVocabulary.verbs.map { verb in
+                    ["required": [verb.name], "properties": [verb.name: ["$ref": "#/$defs/verb-\(verb.name)"]]] as [String: Any]
+                },
+                "propertyNames": ["enum": ["name"] + StepVocabulary.verbs.map(\.name)],
+            ] as [String: Any],
+        ]
+        for verb in StepVocabulary.verbs {
+            defs["verb-\(verb.name)"] = verbSchema(verb)
+        }
+        return defs
+    }
+
+    static func verbSchema(_ verb: StepVerb) -> [String: Any] {
+        switch verb.shape {
+        case .steps:
+            return ["description": verb.summary, "$ref": "#/$defs/steps"]
+        case .fields(let specs):
+            return fieldsSchema(specs, summary: verb.summary)
+        case .wordOrFields(let words, let specs):
+            return ["description": verb.summary, "oneOf": [["enum": words], fieldsSchema(specs, summary: nil)]]
+        }
+    }
+
+    static func fieldsSchema(_ specs: [FieldSpec], summary: String?) -> [String: Any] {
+        var schema: [String: Any] = [
+            "type": "object", "additionalProperties": false,
+            "properties": Dictionary(uniqueKeysWithValues: specs.map { ($0.name, fieldSchema($0.type)) }),
+        ]
+        let required = specs.filter(\.required).map(\.name)
+        if !required.isEmpty { schema["required"] = required }
+        if let summary { schema["description"] = summary }
+        return schema
+    }
+
+    static func fieldSchema(_ type: FieldType) -> [String: Any] {
+        switch type {
+        case .member, .relay, .text, .stepName: return ["type": "string"]
+        case .members, .relays: return nameOrNames
+        case .integer(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+        case .boolean: return ["type": "boolean"]
+        case .duration: return ["$ref": "#/$defs/duration"]
+        case .word(let words): return ["enum": words]
+        case .mapping: return ["type": "object"]
+        }
+    }
+}

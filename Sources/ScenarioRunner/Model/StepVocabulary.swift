@@ -1,0 +1,107 @@
+// The step vocabulary of scenario files, written once: the loader validates against it, and
+// docs and the JSON Schema are meant to be generated from it, so they cannot drift apart.
+//
+// A step is a mapping with an optional `name` and exactly one verb key, e.g.
+//   - name: alice creates the group
+//     create-group: { by: alice, with: [bob, carol], name: Team }
+
+/// What a field of a step holds.
+public enum FieldType: Sendable, Hashable {
+    case member            // a member label declared under `members`
+    case members           // a list of member labels (a single label is accepted)
+    case relay             // a relay name declared under `relays`
+    case relays
+    case text
+    case integer(ClosedRange<Int64>)
+    case boolean
+    case duration
+    case word([String])    // one of a fixed set
+    case stepName          // the name of an earlier step
+    case mapping           // free-form, checked by the step's own interpreter
+}
+
+/// One field of a verb.
+public struct FieldSpec: Sendable, Hashable {
+    public let name: String
+    public let type: FieldType
+    public let required: Bool
+    public init(_ name: String, _ type: FieldType, required: Bool = false) {
+        self.name = name
+        self.type = type
+        self.required = required
+    }
+}
+
+/// One step verb and the shape of its value.
+public struct StepVerb: Sendable, Hashable {
+    public enum Shape: Sendable, Hashable {
+        /// A mapping of the listed fields.
+        case fields([FieldSpec])
+        /// Either one of the listed words (`deliver: all`) or a mapping of the fields.
+        case wordOrFields([String], [FieldSpec])
+        /// A list of nested steps (`parallel`).
+        case steps
+    }
+
+    public let name: String
+    public let summary: String
+    public let shape: Shape
+}
+
+public enum StepVocabulary {
+    static let by = FieldSpec("by", .member, required: true)
+
+    /// Every verb a scenario step may use.
+    public static let verbs: [StepVerb] = [
+        // Member actions (GroupCore actions).
+        StepVerb(name: "create-group", summary: "a member creates a group chat with peers", shape: .fields([
+            by, FieldSpec("with", .members, required: true), FieldSpec("name", .text), FieldSpec("description", .text),
+            FieldSpec("on-partial-failure", .word(["continue", "abort"])),
+        ])),
+        StepVerb(name: "create-chat", summary: "a member opens a 1:1 chat (a two-member group)", shape: .fields([
+            by, FieldSpec("with", .member, required: true),
+        ])),
+        StepVerb(name: "add-members", summary: "an admin adds members", shape: .fields([
+            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
+        ])),
+        StepVerb(name: "remove-members", summary: "an admin removes members", shape: .fields([
+            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
+        ])),
+        StepVerb(name: "leave", summary: "a member leaves a group", shape: .fields([by, FieldSpec("group", .text)])),
+        StepVerb(name: "rename", summary: "an admin renames a group", shape: .fields([
+            by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
+        ])),
+        StepVerb(name: "send", summary: "a member sends a message", shape: .fields([
+            by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
+        ])),
+        // The world.
+        StepVerb(name: "deliver", summary: "deliver queued relay traffic: all of it, or what a selector picks",
+                 shape: .wordOrFields(["all"], [
+                    FieldSpec("to", .members), FieldSpec("from", .relays), FieldSpec("kind", .integer(0...65535)),
+                    FieldSpec("count", .integer(1...1_000_000)),
+                 ])),
+        StepVerb(name: "advance", summary: "advance the virtual clock", shape: .fields([
+            FieldSpec("by", .duration, required: true),
+        ])),
+        StepVerb(name: "fault", summary: "apply a fault to a relay, a member's link, or selected events", shape: .fields([
+            FieldSpec("relay", .relay), FieldSpec("member", .member),
+            FieldSpec("apply", .word(["down", "up", "reject", "drop", "delay", "duplicate", "reorder", "partition",
+                                      "heal", "hold", "release", "withhold-ok"]), required: true),
+            FieldSpec("kind", .integer(0...65535)), FieldSpec("author", .member), FieldSpec("nth", .integer(1...1_000_000)),
+            FieldSpec("prefix", .text), FieldSpec("for", .duration),
+        ])),
+        StepVerb(name: "release", summary: "release what a named hold step captured", shape: .fields([
+            FieldSpec("hold", .stepName, required: true),
+        ])),
+        StepVerb(name: "parallel", summary: "logically concurrent steps whose interleaving the seed decides", shape: .steps),
+        StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
+            FieldSpec("until", .word(["quiescent", "converged", "delivered"]), required: true),
+            FieldSpec("within", .duration, required: true),
+        ])),
+        StepVerb(name: "inject", summary: "publish a crafted or tampered event to a relay", shape: .fields([
+            FieldSpec("relay", .relay, required: true), FieldSpec("event", .mapping, required: true),
+        ])),
+    ]
+
+    public static func verb(named name: String) -> StepVerb? { verbs.first { $0.name == name } }
+}

@@ -1,0 +1,46 @@
+// The one error type of the TLSCodec module.
+//
+// Decoders of untrusted bytes report failures as a `TLSCodecError`: a stable `code` that tests
+// assert on, plus a human `reason`. Higher layers (MLS) declare their own decoding codes in
+// `extension TLSCodecError.Code` blocks next to the structs that raise them.
+
+/// An error raised while reading or writing the TLS presentation language.
+public struct TLSCodecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable identifier such as `tls.truncated`; compare errors by code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public var description: String { name }
+    }
+
+    public let code: Code
+    /// Human-readable detail; not part of equality.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code.name): \(reason)" }
+
+    public static func == (lhs: TLSCodecError, rhs: TLSCodecError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension TLSCodecError.Code {
+    /// The input ended before a value was complete.
+    public static let truncated = Self("tls.truncated")
+    /// Bytes remained after the top-level value.
+    public static let trailingBytes = Self("tls.trailingBytes")
+    /// A variable-length integer used more bytes than needed (RFC 9420 §2.1.2).
+    public static let nonMinimalVarint = Self("tls.nonMinimalVarint")
+    /// A variable-length integer started with the reserved `0b11` prefix.
+    public static let invalidVarintPrefix = Self("tls.invalidVarintPrefix")
+    /// A length does not fit the 30 bits a variable-length integer can carry.
+    public static let lengthTooLarge = Self("tls.lengthTooLarge")
+    /// An optional's presence byte was neither 0 nor 1.
+    public static let invalidOptional = Self("tls.invalidOptional")
+    /// A field held a value its type does not allow (an unknown enum value, a bad fixed size).
+    public static let invalidValue = Self("tls.invalidValue")
+}

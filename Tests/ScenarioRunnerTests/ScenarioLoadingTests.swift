@@ -1,0 +1,136 @@
+import ConformanceTestSupport
+import Foundation
+import ScenarioRunner
+import Testing
+
+@Suite struct ScenarioLoadingTests {
+    static let valid = """
+        name: two admins rename concurrently
+        description: both renames are committed in the same epoch; everyone converges on the earliest
+        clauses: ["MIP-03 Commit Message Race Conditions"]
+        relays:
+          - { name: kp, roles: [key-packages] }
+          - { name: g1, roles: [group, inbox], policies: [reject-protected] }
+        members:
+          - { label: alice, engine: mdk, relays: [kp, g1] }
+          - { label: bob, relays: [kp, g1] }
+          - label: carol
+            name: Carol
+            relays: g1
+        steps:
+          - name: setup
+            create-group: { by: alice, with: [bob, carol], name: Team }
+          - deliver: all
+          - name: hold welcomes
+            fault: { apply: hold, kind: 1059, relay: g1 }
+          - release: { hold: hold welcomes }
+          - parallel:
+              - rename: { by: alice, to: A }
+              - rename: { by: bob, to: B }
+          - wait: { until: converged, within: 1m30s }
+          - inject: { relay: g1, event: { kind: 445, tamper: sig } }
+        expect:
+          converged: true
+        """
+
+    @Test func loadsAValidScenario() throws {
+        let scenario = try Scenario(yaml: Self.valid, file: "race.yaml")
+        #expect(scenario.name == "two admins rename concurrently")
+        #expect(scenario.members.map(\.label) == ["alice", "bob", "carol"])
+        #expect(scenario.members[0].engine == "mdk" && scenario.members[1].engine == nil)
+        #expect(scenario.members[2].relays == ["g1"] && scenario.members[2].profileName == "Carol")
+        #expect(scenario.relays[1].policies == ["reject-protected"])
+        #expect(scenario.steps.map(\.verb) == ["create-group", "deliver", "fault", "release", "parallel", "wait", "inject"])
+        #expect(scenario.steps[4].substeps.map(\.verb) == ["rename", "rename"])
+        #expect(scenario.steps[0].name == "setup")
+        #expect(scenario.steps[0].location.description == "race.yaml:14:5")
+        #expect(scenario.expectations != nil)
+    }
+
+    /// A malformed file, the code of the error and its exact `file:line:column`.
+    struct Malformed: Sendable, CustomTestStringConvertible {
+        let title: String
+        let yaml: String
+        let code: ScenarioError.Code
+        let position: String
+        var testDescription: String { title }
+    }
+
+    static let base = "name: x\nmembers:\n  - { label: alice }\n  - { label: bob }\nsteps:\n"
+
+    static let malformed: [Malformed] = [
+        Malformed(title: "syntax error", yaml: "name: x\nmembers: [alice\nsteps: []\n", code: .yamlSyntax, position: "bad.yaml:3:6"),
+        Malformed(title: "unknown step", yaml: base + "  - crate-group: { by: alice, with: bob }\n",
+                  code: .unknownStep, position: "bad.yaml:6:5"),
+        Malformed(title: "unknown member", yaml: base + "  - create-group: { by: alice, with: [bob, dave] }\n",
+                  code: .unknownReference, position: "bad.yaml:6:44"),
+        Malformed(title: "wrong type", yaml: base + "  - deliver: { kind: many }\n", code: .wrongType, position: "bad.yaml:6:22"),
+        Malformed(title: "missing field", yaml: base + "  - rename: { by: alice }\n", code: .missingField, position: "bad.yaml:6:13"),
+        Malformed(title: "bad duration", yaml: base + "  - wait: { until: converged, within: 30 }\n",
+                  code: .badDuration, position: "bad.yaml:6:39"),
+        Malformed(title: "duplicate step name", yaml: base + "  - { name: a, deliver: all }\n  - name: a\n    deliver: all\n",
+                  code: .duplicateName, position: "bad.yaml:7:11"),
+        Malformed(title: "unknown key", yaml: base + "  - send: { by: alice, txt: hi }\n", code: .unknownKey, position: "bad.yaml:6:24"),
+        Malformed(title: "two verbs in one step", yaml: base + "  - deliver: all\n    advance: { by: 1s }\n",
+                  code: .ambiguousStep, position: "bad.yaml:7:5"),
+        Malformed(title: "duplicate key", yaml: "name: x\nname: y\nmembers: []\nsteps: []\n", code: .duplicateKey, position: "bad.yaml:2:1"),
+        Malformed(title: "missing top-level field", yaml: "name: x\nmembers: []\n", code: .missingField, position: "bad.yaml:1:1"),
+        Malformed(title: "release of an unknown hold", yaml: base + "  - release: { hold: later }\n",
+                  code: .unknownReference, position: "bad.yaml:6:22"),
+        Malformed(title: "wrong engine", yaml: "name: x\nmembers:\n  - { label: a, engine: rust }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:25"),
+        Malformed(title: "integer out of range", yaml: base + "  - deliver: { kind: 70000 }\n", code: .invalidValue, position: "bad.yaml:6:22"),
+        Malformed(title: "duplicate key in a flow mapping", yaml: base + "  - send: { by: alice, text: a, text: b }\n",
+                  code: .duplicateKey, position: "bad.yaml:6:33"),
+        Malformed(title: "step is not a mapping", yaml: base + "  - deliver\n", code: .wrongType, position: "bad.yaml:6:5"),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedFileGivesOnePreciseError(_ sample: Malformed) {
+        let error = #expect(throws: ScenarioError.self) { try Scenario(yaml: sample.yaml, file: "bad.yaml") }
+        print("\(sample.title): \(error.map(String.init(describing:)) ?? "no error")")
+        #expect(error?.code == sample.code)
+        #expect(error?.location.description == sample.position)
+    }
+
+    @Test func errorsSuggestTheNearestName() throws {
+        let error = #expect(throws: ScenarioError.self) {
+            try Scenario(yaml: Self.base + "  - crate-group: { by: alice, with: bob }\n", file: "s.yaml")
+        }
+        #expect(error?.description.contains("did you mean 'create-group'?") == true)
+    }
+
+    @Test(arguments: [("500ms", 500), ("30s", 30_000), ("2m", 120_000), ("1h", 3_600_000), ("1m30s", 90_000)] as [(String, Int64)])
+    func durationsParse(_ text: String, _ milliseconds: Int64) throws {
+        let yaml = Self.base + "  - advance: { by: \(text) }\n"
+        let scenario = try Scenario(yaml: yaml, file: "d.yaml")
+        #expect(scenario.steps.count == 1)
+        let node = try YAMLLoader.load("d: \(text)", file: "d.yaml")
+        let fields = try node.fields(of: "t", allowed: ["d"])
+        #expect(try fields.required("d").duration("d").milliseconds == milliseconds)
+    }
+
+    @Test(arguments: ["", "30", "s", "5x", "1.5s", "-1s", "99999999999999999999h"])
+    func badDurationsAreRejected(_ text: String) throws {
+        let node = try YAMLLoader.load("d: '\(text)'", file: "d.yaml")
+        let fields = try node.fields(of: "t", allowed: ["d"])
+        let error = #expect(throws: ScenarioError.self) { try fields.required("d").duration("d") }
+        #expect(error?.code == .badDuration)
+    }
+}
+
+@Suite struct ScenarioSchemaTests {
+    /// The committed schema is what the loader's tables generate; regenerate with
+    /// `marmot-conform schema > scenarios/schema.json`.
+    @Test func committedSchemaMatchesTheVocabulary() throws {
+        let committed = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/schema.json"), encoding: .utf8)
+        #expect(committed == ScenarioSchema.json())
+    }
+
+    @Test func schemaListsEveryVerb() throws {
+        let schema = ScenarioSchema.json()
+        for verb in StepVocabulary.verbs {
+            #expect(schema.contains("\"verb-\(verb.name)\""))
+        }
+    }
+}
