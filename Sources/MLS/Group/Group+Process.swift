@@ -153,6 +153,9 @@ extension Group {
             if case .groupContextExtensions(let extensions) = proposal {
                 result.extensions = extensions
                 result.requiresPath = true
+                for leaf in tree.occupiedLeaves.compactMap(tree.leaf) {
+                    try Group.checkRequiredCapabilities(extensions, leaf: leaf)
+                }
             }
         }
         for (proposal, sender) in proposals {
@@ -163,6 +166,7 @@ extension Group {
             guard case .update = leaf.source, leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) else {
                 throw MLSError(.invalidProposal, "Update leaf is not a valid update-sourced leaf")
             }
+            try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
             try result.tree.update(leaf: index, with: leaf)
             result.requiresPath = true
         }
@@ -186,7 +190,7 @@ extension Group {
         }
         for (proposal, _) in proposals {
             guard case .add(let keyPackage) = proposal else { continue }
-            try validate(keyPackage)
+            try validate(keyPackage, extensions: result.extensions)
             result.joiners.append(result.tree.add(keyPackage.leafNode))
         }
         for (proposal, _) in proposals {
@@ -201,8 +205,9 @@ extension Group {
         return result
     }
 
-    /// Checks a KeyPackage offered in an Add: suite, signatures and leaf source (§10.1).
-    func validate(_ keyPackage: KeyPackage) throws(MLSError) {
+    /// Checks a KeyPackage offered in an Add: suite, signatures, leaf source and required
+    /// capabilities (§10.1, §12.1.1). Lifetimes are checked by callers that know the time.
+    func validate(_ keyPackage: KeyPackage, extensions: [Extension]) throws(MLSError) {
         guard keyPackage.cipherSuite == suite.id, keyPackage.version == ProtocolVersion.mls10 else {
             throw MLSError(.invalidProposal, "KeyPackage for another suite or version")
         }
@@ -215,5 +220,6 @@ extension Group {
         guard keyPackage.initKey != keyPackage.leafNode.encryptionKey else {
             throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
         }
+        try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
     }
 }
