@@ -212,6 +212,58 @@ import TLSCodec
         }
     }
 
+    @Test func keyPackageLifetimeAndLastResort() throws {
+        var generator = TestGenerator(seed: 11)
+        let keys = try Self.suite.generateSignatureKeyPair(using: &generator)
+        let creator = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [1]), signatureKeyPair: keys,
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
+        let joiner = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [2]), signatureKeyPair: keys,
+            lifetime: Lifetime(notBefore: 1_000, notAfter: 2_000),
+            extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &generator)
+        #expect(joiner.keyPackage.isLastResort && !creator.keyPackage.isLastResort)
+        var group = try Group(creating: [9], creator: creator, using: &generator)
+        #expect(throws: MLSError(.expired, "")) {
+            try group.commit(adding: [.add(joiner.keyPackage)], now: 2_001, using: &generator)
+        }
+        #expect(try group.commit(adding: [.add(joiner.keyPackage)], now: 1_500, using: &generator).welcome != nil)
+        var forged = joiner.keyPackage
+        forged.initKey[0] ^= 1
+        #expect(throws: MLSError(.badSignature, "")) { try forged.validate(suite: Self.suite, now: nil) }
+    }
+
+    /// Mutated commits from a real group must be rejected with an error, never crash, and never
+    /// leave the receiver in a different epoch.
+    @Test func mutatedCommitsNeverCrash() throws {
+        var world = World()
+        let alice = try world.newMember("alice")
+        let bob = try world.newMember("bob")
+        let carol = try world.newMember("carol")
+        world.members[alice].group = try Group(
+            creating: [7], creator: world.members[alice].keyPackage, using: &world.generator)
+        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        var rng = world.generator
+        for wireFormat in [HandshakeWireFormat.publicMessage, .privateMessage] {
+            var committer = world.members[alice].group!
+            let created = try committer.commit(
+                adding: [.add(world.members[carol].keyPackage.keyPackage)], as: wireFormat, using: &rng)
+            let bytes = try created.commit.tlsSerialized()
+            let receiver = world.members[bob].group!
+            for mutant in Mutations.mutants(of: bytes, count: 300, using: &rng) where mutant != bytes {
+                var copy = receiver
+                guard let message = try? MLSMessage(tlsBytes: mutant) else { continue }
+                if (try? copy.process(message)) != nil {
+                    // Only a mutation the signature does not cover may pass (e.g. none at all).
+                    #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
+                }
+            }
+            var copy = receiver
+            _ = try copy.process(MLSMessage(tlsBytes: bytes))
+            #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
+        }
+    }
+
     @Test func requiredCapabilitiesAreEnforced() throws {
         var generator = TestGenerator(seed: 5)
         let keys = try Self.suite.generateSignatureKeyPair(using: &generator)

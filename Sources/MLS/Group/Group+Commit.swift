@@ -54,13 +54,15 @@ extension Group {
     /// - Parameters:
     ///   - forcePath: include an UpdatePath even when no proposal requires one (a self-update).
     ///   - ratchetTreeInWelcome: put the tree in the GroupInfo's ratchet_tree extension.
+    ///   - now: seconds since the epoch, to check the lifetimes of added key packages.
     /// - Returns: the commit, a Welcome when members were added, and the next epoch's state.
     public mutating func commit(
         adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
-        ratchetTreeInWelcome: Bool = true, using generator: inout some RandomNumberGenerator
+        ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
         let me = Sender.member(leafIndex: leafIndex)
+        let nextEpoch = try self.nextEpoch()
         var items: [ProposalOrRef] = []
         var resolved: [(Proposal, Sender)] = []
         for ref in pendingOrder {
@@ -72,7 +74,7 @@ extension Group {
             items.append(.proposal(proposal))
             resolved.append((proposal, me))
         }
-        var applied = try applyProposals(resolved, committer: me)
+        var applied = try applyProposals(resolved, committer: me, now: now)
         let addedKeyPackages = resolved.compactMap { item -> KeyPackage? in
             if case .add(let kp) = item.0 { return kp }
             return nil
@@ -85,14 +87,14 @@ extension Group {
         var pathSecrets: [UInt32: [UInt8]] = [:]
         if forcePath || applied.requiresPath {
             guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
-            let (suite, groupID, epoch, confirmed, extensions) =
-                (suite, groupID, epoch, context.confirmedTranscriptHash, applied.extensions)
+            let (suite, groupID, confirmed, extensions) =
+                (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
                 groupID: groupID, excluded: Set(applied.joiners),
                 context: { treeHash in
                     GroupContext(
-                        cipherSuite: suite.id, groupID: groupID, epoch: epoch + 1, treeHash: treeHash,
+                        cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
                         confirmedTranscriptHash: confirmed, extensions: extensions)
                 }, using: &generator)
             commitSecret = created.commitSecret
@@ -108,7 +110,7 @@ extension Group {
             framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
         let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: signed)
         let newContext = GroupContext(
-            cipherSuite: suite.id, groupID: groupID, epoch: epoch + 1, treeHash: applied.tree.treeHash(suite: suite),
+            cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
             confirmedTranscriptHash: confirmed, extensions: applied.extensions)
         let psks = try resolvePSKs(applied.psks)
         let newSecrets = EpochSecrets(

@@ -25,9 +25,11 @@ struct AppliedProposals {
 
 extension Group {
     /// Unprotects and processes one message of this group's current epoch.
+    /// - Parameter now: seconds since the epoch, to check the lifetimes of added key packages;
+    ///   nil skips that check (e.g. when replaying recorded traffic).
     /// - Throws: `.wrongEpoch`, `.badMembershipTag`, `.badSignature`, `.decryptionFailed`,
     ///   `.invalidProposal`, `.badConfirmationTag`, and the tree errors of a bad path.
-    public mutating func process(_ message: MLSMessage) throws(MLSError) -> ReceivedMessage {
+    public mutating func process(_ message: MLSMessage, now: UInt64? = nil) throws(MLSError) -> ReceivedMessage {
         guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
         let content: AuthenticatedContent
         switch message.body {
@@ -53,7 +55,7 @@ extension Group {
             try storeProposal(proposal, content: content)
             return .proposal(proposal, sender: framed.sender)
         case .commit(let commit):
-            try applyCommit(commit, content: content)
+            try applyCommit(commit, content: content, now: now)
             return .commit(epoch: epoch, sender: framed.sender)
         }
     }
@@ -70,8 +72,9 @@ extension Group {
     }
 
     /// Applies a received commit and enters the next epoch.
-    mutating func applyCommit(_ commit: Commit, content: AuthenticatedContent) throws(MLSError) {
+    mutating func applyCommit(_ commit: Commit, content: AuthenticatedContent, now: UInt64?) throws(MLSError) {
         let committer = content.content.sender
+        let nextEpoch = try self.nextEpoch()
         if case .member(let leaf) = committer, leaf == leafIndex {
             throw MLSError(.invalidSender, "our own commit must be merged, not processed")
         }
@@ -86,7 +89,7 @@ extension Group {
                 resolved.append(pending)
             }
         }
-        var applied = try applyProposals(resolved, committer: committer)
+        var applied = try applyProposals(resolved, committer: committer, now: now)
         if case .newMemberCommit = committer {
             guard applied.externalInit != nil else { throw MLSError(.invalidProposal, "external commit without ExternalInit") }
         }
@@ -110,7 +113,7 @@ extension Group {
             }
             try applied.tree.merge(path, sender: sender, suite: suite, groupID: groupID)
             let provisional = GroupContext(
-                cipherSuite: suite.id, groupID: groupID, epoch: epoch + 1, treeHash: applied.tree.treeHash(suite: suite),
+                cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
                 confirmedTranscriptHash: context.confirmedTranscriptHash, extensions: applied.extensions)
             commitSecret = try applied.tree.decryptPath(
                 path, sender: sender, keys: &keys, excluded: Set(applied.joiners), context: provisional, suite: suite
@@ -119,7 +122,7 @@ extension Group {
 
         let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: content)
         let newContext = GroupContext(
-            cipherSuite: suite.id, groupID: groupID, epoch: epoch + 1, treeHash: applied.tree.treeHash(suite: suite),
+            cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
             confirmedTranscriptHash: confirmed, extensions: applied.extensions)
         let initSecret: [UInt8]
         if let kemOutput = applied.externalInit {
@@ -147,7 +150,9 @@ extension Group {
 
     /// Applies proposals in the order of §12.4.2: GroupContextExtensions, Update, Remove (and
     /// SelfRemove), Add, then PSKs; checks each on the way.
-    func applyProposals(_ proposals: [(Proposal, Sender)], committer: Sender) throws(MLSError) -> AppliedProposals {
+    func applyProposals(
+        _ proposals: [(Proposal, Sender)], committer: Sender, now: UInt64?
+    ) throws(MLSError) -> AppliedProposals {
         var result = AppliedProposals(tree: tree, extensions: context.extensions, requiresPath: proposals.isEmpty)
         for (proposal, _) in proposals {
             if case .groupContextExtensions(let extensions) = proposal {
@@ -190,7 +195,7 @@ extension Group {
         }
         for (proposal, _) in proposals {
             guard case .add(let keyPackage) = proposal else { continue }
-            try validate(keyPackage, extensions: result.extensions)
+            try validate(keyPackage, extensions: result.extensions, now: now)
             result.joiners.append(result.tree.add(keyPackage.leafNode))
         }
         for (proposal, _) in proposals {
@@ -205,21 +210,38 @@ extension Group {
         return result
     }
 
-    /// Checks a KeyPackage offered in an Add: suite, signatures, leaf source and required
-    /// capabilities (§10.1, §12.1.1). Lifetimes are checked by callers that know the time.
-    func validate(_ keyPackage: KeyPackage, extensions: [Extension]) throws(MLSError) {
-        guard keyPackage.cipherSuite == suite.id, keyPackage.version == ProtocolVersion.mls10 else {
-            throw MLSError(.invalidProposal, "KeyPackage for another suite or version")
-        }
-        guard keyPackage.verifySignature(suite: suite) else {
-            throw MLSError(.badSignature, "KeyPackage signature does not verify")
-        }
-        guard case .keyPackage = keyPackage.leafNode.source,
-            keyPackage.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: 0)
-        else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
-        guard keyPackage.initKey != keyPackage.leafNode.encryptionKey else {
-            throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
-        }
+    /// Checks a KeyPackage offered in an Add against this group (§12.1.1).
+    func validate(_ keyPackage: KeyPackage, extensions: [Extension], now: UInt64?) throws(MLSError) {
+        try keyPackage.validate(suite: suite, now: now)
         try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
     }
+}
+
+extension MLSError.Code {
+    /// A KeyPackage or leaf used outside its lifetime.
+    public static let expired = Self("mls.expired")
+}
+
+extension KeyPackage {
+    /// Checks suite, version, both signatures, the leaf source, distinct keys and, when `now`
+    /// (seconds since the epoch) is given, the lifetime (§10.1).
+    /// - Throws: `.unsupportedCipherSuite`, `.badSignature`, `.invalidProposal`, `.expired`.
+    public func validate(suite: CipherSuite, now: UInt64?) throws(MLSError) {
+        guard cipherSuite == suite.id, version == ProtocolVersion.mls10 else {
+            throw MLSError(.unsupportedCipherSuite, "KeyPackage for suite \(cipherSuite), version \(version)")
+        }
+        guard verifySignature(suite: suite) else { throw MLSError(.badSignature, "KeyPackage signature does not verify") }
+        guard case .keyPackage(let lifetime) = leafNode.source,
+            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0)
+        else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
+        guard initKey != leafNode.encryptionKey else {
+            throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
+        }
+        if let now, now < lifetime.notBefore || now > lifetime.notAfter {
+            throw MLSError(.expired, "KeyPackage lifetime \(lifetime.notBefore)...\(lifetime.notAfter) excludes \(now)")
+        }
+    }
+
+    /// True when the KeyPackage carries the last_resort extension (it may be used more than once).
+    public var isLastResort: Bool { extensions.contains { $0.type == ExtensionType.lastResort } }
 }

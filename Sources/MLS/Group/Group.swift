@@ -49,6 +49,14 @@ public struct Group: Sendable {
         secrets.exporter(label: label, context: exportContext, length: length)
     }
 
+    /// The next epoch number.
+    /// - Throws: `.wrongEpoch` at the last representable epoch (an epoch that came from a Welcome
+    ///   may be anything, so this must not trap).
+    func nextEpoch() throws(MLSError) -> UInt64 {
+        guard epoch < .max else { throw MLSError(.wrongEpoch, "the group is at the last epoch") }
+        return epoch + 1
+    }
+
     /// Sets up epoch state from the secrets of a new epoch.
     mutating func enterEpoch(_ newSecrets: EpochSecrets) {
         resumptionPSKs[context.epoch] = newSecrets.resumptionPSK
