@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "marmot-conform", targets: ["MarmotConformCLI"]),
         .library(name: "Nostr", targets: ["Nostr"]),
         .library(name: "MLS", targets: ["MLS"]),
+        .executable(name: "mls-bench", targets: ["MLSBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
@@ -71,6 +72,9 @@ let package = Package(
             dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
+
+        // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
+        .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
 
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),

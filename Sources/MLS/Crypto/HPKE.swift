@@ -55,6 +55,38 @@ enum HPKE {
         return try suite.open(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
     }
 
+    /// SetupBaseR(enc, skR, info) followed by Export(exporterContext, length): the receiver side
+    /// of MLS external init (§8.3).
+    static func receiverExport(
+        enc: [UInt8], recipientPrivateKey: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int
+    ) throws(MLSError) -> [UInt8] {
+        let skR = try agreementKey(recipientPrivateKey)
+        let recipient = Array(skR.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skR, enc)
+        return export(
+            sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info,
+            exporterContext: exporterContext, length: length)
+    }
+
+    /// SetupBaseS(pkR, info) with ephemeral `ephemeral`, then Export: (enc, exported secret).
+    static func senderExport(
+        recipient: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int, ephemeral: [UInt8]
+    ) throws(MLSError) -> (enc: [UInt8], secret: [UInt8]) {
+        let skE = try agreementKey(ephemeral)
+        let enc = Array(skE.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skE, recipient)
+        let secret = export(
+            sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info,
+            exporterContext: exporterContext, length: length)
+        return (enc, secret)
+    }
+
+    private static func export(sharedSecret: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int) -> [UInt8] {
+        let (secret, context) = scheduleSecret(sharedSecret: sharedSecret, info: info)
+        let exporterSecret = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "exp", info: context, length: 32)
+        return labeledExpand(suiteID: hpkeSuiteID, prk: exporterSecret, label: "sec", info: exporterContext, length: length)
+    }
+
     /// ExtractAndExpand(dh, enc ‖ pkR) of DHKEM.
     private static func kemSharedSecret(dh: [UInt8], enc: [UInt8], recipient: [UInt8]) -> [UInt8] {
         let prk = labeledExtract(suiteID: kemSuiteID, salt: [], label: "eae_prk", ikm: dh)
@@ -63,13 +95,18 @@ enum HPKE {
 
     /// KeySchedule for mode_base with empty psk and psk_id: (key, base_nonce).
     private static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) -> ([UInt8], [UInt8]) {
-        let pskIDHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "psk_id_hash", ikm: [])
-        let infoHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "info_hash", ikm: info)
-        let context = [0x00] + pskIDHash + infoHash
-        let secret = labeledExtract(suiteID: hpkeSuiteID, salt: sharedSecret, label: "secret", ikm: [])
+        let (secret, context) = scheduleSecret(sharedSecret: sharedSecret, info: info)
         let key = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "key", info: context, length: 16)
         let nonce = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "base_nonce", info: context, length: 12)
         return (key, nonce)
+    }
+
+    /// The key schedule's `secret` and `key_schedule_context` for mode_base.
+    private static func scheduleSecret(sharedSecret: [UInt8], info: [UInt8]) -> (secret: [UInt8], context: [UInt8]) {
+        let pskIDHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "psk_id_hash", ikm: [])
+        let infoHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "info_hash", ikm: info)
+        let context = [0x00] + pskIDHash + infoHash
+        return (labeledExtract(suiteID: hpkeSuiteID, salt: sharedSecret, label: "secret", ikm: []), context)
     }
 
     private static func agreementKey(_ raw: [UInt8]) throws(MLSError) -> Curve25519.KeyAgreement.PrivateKey {

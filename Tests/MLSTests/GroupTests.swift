@@ -1,0 +1,281 @@
+import ConformanceTestSupport
+import MLS
+import Testing
+import TLSCodec
+
+/// Groups made entirely by our code: every member must agree on the epoch authenticator at every
+/// epoch, and application messages must flow both ways. All messages cross the wire as bytes.
+@Suite struct GroupTests {
+    static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
+
+    /// A simulated member: its key package until it joins, then its group state.
+    struct Member {
+        let name: String
+        var keyPackage: KeyPackagePrivate
+        var group: Group?
+    }
+
+    /// A set of members who exchange messages as bytes.
+    struct World {
+        var members: [Member] = []
+        var generator = TestGenerator(seed: 0x6d6c_7331)
+
+        mutating func newMember(_ name: String) throws -> Int {
+            let keys = try GroupTests.suite.generateSignatureKeyPair(using: &generator)
+            let kp = try KeyPackagePrivate.generate(
+                suite: GroupTests.suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
+                capabilities: Capabilities(proposals: [Proposal.Kind.selfRemove]),
+                lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
+            members.append(Member(name: name, keyPackage: kp, group: nil))
+            return members.count - 1
+        }
+
+        var active: [Int] { members.indices.filter { members[$0].group?.isActive == true } }
+
+        /// Serializes `message` and has every active member but `sender` process it.
+        mutating func broadcast(_ message: MLSMessage, from sender: Int) throws -> [Int: ReceivedMessage] {
+            let bytes = try message.tlsSerialized()
+            var results: [Int: ReceivedMessage] = [:]
+            for i in active where i != sender {
+                results[i] = try members[i].group?.process(MLSMessage(tlsBytes: bytes))
+            }
+            return results
+        }
+
+        /// Commits at `committer`, delivers the commit and any Welcome, and adopts the new epoch.
+        mutating func commit(
+            _ committer: Int, adding proposals: [Proposal] = [], joining: [Int] = [],
+            as wireFormat: HandshakeWireFormat = .publicMessage
+        ) throws {
+            guard var group = members[committer].group else { throw MLSError(.notAMember, "") }
+            var rng = generator
+            let created = try group.commit(adding: proposals, as: wireFormat, using: &rng)
+            generator = rng
+            members[committer].group = group
+            _ = try broadcast(created.commit, from: committer)
+            members[committer].group = created.next
+            if let welcome = created.welcome {
+                let bytes = try MLSMessage(body: .welcome(welcome)).tlsSerialized()
+                for j in joining {
+                    guard case .welcome(let w) = try MLSMessage(tlsBytes: bytes).body else { continue }
+                    members[j].group = try Group(welcome: w, keyPackage: members[j].keyPackage)
+                }
+            }
+        }
+
+        /// Sends a proposal from member `i` and delivers it to the others.
+        mutating func propose(_ i: Int, _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+            var rng = generator
+            guard let message = try members[i].group?.propose(proposal, as: wireFormat, using: &rng) else { return }
+            generator = rng
+            _ = try broadcast(message, from: i)
+        }
+
+        /// Application data from member `i`, not delivered.
+        mutating func protect(_ i: Int, _ data: [UInt8]) throws -> MLSMessage {
+            var rng = generator
+            defer { generator = rng }
+            guard let message = try members[i].group?.protect(application: data, using: &rng) else {
+                throw MLSError(.notAMember, "")
+            }
+            return message
+        }
+
+        /// Every active member is at the same epoch with the same authenticator and exporter output.
+        func agree() -> Bool {
+            let groups = active.compactMap { members[$0].group }
+            guard let first = groups.first else { return false }
+            return groups.allSatisfy {
+                $0.epoch == first.epoch && $0.epochAuthenticator == first.epochAuthenticator
+                    && $0.export(label: "test", context: [1], length: 16) == first.export(label: "test", context: [1], length: 16)
+                    && $0.tree == first.tree
+            }
+        }
+
+        /// Every active member sends one application message that all others read.
+        mutating func chatter() throws -> Bool {
+            for i in active {
+                let text = Array("hello from \(members[i].name) at \(members[i].group?.epoch ?? 0)".utf8)
+                var rng = generator
+                guard let message = try members[i].group?.protect(application: text, paddingLength: 5, using: &rng)
+                else { return false }
+                generator = rng
+                let leaf = members[i].group?.leafIndex ?? .max
+                for (_, received) in try broadcast(message, from: i) where received != .application(text, sender: leaf) {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    @Test func twoMemberGroup() throws {
+        var world = World()
+        let alice = try world.newMember("alice")
+        let bob = try world.newMember("bob")
+        world.members[alice].group = try Group(
+            creating: Array("two".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
+
+        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        #expect(world.active == [alice, bob] && world.agree())
+        #expect(try world.chatter())
+
+        try world.commit(bob, as: .privateMessage)  // Bob's self-update.
+        #expect(world.agree() && world.members[bob].group?.epoch == 2)
+        #expect(try world.chatter())
+
+        try world.commit(alice)  // Alice's self-update.
+        #expect(world.agree())
+        #expect(try world.chatter())
+
+        try world.commit(alice, adding: [.remove(leaf: 1)])
+        #expect(world.active == [alice])
+        #expect(world.members[bob].group?.isActive == false)
+        #expect(world.members[alice].group?.tree.leafCount == 1)
+    }
+
+    @Test func tenMemberGroup() throws {
+        var world = World()
+        let ids = try (0..<10).map { try world.newMember("member\($0)") }
+        world.members[ids[0]].group = try Group(
+            creating: Array("ten".utf8), creator: world.members[ids[0]].keyPackage, using: &world.generator)
+        var epochs = 0
+        func step(_ body: () throws -> Void) throws {
+            try body()
+            epochs += 1
+            #expect(world.agree(), "members disagree after step \(epochs)")
+            #expect(try world.chatter(), "application messages failed after step \(epochs)")
+        }
+
+        // Four members in one commit, then the rest one at a time by different committers,
+        // the last two added by proposals sent by one member and committed by another.
+        try step {
+            try world.commit(
+                ids[0], adding: ids[1...4].map { .add(world.members[$0].keyPackage.keyPackage) }, joining: Array(ids[1...4]))
+        }
+        for (committer, joiner) in [(1, 5), (2, 6), (3, 7)] {
+            try step {
+                try world.commit(
+                    ids[committer], adding: [.add(world.members[ids[joiner]].keyPackage.keyPackage)], joining: [ids[joiner]],
+                    as: .privateMessage)
+            }
+        }
+        try step {
+            for joiner in [8, 9] {
+                try world.propose(ids[4], .add(world.members[ids[joiner]].keyPackage.keyPackage))
+            }
+            try world.commit(ids[5], joining: [ids[8], ids[9]])
+        }
+        #expect(world.active.count == 10)
+
+        // Self-updates by several members, public and private.
+        for updater in [9, 0, 6] {
+            try step { try world.commit(ids[updater], as: updater == 6 ? .publicMessage : .privateMessage) }
+        }
+
+        // A removal, and a SelfRemove proposal committed by someone else.
+        try step { try world.commit(ids[2], adding: [.remove(leaf: world.members[ids[7]].group!.leafIndex)]) }
+        try step {
+            try world.propose(ids[3], .selfRemove, as: .privateMessage)
+            try world.commit(ids[8])
+        }
+        #expect(world.active.count == 8)
+        #expect(!world.active.contains(ids[3]) && !world.active.contains(ids[7]))
+        #expect(epochs == 10)
+    }
+
+    @Test func messagesFromOtherEpochsAndTamperingAreRejected() throws {
+        var world = World()
+        let alice = try world.newMember("alice")
+        let bob = try world.newMember("bob")
+        world.members[alice].group = try Group(
+            creating: Array("g".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
+        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        let old = try world.protect(alice, [1])
+        try world.commit(alice)
+        #expect(throws: MLSError(.wrongEpoch, "")) { try world.members[bob].group!.process(old) }
+
+        var message = try world.protect(alice, [2])
+        guard case .privateMessage(var inner) = message.body else { return }
+        inner.ciphertext[0] ^= 0x80
+        message.body = .privateMessage(inner)
+        #expect(throws: MLSError(.decryptionFailed, "")) { try world.members[bob].group!.process(message) }
+
+        // A Welcome is only for the key packages it names.
+        let carol = try world.newMember("carol")
+        let dave = try world.newMember("dave")
+        var rng = world.generator
+        let created = try world.members[alice].group!.commit(
+            adding: [.add(world.members[carol].keyPackage.keyPackage)], using: &rng)
+        #expect(throws: MLSError(.notInvited, "")) {
+            try Group(welcome: created.welcome!, keyPackage: world.members[dave].keyPackage)
+        }
+    }
+
+    @Test func keyPackageLifetimeAndLastResort() throws {
+        var generator = TestGenerator(seed: 11)
+        let keys = try Self.suite.generateSignatureKeyPair(using: &generator)
+        let creator = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [1]), signatureKeyPair: keys,
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
+        let joiner = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [2]), signatureKeyPair: keys,
+            lifetime: Lifetime(notBefore: 1_000, notAfter: 2_000),
+            extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &generator)
+        #expect(joiner.keyPackage.isLastResort && !creator.keyPackage.isLastResort)
+        var group = try Group(creating: [9], creator: creator, using: &generator)
+        #expect(throws: MLSError(.expired, "")) {
+            try group.commit(adding: [.add(joiner.keyPackage)], now: 2_001, using: &generator)
+        }
+        #expect(try group.commit(adding: [.add(joiner.keyPackage)], now: 1_500, using: &generator).welcome != nil)
+        var forged = joiner.keyPackage
+        forged.initKey[0] ^= 1
+        #expect(throws: MLSError(.badSignature, "")) { try forged.validate(suite: Self.suite, now: nil) }
+    }
+
+    /// Mutated commits from a real group must be rejected with an error, never crash, and never
+    /// leave the receiver in a different epoch.
+    @Test func mutatedCommitsNeverCrash() throws {
+        var world = World()
+        let alice = try world.newMember("alice")
+        let bob = try world.newMember("bob")
+        let carol = try world.newMember("carol")
+        world.members[alice].group = try Group(
+            creating: [7], creator: world.members[alice].keyPackage, using: &world.generator)
+        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        var rng = world.generator
+        for wireFormat in [HandshakeWireFormat.publicMessage, .privateMessage] {
+            var committer = world.members[alice].group!
+            let created = try committer.commit(
+                adding: [.add(world.members[carol].keyPackage.keyPackage)], as: wireFormat, using: &rng)
+            let bytes = try created.commit.tlsSerialized()
+            let receiver = world.members[bob].group!
+            for mutant in Mutations.mutants(of: bytes, count: 300, using: &rng) where mutant != bytes {
+                var copy = receiver
+                guard let message = try? MLSMessage(tlsBytes: mutant) else { continue }
+                if (try? copy.process(message)) != nil {
+                    // Only a mutation the signature does not cover may pass (e.g. none at all).
+                    #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
+                }
+            }
+            var copy = receiver
+            _ = try copy.process(MLSMessage(tlsBytes: bytes))
+            #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
+        }
+    }
+
+    @Test func requiredCapabilitiesAreEnforced() throws {
+        var generator = TestGenerator(seed: 5)
+        let keys = try Self.suite.generateSignatureKeyPair(using: &generator)
+        let plain = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [1]), signatureKeyPair: keys,
+            lifetime: Lifetime(notBefore: 0, notAfter: 1), using: &generator)
+        let required = try RequiredCapabilities(extensionTypes: [0xf2f2], proposalTypes: [], credentialTypes: [1])
+            .tlsSerialized()
+        #expect(throws: MLSError(.missingCapability, "")) {
+            try Group(
+                creating: [1], creator: plain, extensions: [Extension(type: ExtensionType.requiredCapabilities, data: required)],
+                using: &generator)
+        }
+    }
+}
