@@ -62,7 +62,7 @@ let package = Package(
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: ["ErrorCodes", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ErrorCodes", "Nostr", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
 

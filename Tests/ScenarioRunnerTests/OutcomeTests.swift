@@ -1,0 +1,44 @@
+import ScenarioRunner
+import Testing
+
+@Suite struct OutcomeTests {
+    static let expected = Outcome.map([
+        "members": .map([
+            "bob": .map([
+                "chats": .list([.map(["name": .string("Team"), "members": .list([.string("alice"), .string("bob")]), "epoch": .integer(3)])]),
+            ]),
+            "alice": .map(["chats": .list([])]),
+        ]),
+        "converged": .bool(true),
+    ])
+
+    @Test func storedFormRoundTrips() throws {
+        let text = Self.expected.json()
+        #expect(try Outcome(json: text, file: "v.json") == Self.expected)
+        // Sorted keys and stable indentation make the stored file diff cleanly.
+        #expect(text.hasPrefix("{\n  \"converged\": true,\n  \"members\": {\n    \"alice\": {\n      \"chats\": []"))
+    }
+
+    @Test func differencesNameThePathAndBothValues() {
+        var observed = Self.expected
+        if case .map(var top) = observed, case .map(var members) = top["members"], case .map(var bob) = members["bob"] {
+            bob["chats"] = .list([.map(["name": .string("Team"), "members": .list([.string("alice")]), "epoch": .integer(4)])])
+            members["bob"] = .map(bob)
+            members["carol"] = .map([:])
+            top["members"] = .map(members)
+            observed = .map(top)
+        }
+        let diff = Self.expected.differences(from: observed).map(\.description)
+        #expect(diff == [
+            "members.bob.chats[0].epoch: expected 3, observed 4",
+            #"members.bob.chats[0].members: expected ["alice", "bob"], observed ["alice"]"#,
+            "members.carol: expected nothing, observed {}",
+        ])
+        #expect(Self.expected.differences(from: Self.expected).isEmpty)
+    }
+
+    @Test func fractionalNumbersAndBadJSONAreRejected() {
+        #expect(throws: ScenarioError.self) { try Outcome(json: #"{"epoch": 1.5}"#, file: "v.json") }
+        #expect(throws: ScenarioError.self) { try Outcome(json: "{", file: "v.json") }
+    }
+}
