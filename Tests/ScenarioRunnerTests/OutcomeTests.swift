@@ -1,3 +1,4 @@
+import Foundation
 import ScenarioRunner
 import Testing
 
@@ -40,5 +41,28 @@ import Testing
     @Test func fractionalNumbersAndBadJSONAreRejected() {
         #expect(throws: ScenarioError.self) { try Outcome(json: #"{"epoch": 1.5}"#, file: "v.json") }
         #expect(throws: ScenarioError.self) { try Outcome(json: "{", file: "v.json") }
+    }
+}
+
+@Suite struct FailureCapsuleTests {
+    static let capsule = FailureCapsule(
+        scenarioFile: "scenarios/race.yaml", scenarioText: "name: race\n", engine: "mdk", engineVersions: ["mdk": "0.8.0"],
+        seed: 9, stepLog: ["1 create-group by alice"], traceTail: ["[3] 0.040s deliver g1→bob EVENT"], fingerprint: nil,
+        failures: [CheckResult(check: "converged", clause: Clause("MIP-03", "Commit Message Race Conditions"), verdict: .fail,
+                               expected: "epoch 2", observed: "epoch 3", detail: "bob is ahead")],
+        reproduce: "marmot-conform run scenarios/race.yaml --engine mdk --seed 9")
+
+    @Test func capsuleRoundTrips() throws {
+        let data = try Self.capsule.json()
+        #expect(try FailureCapsule(json: data, file: "c.json") == Self.capsule)
+        #expect(Self.capsule.suggestedFileName == "race-mdk-seed9.capsule.json")
+    }
+
+    @Test func unknownFormatsAndGarbageAreRefused() throws {
+        let future = String(decoding: try Self.capsule.json(), as: UTF8.self)
+            .replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 2")
+        let error = #expect(throws: ScenarioError.self) { try FailureCapsule(json: Data(future.utf8), file: "c.json") }
+        #expect(error?.message.contains("format 2") == true)
+        #expect(throws: ScenarioError.self) { try FailureCapsule(json: Data("[]".utf8), file: "c.json") }
     }
 }
