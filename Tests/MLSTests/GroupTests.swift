@@ -30,6 +30,23 @@ import TLSCodec
             return members.count - 1
         }
 
+        /// A world where alice (0) created a group and added bob (1) with the first commit.
+        static func alicePlusBob(groupID: [UInt8]) throws -> World {
+            var world = World()
+            let alice = try world.newMember("alice")
+            let bob = try world.newMember("bob")
+            try world.create(alice, groupID: groupID)
+            try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+            return world
+        }
+
+        /// Member `i` creates a group alone.
+        mutating func create(_ i: Int, groupID: [UInt8]) throws {
+            var rng = generator
+            members[i].group = try Group(creating: groupID, creator: members[i].keyPackage, using: &rng)
+            generator = rng
+        }
+
         var active: [Int] { members.indices.filter { members[$0].group?.isActive == true } }
 
         /// Serializes `message` and has every active member but `sender` process it.
@@ -110,13 +127,8 @@ import TLSCodec
     }
 
     @Test func twoMemberGroup() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
-        world.members[alice].group = try Group(
-            creating: Array("two".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
-
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        var world = try World.alicePlusBob(groupID: Array("two".utf8))
+        let (alice, bob) = (0, 1)
         #expect(world.active == [alice, bob] && world.agree())
         #expect(try world.chatter())
 
@@ -137,8 +149,7 @@ import TLSCodec
     @Test func tenMemberGroup() throws {
         var world = World()
         let ids = try (0..<10).map { try world.newMember("member\($0)") }
-        world.members[ids[0]].group = try Group(
-            creating: Array("ten".utf8), creator: world.members[ids[0]].keyPackage, using: &world.generator)
+        try world.create(ids[0], groupID: Array("ten".utf8))
         var epochs = 0
         func step(_ body: () throws -> Void) throws {
             try body()
@@ -185,12 +196,8 @@ import TLSCodec
     }
 
     @Test func messagesFromOtherEpochsAndTamperingAreRejected() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
-        world.members[alice].group = try Group(
-            creating: Array("g".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        var world = try World.alicePlusBob(groupID: Array("g".utf8))
+        let (alice, bob) = (0, 1)
         let old = try world.protect(alice, [1])
         try world.commit(alice)
         #expect(throws: MLSError(.wrongEpoch, "")) { try world.members[bob].group!.process(old) }
@@ -236,13 +243,9 @@ import TLSCodec
     /// Mutated commits from a real group must be rejected with an error, never crash, and never
     /// leave the receiver in a different epoch.
     @Test func mutatedCommitsNeverCrash() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
+        var world = try World.alicePlusBob(groupID: [7])
+        let (alice, bob) = (0, 1)
         let carol = try world.newMember("carol")
-        world.members[alice].group = try Group(
-            creating: [7], creator: world.members[alice].keyPackage, using: &world.generator)
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
         var rng = world.generator
         for wireFormat in [HandshakeWireFormat.publicMessage, .privateMessage] {
             var committer = world.members[alice].group!
