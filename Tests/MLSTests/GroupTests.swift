@@ -226,7 +226,8 @@ import TLSCodec
             suite: Self.suite, credential: .basic(identity: [1]), signatureKeyPair: keys,
             lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
         let joiner = try KeyPackagePrivate.generate(
-            suite: Self.suite, credential: .basic(identity: [2]), signatureKeyPair: keys,
+            suite: Self.suite, credential: .basic(identity: [2]),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &generator),
             lifetime: Lifetime(notBefore: 1_000, notAfter: 2_000),
             extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &generator)
         #expect(joiner.keyPackage.isLastResort && !creator.keyPackage.isLastResort)
@@ -265,6 +266,30 @@ import TLSCodec
             _ = try copy.process(MLSMessage(tlsBytes: bytes))
             #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
         }
+    }
+
+    @Test func invalidProposalListsAreRefused() throws {
+        let world = try World.alicePlusBob(groupID: [3])
+        var rng = world.generator
+        var alice = world.members[0].group!
+        let bobKeyPackage = world.members[1].keyPackage.keyPackage
+        #expect(throws: MLSError(.invalidProposal, "")) { try alice.commit(adding: [.add(bobKeyPackage)], using: &rng) }
+        #expect(throws: MLSError(.invalidProposal, "")) {
+            try alice.commit(adding: [.remove(leaf: 1), .remove(leaf: 1)], using: &rng)
+        }
+        #expect(throws: MLSError(.invalidProposal, "")) { try alice.commit(adding: [.remove(leaf: 0)], using: &rng) }
+        #expect(throws: MLSError(.invalidProposal, "")) {
+            try alice.commit(adding: [.externalInit(kemOutput: [1])], using: &rng)
+        }
+        // Carol's key package does not list SelfRemove; once she is in, nobody may commit one.
+        let plainCarol = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [3]),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &rng),
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &rng)
+        let added = try alice.commit(adding: [.add(plainCarol.keyPackage)], using: &rng)
+        alice = added.next
+        _ = try alice.propose(.selfRemove, using: &rng)
+        #expect(throws: MLSError(.missingCapability, "")) { try alice.commit(using: &rng) }
     }
 
     @Test func requiredCapabilitiesAreEnforced() throws {

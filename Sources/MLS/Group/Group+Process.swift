@@ -153,6 +153,7 @@ extension Group {
     func applyProposals(
         _ proposals: [(Proposal, Sender)], committer: Sender, now: UInt64?
     ) throws(MLSError) -> AppliedProposals {
+        try validateProposalList(proposals, committer: committer)
         var result = AppliedProposals(tree: tree, extensions: context.extensions, requiresPath: proposals.isEmpty)
         for (proposal, _) in proposals {
             if case .groupContextExtensions(let extensions) = proposal {
