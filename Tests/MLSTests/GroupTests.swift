@@ -80,12 +80,21 @@ import TLSCodec
             }
         }
 
-        /// Sends a proposal from member `i` and delivers it to the others.
-        mutating func propose(_ i: Int, _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+        /// Has member `i` make a handshake message and delivers it to the others.
+        mutating func send(_ i: Int, _ make: (inout Group, inout TestGenerator) throws -> MLSMessage) throws {
+            guard var group = members[i].group else { throw MLSError(.notAMember, "") }
             var rng = generator
-            guard let message = try members[i].group?.propose(proposal, as: wireFormat, using: &rng) else { return }
-            generator = rng
+            let message = try make(&group, &rng)
+            (members[i].group, generator) = (group, rng)
             _ = try broadcast(message, from: i)
+        }
+
+        mutating func propose(_ i: Int, _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+            try send(i) { group, rng in try group.propose(proposal, as: wireFormat, using: &rng) }
+        }
+
+        mutating func proposeUpdate(_ i: Int, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+            try send(i) { group, rng in try group.proposeUpdate(as: wireFormat, using: &rng) }
         }
 
         /// Application data from member `i`, not delivered.
@@ -179,6 +188,13 @@ import TLSCodec
         }
         #expect(world.active.count == 10)
 
+        // Update proposals from two members, committed together by a third.
+        try step {
+            try world.proposeUpdate(ids[1])
+            try world.proposeUpdate(ids[8], as: .privateMessage)
+            try world.commit(ids[2])
+        }
+
         // Self-updates by several members, public and private.
         for updater in [9, 0, 6] {
             try step { try world.commit(ids[updater], as: updater == 6 ? .publicMessage : .privateMessage) }
@@ -192,7 +208,7 @@ import TLSCodec
         }
         #expect(world.active.count == 8)
         #expect(!world.active.contains(ids[3]) && !world.active.contains(ids[7]))
-        #expect(epochs == 10)
+        #expect(epochs == 11)
     }
 
     @Test func messagesFromOtherEpochsAndTamperingAreRejected() throws {

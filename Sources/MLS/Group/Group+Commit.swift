@@ -31,6 +31,21 @@ extension Group {
         return try frame(signed, as: wireFormat, using: &generator)
     }
 
+    /// Proposes replacing our leaf with one carrying a fresh encryption key (§12.1.2); the new
+    /// private key is kept until a commit applies the Update or the epoch ends.
+    public mutating func proposeUpdate(
+        as wireFormat: HandshakeWireFormat = .publicMessage, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        guard var leaf = tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+        let keyPair = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
+        leaf.encryptionKey = keyPair.publicKey
+        leaf.source = .update
+        try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: leafIndex)
+        let message = try propose(.update(leaf), as: wireFormat, using: &generator)
+        pendingLeafKeys[keyPair.publicKey] = keyPair.privateKey
+        return message
+    }
+
     /// Encrypts application data to the group.
     /// - Parameter paddingLength: zero bytes added to hide the message length.
     public mutating func protect(
@@ -81,7 +96,7 @@ extension Group {
         }
 
         var next = self
-        next.privateKeys.keys = privateKeys.keys.filter { node, _ in applied.tree[node: node] != nil }
+        next.privateKeys = keys(matching: applied.tree)
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         var path: UpdatePath?
         var pathSecrets: [UInt32: [UInt8]] = [:]

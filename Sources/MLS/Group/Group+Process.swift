@@ -101,8 +101,7 @@ extension Group {
             return
         }
 
-        var keys = privateKeys
-        keys.keys = keys.keys.filter { node, _ in applied.tree[node: node] != nil }
+        var keys = keys(matching: applied.tree)
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         if let path = commit.path {
             let sender: UInt32

@@ -31,6 +31,8 @@ public struct Group: Sendable {
     var pendingProposals: [[UInt8]: (proposal: Proposal, sender: Sender)] = [:]
     /// Proposal references in arrival order, so a commit we create covers them deterministically.
     var pendingOrder: [[UInt8]] = []
+    /// Private keys of leaves we proposed in Update proposals this epoch, by public key.
+    var pendingLeafKeys: [[UInt8]: [UInt8]] = [:]
     /// External PSKs this member holds, by id.
     public var externalPSKs: [[UInt8]: [UInt8]] = [:]
     /// resumption_psk of earlier epochs of this group, by epoch.
@@ -64,6 +66,22 @@ public struct Group: Sendable {
         secretTree = SecretTree(suite: suite, encryptionSecret: newSecrets.encryptionSecret, leafCount: tree.leafCount)
         pendingProposals = [:]
         pendingOrder = []
+        pendingLeafKeys = [:]
+    }
+
+    /// Our private keys that still match `newTree`: keys of blanked or replaced nodes are dropped,
+    /// and our leaf takes the key of an Update we proposed if the commit applied it.
+    func keys(matching newTree: RatchetTree) -> TreePrivateKeys {
+        var keys = privateKeys
+        let ownNode = TreeMath.nodeIndex(ofLeaf: leafIndex)
+        if let leafKey = newTree.leaf(leafIndex)?.encryptionKey, let pending = pendingLeafKeys[leafKey] {
+            keys.keys[ownNode] = pending
+        }
+        keys.keys = keys.keys.filter { node, privateKey in
+            guard let publicKey = newTree[node: node]?.encryptionKey else { return false }
+            return (try? suite.hpkePublicKey(of: privateKey)) == publicKey
+        }
+        return keys
     }
 
     /// Resolves PSK ids to their secrets from what this member holds.
