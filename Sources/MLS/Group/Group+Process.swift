@@ -214,6 +214,11 @@ extension Group {
     func validate(_ keyPackage: KeyPackage, extensions: [Extension], now: UInt64?) throws(MLSError) {
         try keyPackage.validate(suite: suite, now: now)
         try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
+        let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
+        let newLeaf = keyPackage.leafNode
+        guard Set(members.map(\.credential.type)).isSubset(of: newLeaf.capabilities.credentials),
+            members.allSatisfy({ $0.capabilities.credentials.contains(newLeaf.credential.type) })
+        else { throw MLSError(.missingCapability, "credential types are not supported on both sides") }
     }
 }
 
