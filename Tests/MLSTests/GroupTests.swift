@@ -17,13 +17,14 @@ import TLSCodec
 
     /// A set of members who exchange messages as bytes.
     struct World {
+        var suite = GroupTests.suite
         var members: [Member] = []
         var generator = TestGenerator(seed: 0x6d6c_7331)
 
         mutating func newMember(_ name: String) throws -> Int {
-            let keys = try GroupTests.suite.generateSignatureKeyPair(using: &generator)
+            let keys = try suite.generateSignatureKeyPair(using: &generator)
             let kp = try KeyPackagePrivate.generate(
-                suite: GroupTests.suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
+                suite: suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
                 capabilities: Capabilities(proposals: [Proposal.Kind.selfRemove]),
                 lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
             members.append(Member(name: name, keyPackage: kp, group: nil))
@@ -31,8 +32,8 @@ import TLSCodec
         }
 
         /// A world where alice (0) created a group and added bob (1) with the first commit.
-        static func alicePlusBob(groupID: [UInt8]) throws -> World {
-            var world = World()
+        static func alicePlusBob(groupID: [UInt8], suite: CipherSuite = GroupTests.suite) throws -> World {
+            var world = World(suite: suite)
             let alice = try world.newMember("alice")
             let bob = try world.newMember("bob")
             try world.create(alice, groupID: groupID)
@@ -135,8 +136,9 @@ import TLSCodec
         }
     }
 
-    @Test func twoMemberGroup() throws {
-        var world = try World.alicePlusBob(groupID: Array("two".utf8))
+    @Test(arguments: [UInt16(1), 3])
+    func twoMemberGroup(suiteID: UInt16) throws {
+        var world = try World.alicePlusBob(groupID: Array("two".utf8), suite: CipherSuite(id: suiteID))
         let (alice, bob) = (0, 1)
         #expect(world.active == [alice, bob] && world.agree())
         #expect(try world.chatter())

@@ -126,7 +126,7 @@ extension Group {
         let initSecret: [UInt8]
         if let kemOutput = applied.externalInit {
             initSecret = try HPKE.receiverExport(
-                enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
+                suite: suite, enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
                 info: [], exporterContext: mlsLabel("external init secret"), length: suite.hashLength)
         } else {
             initSecret = secrets.initSecret
