@@ -310,6 +310,15 @@ import TLSCodec
         #expect(throws: MLSError(.missingCapability, "")) { try alice.commit(using: &rng) }
     }
 
+    @Test func reInitEndsTheGroup() throws {
+        var world = try World.alicePlusBob(groupID: [4])
+        try world.commit(0, adding: [.reInit(groupID: [5], version: 1, cipherSuite: 1, extensions: [])])
+        #expect(world.agree())
+        #expect(world.members[1].group?.reInit != nil)
+        #expect(throws: MLSError(.notAMember, "")) { try world.protect(1, [1]) }
+        #expect(throws: MLSError(.notAMember, "")) { try world.protect(0, [1]) }
+    }
+
     @Test func requiredCapabilitiesAreEnforced() throws {
         var generator = TestGenerator(seed: 5)
         let keys = try Self.suite.generateSignatureKeyPair(using: &generator)

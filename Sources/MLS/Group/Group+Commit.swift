@@ -21,7 +21,7 @@ extension Group {
         _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> MLSMessage {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let framed = FramedContent(
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [],
             content: .proposal(proposal))
@@ -52,7 +52,7 @@ extension Group {
         application data: [UInt8], authenticatedData: [UInt8] = [], paddingLength: Int = 0,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> MLSMessage {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let framed = FramedContent(
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: authenticatedData,
             content: .application(data))
@@ -75,7 +75,7 @@ extension Group {
         adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
         ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let me = Sender.member(leafIndex: leafIndex)
         let nextEpoch = try self.nextEpoch()
         var items: [ProposalOrRef] = []
@@ -140,6 +140,7 @@ extension Group {
         next.interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
         next.confirmationTag = tag
         next.enterEpoch(newSecrets)
+        next.reInit = applied.reInit
 
         var welcome: Welcome?
         if !addedKeyPackages.isEmpty {

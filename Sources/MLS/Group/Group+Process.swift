@@ -19,6 +19,7 @@ struct AppliedProposals {
     var joiners: [UInt32] = []
     var psks: [PreSharedKeyID] = []
     var externalInit: [UInt8]?
+    var reInit: Proposal?
     var requiresPath: Bool
     var removedUs = false
 }
@@ -145,6 +146,7 @@ extension Group {
         interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
         confirmationTag = tag
         enterEpoch(newSecrets)
+        reInit = applied.reInit
     }
 
     /// Applies proposals in the order of §12.4.2: GroupContextExtensions, Update, Remove (and
@@ -204,6 +206,7 @@ extension Group {
             case .externalInit(let kemOutput):
                 result.externalInit = kemOutput
                 result.requiresPath = true
+            case .reInit: result.reInit = proposal
             default: continue
             }
         }

@@ -39,6 +39,15 @@ public struct Group: Sendable {
     var resumptionPSKs: [UInt64: [UInt8]] = [:]
     /// False once a commit removed us.
     public internal(set) var isActive = true
+    /// The ReInit proposal a commit applied; once set, this group only waits to be replaced (§11.2)
+    /// and refuses to send anything.
+    public internal(set) var reInit: Proposal?
+
+    /// Throws unless we may still send in this group.
+    func checkCanSend() throws(MLSError) {
+        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        guard reInit == nil else { throw MLSError(.notAMember, "the group was reinitialized") }
+    }
 
     /// Our leaf index.
     public var leafIndex: UInt32 { privateKeys.leaf }
