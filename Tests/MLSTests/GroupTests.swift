@@ -310,6 +310,51 @@ import TLSCodec
         #expect(throws: MLSError(.missingCapability, "")) { try alice.commit(using: &rng) }
     }
 
+    @Test func pskProposalsAndOutOfOrderDelivery() throws {
+        var world = try World.alicePlusBob(groupID: [6])
+        let pskID = Array("shared psk".utf8)
+        for i in [0, 1] { world.members[i].group?.externalPSKs[pskID] = Array(repeating: 0x42, count: 32) }
+        try world.commit(
+            0,
+            adding: [
+                .preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: Array(repeating: 1, count: 32))),
+                .preSharedKey(
+                    PreSharedKeyID(kind: .resumption(usage: 1, groupID: [6], epoch: 1), nonce: Array(repeating: 2, count: 32))),
+            ])
+        #expect(world.agree() && world.members[0].group?.epoch == 2)
+
+        // Application messages read in the order 3, 1, 2: skipped keys are kept for late arrivals.
+        let sent = try (1...3).map { try world.protect(0, [UInt8($0)]) }
+        for index in [2, 0, 1] {
+            #expect(try world.members[1].group?.process(sent[index]) == .application([UInt8(index + 1)], sender: 0))
+        }
+        #expect(throws: MLSError(.keyConsumed, "")) { try world.members[1].group?.process(sent[0]) }
+
+        // A PSK the receiver does not hold stops the commit.
+        world.members[1].group?.externalPSKs = [:]
+        #expect(throws: MLSError(.missingPSK, "")) {
+            try world.commit(
+                0, adding: [.preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: [3]))])
+        }
+    }
+
+    @Test func greaseValuesAreIgnored() throws {
+        var world = try World.alicePlusBob(groupID: [8])
+        var rng = world.generator
+        let grease = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: Array("grease".utf8)),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &rng),
+            capabilities: Capabilities(
+                versions: [1, 0x0a0a], cipherSuites: [1, 0x1a1a], extensions: [0x2a2a], proposals: [0x3a3a],
+                credentials: [1, 0x4a4a]),
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), leafExtensions: [Extension(type: 0x2a2a, data: [7])],
+            extensions: [Extension(type: 0x5a5a, data: [])], using: &rng)
+        world.generator = rng
+        world.members.append(Member(name: "grease", keyPackage: grease, group: nil))
+        try world.commit(0, adding: [.add(grease.keyPackage)], joining: [2])
+        #expect(world.active.count == 3 && world.agree())
+    }
+
     @Test func reInitEndsTheGroup() throws {
         var world = try World.alicePlusBob(groupID: [4])
         try world.commit(0, adding: [.reInit(groupID: [5], version: 1, cipherSuite: 1, extensions: [])])
