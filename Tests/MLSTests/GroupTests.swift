@@ -17,17 +17,35 @@ import TLSCodec
 
     /// A set of members who exchange messages as bytes.
     struct World {
+        var suite = GroupTests.suite
         var members: [Member] = []
         var generator = TestGenerator(seed: 0x6d6c_7331)
 
         mutating func newMember(_ name: String) throws -> Int {
-            let keys = try GroupTests.suite.generateSignatureKeyPair(using: &generator)
+            let keys = try suite.generateSignatureKeyPair(using: &generator)
             let kp = try KeyPackagePrivate.generate(
-                suite: GroupTests.suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
+                suite: suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
                 capabilities: Capabilities(proposals: [Proposal.Kind.selfRemove]),
                 lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
             members.append(Member(name: name, keyPackage: kp, group: nil))
             return members.count - 1
+        }
+
+        /// A world where alice (0) created a group and added bob (1) with the first commit.
+        static func alicePlusBob(groupID: [UInt8], suite: CipherSuite = GroupTests.suite) throws -> World {
+            var world = World(suite: suite)
+            let alice = try world.newMember("alice")
+            let bob = try world.newMember("bob")
+            try world.create(alice, groupID: groupID)
+            try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+            return world
+        }
+
+        /// Member `i` creates a group alone.
+        mutating func create(_ i: Int, groupID: [UInt8]) throws {
+            var rng = generator
+            members[i].group = try Group(creating: groupID, creator: members[i].keyPackage, using: &rng)
+            generator = rng
         }
 
         var active: [Int] { members.indices.filter { members[$0].group?.isActive == true } }
@@ -63,12 +81,21 @@ import TLSCodec
             }
         }
 
-        /// Sends a proposal from member `i` and delivers it to the others.
-        mutating func propose(_ i: Int, _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+        /// Has member `i` make a handshake message and delivers it to the others.
+        mutating func send(_ i: Int, _ make: (inout Group, inout TestGenerator) throws -> MLSMessage) throws {
+            guard var group = members[i].group else { throw MLSError(.notAMember, "") }
             var rng = generator
-            guard let message = try members[i].group?.propose(proposal, as: wireFormat, using: &rng) else { return }
-            generator = rng
+            let message = try make(&group, &rng)
+            (members[i].group, generator) = (group, rng)
             _ = try broadcast(message, from: i)
+        }
+
+        mutating func propose(_ i: Int, _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+            try send(i) { group, rng in try group.propose(proposal, as: wireFormat, using: &rng) }
+        }
+
+        mutating func proposeUpdate(_ i: Int, as wireFormat: HandshakeWireFormat = .publicMessage) throws {
+            try send(i) { group, rng in try group.proposeUpdate(as: wireFormat, using: &rng) }
         }
 
         /// Application data from member `i`, not delivered.
@@ -109,14 +136,10 @@ import TLSCodec
         }
     }
 
-    @Test func twoMemberGroup() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
-        world.members[alice].group = try Group(
-            creating: Array("two".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
-
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+    @Test(arguments: [UInt16(1), 3])
+    func twoMemberGroup(suiteID: UInt16) throws {
+        var world = try World.alicePlusBob(groupID: Array("two".utf8), suite: CipherSuite(id: suiteID))
+        let (alice, bob) = (0, 1)
         #expect(world.active == [alice, bob] && world.agree())
         #expect(try world.chatter())
 
@@ -137,8 +160,7 @@ import TLSCodec
     @Test func tenMemberGroup() throws {
         var world = World()
         let ids = try (0..<10).map { try world.newMember("member\($0)") }
-        world.members[ids[0]].group = try Group(
-            creating: Array("ten".utf8), creator: world.members[ids[0]].keyPackage, using: &world.generator)
+        try world.create(ids[0], groupID: Array("ten".utf8))
         var epochs = 0
         func step(_ body: () throws -> Void) throws {
             try body()
@@ -168,6 +190,13 @@ import TLSCodec
         }
         #expect(world.active.count == 10)
 
+        // Update proposals from two members, committed together by a third.
+        try step {
+            try world.proposeUpdate(ids[1])
+            try world.proposeUpdate(ids[8], as: .privateMessage)
+            try world.commit(ids[2])
+        }
+
         // Self-updates by several members, public and private.
         for updater in [9, 0, 6] {
             try step { try world.commit(ids[updater], as: updater == 6 ? .publicMessage : .privateMessage) }
@@ -181,16 +210,12 @@ import TLSCodec
         }
         #expect(world.active.count == 8)
         #expect(!world.active.contains(ids[3]) && !world.active.contains(ids[7]))
-        #expect(epochs == 10)
+        #expect(epochs == 11)
     }
 
     @Test func messagesFromOtherEpochsAndTamperingAreRejected() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
-        world.members[alice].group = try Group(
-            creating: Array("g".utf8), creator: world.members[alice].keyPackage, using: &world.generator)
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
+        var world = try World.alicePlusBob(groupID: Array("g".utf8))
+        let (alice, bob) = (0, 1)
         let old = try world.protect(alice, [1])
         try world.commit(alice)
         #expect(throws: MLSError(.wrongEpoch, "")) { try world.members[bob].group!.process(old) }
@@ -219,7 +244,8 @@ import TLSCodec
             suite: Self.suite, credential: .basic(identity: [1]), signatureKeyPair: keys,
             lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
         let joiner = try KeyPackagePrivate.generate(
-            suite: Self.suite, credential: .basic(identity: [2]), signatureKeyPair: keys,
+            suite: Self.suite, credential: .basic(identity: [2]),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &generator),
             lifetime: Lifetime(notBefore: 1_000, notAfter: 2_000),
             extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &generator)
         #expect(joiner.keyPackage.isLastResort && !creator.keyPackage.isLastResort)
@@ -236,13 +262,9 @@ import TLSCodec
     /// Mutated commits from a real group must be rejected with an error, never crash, and never
     /// leave the receiver in a different epoch.
     @Test func mutatedCommitsNeverCrash() throws {
-        var world = World()
-        let alice = try world.newMember("alice")
-        let bob = try world.newMember("bob")
+        var world = try World.alicePlusBob(groupID: [7])
+        let (alice, bob) = (0, 1)
         let carol = try world.newMember("carol")
-        world.members[alice].group = try Group(
-            creating: [7], creator: world.members[alice].keyPackage, using: &world.generator)
-        try world.commit(alice, adding: [.add(world.members[bob].keyPackage.keyPackage)], joining: [bob])
         var rng = world.generator
         for wireFormat in [HandshakeWireFormat.publicMessage, .privateMessage] {
             var committer = world.members[alice].group!
@@ -262,6 +284,84 @@ import TLSCodec
             _ = try copy.process(MLSMessage(tlsBytes: bytes))
             #expect(copy.epochAuthenticator == created.next.epochAuthenticator)
         }
+    }
+
+    @Test func invalidProposalListsAreRefused() throws {
+        let world = try World.alicePlusBob(groupID: [3])
+        var rng = world.generator
+        var alice = world.members[0].group!
+        let bobKeyPackage = world.members[1].keyPackage.keyPackage
+        #expect(throws: MLSError(.invalidProposal, "")) { try alice.commit(adding: [.add(bobKeyPackage)], using: &rng) }
+        #expect(throws: MLSError(.invalidProposal, "")) {
+            try alice.commit(adding: [.remove(leaf: 1), .remove(leaf: 1)], using: &rng)
+        }
+        #expect(throws: MLSError(.invalidProposal, "")) { try alice.commit(adding: [.remove(leaf: 0)], using: &rng) }
+        #expect(throws: MLSError(.invalidProposal, "")) {
+            try alice.commit(adding: [.externalInit(kemOutput: [1])], using: &rng)
+        }
+        // Carol's key package does not list SelfRemove; once she is in, nobody may commit one.
+        let plainCarol = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: [3]),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &rng),
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &rng)
+        let added = try alice.commit(adding: [.add(plainCarol.keyPackage)], using: &rng)
+        alice = added.next
+        _ = try alice.propose(.selfRemove, using: &rng)
+        #expect(throws: MLSError(.missingCapability, "")) { try alice.commit(using: &rng) }
+    }
+
+    @Test func pskProposalsAndOutOfOrderDelivery() throws {
+        var world = try World.alicePlusBob(groupID: [6])
+        let pskID = Array("shared psk".utf8)
+        for i in [0, 1] { world.members[i].group?.externalPSKs[pskID] = Array(repeating: 0x42, count: 32) }
+        try world.commit(
+            0,
+            adding: [
+                .preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: Array(repeating: 1, count: 32))),
+                .preSharedKey(
+                    PreSharedKeyID(kind: .resumption(usage: 1, groupID: [6], epoch: 1), nonce: Array(repeating: 2, count: 32))),
+            ])
+        #expect(world.agree() && world.members[0].group?.epoch == 2)
+
+        // Application messages read in the order 3, 1, 2: skipped keys are kept for late arrivals.
+        let sent = try (1...3).map { try world.protect(0, [UInt8($0)]) }
+        for index in [2, 0, 1] {
+            #expect(try world.members[1].group?.process(sent[index]) == .application([UInt8(index + 1)], sender: 0))
+        }
+        #expect(throws: MLSError(.keyConsumed, "")) { try world.members[1].group?.process(sent[0]) }
+
+        // A PSK the receiver does not hold stops the commit.
+        world.members[1].group?.externalPSKs = [:]
+        #expect(throws: MLSError(.missingPSK, "")) {
+            try world.commit(
+                0, adding: [.preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: [3]))])
+        }
+    }
+
+    @Test func greaseValuesAreIgnored() throws {
+        var world = try World.alicePlusBob(groupID: [8])
+        var rng = world.generator
+        let grease = try KeyPackagePrivate.generate(
+            suite: Self.suite, credential: .basic(identity: Array("grease".utf8)),
+            signatureKeyPair: Self.suite.generateSignatureKeyPair(using: &rng),
+            capabilities: Capabilities(
+                versions: [1, 0x0a0a], cipherSuites: [1, 0x1a1a], extensions: [0x2a2a], proposals: [0x3a3a],
+                credentials: [1, 0x4a4a]),
+            lifetime: Lifetime(notBefore: 0, notAfter: .max), leafExtensions: [Extension(type: 0x2a2a, data: [7])],
+            extensions: [Extension(type: 0x5a5a, data: [])], using: &rng)
+        world.generator = rng
+        world.members.append(Member(name: "grease", keyPackage: grease, group: nil))
+        try world.commit(0, adding: [.add(grease.keyPackage)], joining: [2])
+        #expect(world.active.count == 3 && world.agree())
+    }
+
+    @Test func reInitEndsTheGroup() throws {
+        var world = try World.alicePlusBob(groupID: [4])
+        try world.commit(0, adding: [.reInit(groupID: [5], version: 1, cipherSuite: 1, extensions: [])])
+        #expect(world.agree())
+        #expect(world.members[1].group?.reInit != nil)
+        #expect(throws: MLSError(.notAMember, "")) { try world.protect(1, [1]) }
+        #expect(throws: MLSError(.notAMember, "")) { try world.protect(0, [1]) }
     }
 
     @Test func requiredCapabilitiesAreEnforced() throws {

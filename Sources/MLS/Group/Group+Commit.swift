@@ -21,7 +21,7 @@ extension Group {
         _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> MLSMessage {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let framed = FramedContent(
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [],
             content: .proposal(proposal))
@@ -31,13 +31,28 @@ extension Group {
         return try frame(signed, as: wireFormat, using: &generator)
     }
 
+    /// Proposes replacing our leaf with one carrying a fresh encryption key (§12.1.2); the new
+    /// private key is kept until a commit applies the Update or the epoch ends.
+    public mutating func proposeUpdate(
+        as wireFormat: HandshakeWireFormat = .publicMessage, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        guard var leaf = tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+        let keyPair = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
+        leaf.encryptionKey = keyPair.publicKey
+        leaf.source = .update
+        try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: leafIndex)
+        let message = try propose(.update(leaf), as: wireFormat, using: &generator)
+        pendingLeafKeys[keyPair.publicKey] = keyPair.privateKey
+        return message
+    }
+
     /// Encrypts application data to the group.
     /// - Parameter paddingLength: zero bytes added to hide the message length.
     public mutating func protect(
         application data: [UInt8], authenticatedData: [UInt8] = [], paddingLength: Int = 0,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> MLSMessage {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let framed = FramedContent(
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: authenticatedData,
             content: .application(data))
@@ -60,7 +75,7 @@ extension Group {
         adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
         ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
-        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try checkCanSend()
         let me = Sender.member(leafIndex: leafIndex)
         let nextEpoch = try self.nextEpoch()
         var items: [ProposalOrRef] = []
@@ -81,7 +96,7 @@ extension Group {
         }
 
         var next = self
-        next.privateKeys.keys = privateKeys.keys.filter { node, _ in applied.tree[node: node] != nil }
+        next.privateKeys = keys(matching: applied.tree)
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         var path: UpdatePath?
         var pathSecrets: [UInt32: [UInt8]] = [:]
@@ -125,6 +140,7 @@ extension Group {
         next.interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
         next.confirmationTag = tag
         next.enterEpoch(newSecrets)
+        next.reInit = applied.reInit
 
         var welcome: Welcome?
         if !addedKeyPackages.isEmpty {

@@ -105,6 +105,7 @@ extension Group {
         }
         try tree.verifyParentHashes(suite: suite)
         try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID)
+        try Group.validateLeaves(of: tree, extensions: info.groupContext.extensions)
         guard let me = tree.occupiedLeaves.first(where: { tree.leaf($0) == own.keyPackage.leafNode }) else {
             throw MLSError(.notInvited, "our leaf is not in the tree")
         }

@@ -19,6 +19,7 @@ struct AppliedProposals {
     var joiners: [UInt32] = []
     var psks: [PreSharedKeyID] = []
     var externalInit: [UInt8]?
+    var reInit: Proposal?
     var requiresPath: Bool
     var removedUs = false
 }
@@ -101,8 +102,7 @@ extension Group {
             return
         }
 
-        var keys = privateKeys
-        keys.keys = keys.keys.filter { node, _ in applied.tree[node: node] != nil }
+        var keys = keys(matching: applied.tree)
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         if let path = commit.path {
             let sender: UInt32
@@ -127,7 +127,7 @@ extension Group {
         let initSecret: [UInt8]
         if let kemOutput = applied.externalInit {
             initSecret = try HPKE.receiverExport(
-                enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
+                suite: suite, enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
                 info: [], exporterContext: mlsLabel("external init secret"), length: suite.hashLength)
         } else {
             initSecret = secrets.initSecret
@@ -146,6 +146,7 @@ extension Group {
         interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
         confirmationTag = tag
         enterEpoch(newSecrets)
+        reInit = applied.reInit
     }
 
     /// Applies proposals in the order of §12.4.2: GroupContextExtensions, Update, Remove (and
@@ -153,6 +154,7 @@ extension Group {
     func applyProposals(
         _ proposals: [(Proposal, Sender)], committer: Sender, now: UInt64?
     ) throws(MLSError) -> AppliedProposals {
+        try validateProposalList(proposals, committer: committer)
         var result = AppliedProposals(tree: tree, extensions: context.extensions, requiresPath: proposals.isEmpty)
         for (proposal, _) in proposals {
             if case .groupContextExtensions(let extensions) = proposal {
@@ -204,6 +206,7 @@ extension Group {
             case .externalInit(let kemOutput):
                 result.externalInit = kemOutput
                 result.requiresPath = true
+            case .reInit: result.reInit = proposal
             default: continue
             }
         }
@@ -214,6 +217,11 @@ extension Group {
     func validate(_ keyPackage: KeyPackage, extensions: [Extension], now: UInt64?) throws(MLSError) {
         try keyPackage.validate(suite: suite, now: now)
         try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
+        let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
+        let newLeaf = keyPackage.leafNode
+        guard Set(members.map(\.credential.type)).isSubset(of: newLeaf.capabilities.credentials),
+            members.allSatisfy({ $0.capabilities.credentials.contains(newLeaf.credential.type) })
+        else { throw MLSError(.missingCapability, "credential types are not supported on both sides") }
     }
 }
 

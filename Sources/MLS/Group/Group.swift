@@ -31,12 +31,23 @@ public struct Group: Sendable {
     var pendingProposals: [[UInt8]: (proposal: Proposal, sender: Sender)] = [:]
     /// Proposal references in arrival order, so a commit we create covers them deterministically.
     var pendingOrder: [[UInt8]] = []
+    /// Private keys of leaves we proposed in Update proposals this epoch, by public key.
+    var pendingLeafKeys: [[UInt8]: [UInt8]] = [:]
     /// External PSKs this member holds, by id.
     public var externalPSKs: [[UInt8]: [UInt8]] = [:]
     /// resumption_psk of earlier epochs of this group, by epoch.
     var resumptionPSKs: [UInt64: [UInt8]] = [:]
     /// False once a commit removed us.
     public internal(set) var isActive = true
+    /// The ReInit proposal a commit applied; once set, this group only waits to be replaced (§11.2)
+    /// and refuses to send anything.
+    public internal(set) var reInit: Proposal?
+
+    /// Throws unless we may still send in this group.
+    func checkCanSend() throws(MLSError) {
+        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        guard reInit == nil else { throw MLSError(.notAMember, "the group was reinitialized") }
+    }
 
     /// Our leaf index.
     public var leafIndex: UInt32 { privateKeys.leaf }
@@ -64,6 +75,22 @@ public struct Group: Sendable {
         secretTree = SecretTree(suite: suite, encryptionSecret: newSecrets.encryptionSecret, leafCount: tree.leafCount)
         pendingProposals = [:]
         pendingOrder = []
+        pendingLeafKeys = [:]
+    }
+
+    /// Our private keys that still match `newTree`: keys of blanked or replaced nodes are dropped,
+    /// and our leaf takes the key of an Update we proposed if the commit applied it.
+    func keys(matching newTree: RatchetTree) -> TreePrivateKeys {
+        var keys = privateKeys
+        let ownNode = TreeMath.nodeIndex(ofLeaf: leafIndex)
+        if let leafKey = newTree.leaf(leafIndex)?.encryptionKey, let pending = pendingLeafKeys[leafKey] {
+            keys.keys[ownNode] = pending
+        }
+        keys.keys = keys.keys.filter { node, privateKey in
+            guard let publicKey = newTree[node: node]?.encryptionKey else { return false }
+            return (try? suite.hpkePublicKey(of: privateKey)) == publicKey
+        }
+        return keys
     }
 
     /// Resolves PSK ids to their secrets from what this member holds.

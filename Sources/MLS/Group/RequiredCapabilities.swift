@@ -64,3 +64,22 @@ extension Group {
         }
     }
 }
+
+extension Group {
+    /// The leaf checks of §7.3 that a joiner applies to the whole tree: signature and encryption
+    /// keys unique across leaves, every leaf meeting the group's required capabilities, and every
+    /// credential type in use supported by every member.
+    static func validateLeaves(of tree: RatchetTree, extensions: [Extension]) throws(MLSError) {
+        let leaves = tree.occupiedLeaves.compactMap { tree.leaf($0) }
+        guard Set(leaves.map(\.signatureKey)).count == leaves.count,
+            Set(tree.nodes.compactMap { $0?.encryptionKey }).count == tree.nodes.compactMap({ $0 }).count
+        else { throw MLSError(.invalidTree, "a signature or encryption key appears twice in the tree") }
+        let credentialTypes = Set(leaves.map(\.credential.type))
+        for leaf in leaves {
+            try checkRequiredCapabilities(extensions, leaf: leaf)
+            guard credentialTypes.isSubset(of: leaf.capabilities.credentials) else {
+                throw MLSError(.missingCapability, "a member does not support every credential type in use")
+            }
+        }
+    }
+}

@@ -41,10 +41,12 @@ public struct TreePrivateKeys: Hashable, Sendable {
 /// path_secret[n] = DeriveSecret(path_secret[n-1], "path"),
 /// node_secret[n] = DeriveSecret(path_secret[n], "node"), node key pair = DeriveKeyPair(node_secret[n]).
 public enum PathSecret {
+    /// The path secret of the next node up the filtered direct path.
     public static func next(suite: CipherSuite, _ pathSecret: [UInt8]) -> [UInt8] {
         suite.deriveSecret(secret: pathSecret, label: "path")
     }
 
+    /// The HPKE key pair of the node that holds `pathSecret`.
     public static func keyPair(
         suite: CipherSuite, pathSecret: [UInt8]
     ) throws(MLSError) -> (privateKey: [UInt8], publicKey: [UInt8]) {
