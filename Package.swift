@@ -53,7 +53,10 @@ let package = Package(
         // Front door.
         .executableTarget(
             name: "MarmotConformCLI",
-            dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InMemoryRelay", "DeterministicScheduler",
+            ],
             swiftSettings: strict
         ),
 
