@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
@@ -42,6 +43,16 @@ let package = Package(
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+        // Serves an InMemoryRelay over WebSocket on loopback (the only swift-nio importer).
+        .target(
+            name: "RelayWebSocketServer",
+            dependencies: [
+                "InMemoryRelay", "Nostr", "DeterministicScheduler",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
@@ -56,6 +67,7 @@ let package = Package(
             dependencies: [
                 "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
+                "RelayWebSocketServer",
             ],
             swiftSettings: strict
         ),
