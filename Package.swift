@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
@@ -58,6 +59,16 @@ let package = Package(
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+        // Serves an InMemoryRelay over WebSocket on loopback (the only swift-nio importer).
+        .target(
+            name: "RelayWebSocketServer",
+            dependencies: [
+                "InMemoryRelay", "Nostr", "DeterministicScheduler",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
@@ -69,7 +80,11 @@ let package = Package(
         // Front door.
         .executableTarget(
             name: "MarmotConformCLI",
-            dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InMemoryRelay", "DeterministicScheduler",
+                "RelayWebSocketServer",
+            ],
             swiftSettings: strict
         ),
 
