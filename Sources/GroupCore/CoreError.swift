@@ -13,6 +13,10 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let commitNotAcknowledged = Code("core.commitNotAcknowledged")
         public static let engine = Code("core.engine")
         public static let busy = Code("core.busy")
+        /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).
+        public static let invalidAction = Code("core.invalidAction")
+        /// The core has not been started (no `.start` input yet).
+        public static let notStarted = Code("core.notStarted")
     }
 
     public let code: Code
