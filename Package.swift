@@ -26,12 +26,15 @@ let package = Package(
 
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
+        .target(name: "ErrorCodes", swiftSettings: strict),
         .target(name: "TLSCodec", swiftSettings: strict),
 
         // Protocol layers.
         .target(
             name: "Nostr",
-            dependencies: ["CSecp256k1", "CSodium", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CSecp256k1", "CSodium", "ErrorCodes", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -41,7 +44,7 @@ let package = Package(
         ),
 
         // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
-        .target(name: "EngineInterface", dependencies: ["Nostr"], swiftSettings: strict),
+        .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
             dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
@@ -58,7 +61,7 @@ let package = Package(
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["ErrorCodes", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
 

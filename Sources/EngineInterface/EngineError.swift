@@ -1,14 +1,12 @@
+import ErrorCodes
+
 /// Why an engine refused or failed an operation: a stable `code` to assert on and a free-text `reason`.
 ///
 /// Two errors are equal when their codes are, so tests compare `error.code` (or the error itself) without
 /// depending on an engine's wording. Codes are open: a driver may report codes this build does not name.
-public struct EngineError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct EngineError: CodedError {
     /// A stable, machine-readable error name (the driver protocol's `error.code`).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<EngineError>
 
     public let code: Code
     /// Human-readable detail, typically the engine's own message.
@@ -18,10 +16,6 @@ public struct EngineError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(code.name): \(reason)" }
-    public static func == (lhs: EngineError, rhs: EngineError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 // Codes defined by docs/driver-protocol.md ("Errors"); the same names are used for ingest rejections.

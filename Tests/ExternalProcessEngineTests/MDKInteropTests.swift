@@ -135,8 +135,13 @@ struct MDKInteropTests {
         for (invitee, rumor) in zip([bob, carol, dave], add.welcomeRumors) {
             _ = try await bench.join(invitee, rumor: rumor, from: alice, groupName: "Second")
         }
-        let expected = GroupExpectation(members: [alice, bob, carol, dave], admins: [alice], name: "Second", epoch: 1)
+        var expected = GroupExpectation(members: [alice, bob, carol, dave], admins: [alice], name: "Second", epoch: 1)
         try await expected.check(group, step: "second group")
+
+        // Control: a non-admin's self-update with nothing pending is a pure path update, which MIP-03 allows.
+        try await Bench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol, dave])
+        expected.epoch = 2
+        try await expected.check(group, step: "bob's plain self-update")
 
         do {
             _ = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "bob's"))
@@ -158,7 +163,7 @@ struct MDKInteropTests {
         for receiver in [dave, alice] {
             let result = try await receiver.engine.processMessage(nonAdminCommit.event)
             #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "\(receiver.name): \(result)")
-            #expect(try await receiver.engine.epoch(of: group) == 1, "\(receiver.name) epoch after the refused commit")
+            #expect(try await receiver.engine.epoch(of: group) == 2, "\(receiver.name) epoch after the refused commit")
         }
     }
 

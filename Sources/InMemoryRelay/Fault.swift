@@ -1,0 +1,121 @@
+import DeterministicScheduler
+import Nostr
+
+/// A fault a scenario applies to frames in a `RelayNetwork`, chosen by what the frames mean
+/// (kind, author, group, tag, nth occurrence), never by their position in the queue.
+public struct FaultRule: Sendable {
+    /// Which links the rule watches.
+    public enum Scope: Hashable, Sendable {
+        /// Every link.
+        case everywhere
+        /// Every link to and from one relay.
+        case relay(String)
+        /// Every link of one member (a partition when combined with `.drop`).
+        case member(String)
+        /// The link between one member and one relay.
+        case link(member: String, relay: String)
+    }
+
+    /// Which way the frames travel.
+    public enum Direction: Hashable, Sendable {
+        case toRelay, toMember, both
+    }
+
+    /// What happens to a selected frame.
+    public enum Action: Hashable, Sendable {
+        /// The frame is lost.
+        case drop
+        /// The frame arrives this much later than it would have.
+        case delay(VirtualDuration)
+        /// The frame arrives twice.
+        case duplicate
+        /// The frame arrives after the next frame on the same link and direction (or after
+        /// `RelayNetwork.reorderTimeout` if none follows).
+        case reorder
+        /// The frame waits until `RelayNetwork.release(hold:)` is called with this tag.
+        case hold(String)
+        /// An EVENT to a relay is answered `OK false "<prefix>: <message>"` without reaching it.
+        case reject(prefix: MachineReadablePrefix, message: String)
+        /// An EVENT reaches the relay and is stored, but the OK to the publisher is lost.
+        case withholdOK
+    }
+
+    /// Which matches of the selector the action applies to.
+    public enum Occurrences: Hashable, Sendable {
+        /// Every match.
+        case all
+        /// Only the nth match (from 1).
+        case nth(Int)
+        /// The first n matches.
+        case first(Int)
+    }
+
+    public var scope: Scope
+    public var direction: Direction
+    public var selector: FrameSelector
+    public var action: Action
+    public var occurrences: Occurrences
+
+    /// A rule; by default it applies to every matching frame in both directions.
+    public init(
+        scope: Scope = .everywhere, direction: Direction = .both, selector: FrameSelector = FrameSelector(),
+        action: Action, occurrences: Occurrences = .all
+    ) {
+        self.scope = scope
+        self.direction = direction
+        self.selector = selector
+        self.action = action
+        self.occurrences = occurrences
+    }
+}
+
+/// Selects frames by meaning. Every condition set must hold; with none set, every frame matches.
+/// Event conditions match frames that carry an event (client EVENT, relay EVENT).
+public struct FrameSelector: Hashable, Sendable {
+    /// Frame verbs, e.g. `["EVENT"]`, `["REQ"]`, `["OK"]`.
+    public var verbs: Set<String>?
+    /// Event kinds.
+    public var kinds: Set<Kind>?
+    /// Author, by the label registered with `RelayNetwork.register(member:publicKey:)`.
+    public var authorLabel: String?
+    /// Marmot group: the first value of the event's `h` tag.
+    public var group: String?
+    /// A tag the event must carry, by name and first value.
+    public var tag: TagCondition?
+
+    /// A `name`/first-value pair that an event's tags must contain.
+    public struct TagCondition: Hashable, Sendable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(
+        verbs: Set<String>? = nil, kinds: Set<Kind>? = nil, authorLabel: String? = nil, group: String? = nil,
+        tag: TagCondition? = nil
+    ) {
+        self.verbs = verbs
+        self.kinds = kinds
+        self.authorLabel = authorLabel
+        self.group = group
+        self.tag = tag
+    }
+
+    var needsEvent: Bool { kinds != nil || authorLabel != nil || group != nil || tag != nil }
+
+    func matches(verb: String?, event: Event?, authorKeys: [String: String]) -> Bool {
+        if let verbs, !verbs.contains(verb ?? "") { return false }
+        guard needsEvent else { return true }
+        guard let event else { return false }
+        if let kinds, !kinds.contains(event.kind) { return false }
+        if let authorLabel, authorKeys[authorLabel] != event.pubkey.hex { return false }
+        if let group, event.firstTagValue("h") != group { return false }
+        if let tag, !event.tags.contains(where: { $0.count >= 2 && $0[0] == tag.name && $0[1] == tag.value }) {
+            return false
+        }
+        return true
+    }
+}

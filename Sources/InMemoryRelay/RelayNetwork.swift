@@ -1,0 +1,260 @@
+import DeterministicScheduler
+import Nostr
+
+/// What a member receives from the network.
+public struct Delivery: Hashable, Sendable {
+    /// What arrived.
+    public enum Content: Hashable, Sendable {
+        /// A relay frame and what it means.
+        case frame(String, RelayOutput.Meaning)
+        /// The relay went down: the connection and its subscriptions are gone.
+        case connectionLost
+        /// A frame could not be sent because the relay is down.
+        case unreachable
+    }
+
+    public let relay: String
+    public let time: VirtualInstant
+    public let content: Content
+}
+
+/// Several relays and the members that talk to them, over links with latency and faults, driven
+/// by one deterministic scheduler. Every send, delivery, fault and relay decision is traced, so
+/// two runs with the same seed and inputs have the same `trace.fingerprint`.
+///
+/// Members are outside this type: a caller sends frames with `send(_:from:to:)`, runs the world,
+/// and collects what arrived with `takeDeliveries(for:)`.
+public struct RelayNetwork: Sendable {
+    /// One-way latency of every link.
+    public var latency: VirtualDuration = .milliseconds(20)
+    /// Extra random latency, up to this much, drawn per frame from the seeded network stream.
+    public var jitter: VirtualDuration = .zero
+    /// How long a reordered frame waits for a successor before it is delivered anyway.
+    public var reorderTimeout: VirtualDuration = .seconds(1)
+
+    /// The world kernel: clock, queue, generator and trace.
+    public internal(set) var scheduler: Scheduler<NetworkMessage>
+
+    var hosts: [String: RelayHost] = [:]
+    var rules: [Int: ActiveRule] = [:]
+    private var nextRuleID = 0
+    var held: [String: [Transit]] = [:]
+    var reorderSlots: [LinkKey: (token: UInt64, transit: Transit)] = [:]
+    var nextReorderToken: UInt64 = 0
+    var lastArrival: [LinkKey: VirtualInstant] = [:]
+    var inboxes: [String: [Delivery]] = [:]
+    var authorKeys: [String: String] = [:]
+    var networkStream: SeededGenerator
+    private var nextConnection: UInt64 = 1
+
+    /// An empty world; `seed` fixes all randomness (jitter, challenges), `epochUnixSeconds` the
+    /// Unix time of virtual instant zero.
+    public init(seed: UInt64, epochUnixSeconds: UInt64 = 1_700_000_000) {
+        scheduler = Scheduler(seed: seed, epochUnixSeconds: epochUnixSeconds)
+        networkStream = scheduler.generator.child("network")
+    }
+
+    /// The run record.
+    public var trace: Trace { scheduler.trace }
+
+    /// Current Unix time of the world clock.
+    public var unixSeconds: UInt64 { scheduler.clock.unixSeconds }
+
+    /// Adds a relay named `name` (names are the handles used by faults and members).
+    public mutating func addRelay(_ name: String, url: String? = nil, policy: RelayPolicy = RelayPolicy()) {
+        let relay = Relay(url: url ?? "wss://\(name).relay.test/", policy: policy, generator: scheduler.generator.child("relay/\(name)"))
+        hosts[name] = RelayHost(relay: relay)
+        scheduler.record("relay", name, "added role \(policy.role)")
+    }
+
+    /// The relay named `name`, for inspection.
+    public func relay(_ name: String) -> Relay? { hosts[name]?.relay }
+
+    /// Whether the relay is up.
+    public func isUp(_ name: String) -> Bool { hosts[name]?.isUp ?? false }
+
+    /// Names `publicKey` as `label` so that fault selectors can say "events by alice".
+    public mutating func register(member label: String, publicKey: PublicKey) {
+        authorKeys[label] = publicKey.hex
+    }
+
+    /// Brings a relay down (every connection drops, members are told) or back up. Stored events
+    /// survive an outage; subscriptions and authentication do not.
+    public mutating func setRelay(_ name: String, up: Bool) {
+        guard var host = hosts[name], host.isUp != up else { return }
+        host.isUp = up
+        scheduler.record("fault", name, up ? "relay up" : "relay down")
+        if !up {
+            for (member, connection) in host.connections.sorted(by: { $0.key < $1.key }) {
+                host.relay.disconnect(connection)
+                inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .connectionLost))
+            }
+            host.connections = [:]
+        }
+        hosts[name] = host
+    }
+
+    /// Installs a fault rule and returns its handle for `removeFault(_:)`.
+    @discardableResult
+    public mutating func addFault(_ rule: FaultRule) -> Int {
+        let id = nextRuleID
+        nextRuleID += 1
+        rules[id] = ActiveRule(rule: rule)
+        scheduler.record("fault", "rule-\(id)", "install \(rule.action) on \(rule.scope) \(rule.direction)")
+        return id
+    }
+
+    /// Removes a fault rule (e.g. heals a partition).
+    public mutating func removeFault(_ id: Int) {
+        guard rules.removeValue(forKey: id) != nil else { return }
+        scheduler.record("fault", "rule-\(id)", "removed")
+    }
+
+    /// Cuts every link of `member` in both directions until the returned rule is removed.
+    @discardableResult
+    public mutating func partition(_ member: String) -> Int {
+        addFault(FaultRule(scope: .member(member), action: .drop))
+    }
+
+    /// Releases every frame held under `tag`, in the order they were held.
+    public mutating func release(hold tag: String) {
+        let frames = held.removeValue(forKey: tag) ?? []
+        scheduler.record("fault", "hold \(tag)", "release \(frames.count) frame(s)")
+        for transit in frames { schedule(transit, extraDelay: .zero) }
+    }
+
+    /// Sends a client frame from `member` to relay `relay`, through latency and faults.
+    public mutating func send(_ frame: String, from member: String, to relay: String) {
+        guard let host = hosts[relay] else {
+            scheduler.record("send", "\(member)->\(relay)", "no such relay")
+            return
+        }
+        guard host.isUp else {
+            scheduler.record("send", "\(member)->\(relay)", "unreachable (relay down)")
+            inboxes[member, default: []].append(Delivery(relay: relay, time: scheduler.now, content: .unreachable))
+            return
+        }
+        let transit = Transit(member: member, relay: relay, toRelay: true, frame: frame, meaning: nil)
+        scheduler.record("send", "\(member)->\(relay)", transit.summary)
+        route(transit)
+    }
+
+    /// Runs deliveries until the queue is empty or `limit` deliveries have run; returns how many ran.
+    @discardableResult
+    public mutating func runUntilIdle(limit: Int = 1_000_000) -> Int {
+        var count = 0
+        while count < limit, let item = scheduler.runNext() {
+            handle(item.payload)
+            count += 1
+        }
+        return count
+    }
+
+    /// Runs every delivery due up to `instant`, then moves the clock there.
+    public mutating func run(until instant: VirtualInstant) {
+        while let item = scheduler.runNext(until: instant) { handle(item.payload) }
+    }
+
+    /// Moves the clock forward without delivering (deliveries due meanwhile run first).
+    public mutating func advance(by duration: VirtualDuration) {
+        run(until: scheduler.now.advanced(by: duration))
+    }
+
+    /// Everything delivered to `member` since the last call.
+    public mutating func takeDeliveries(for member: String) -> [Delivery] {
+        inboxes.removeValue(forKey: member) ?? []
+    }
+
+    mutating func connection(of member: String, at relay: String) -> ConnectionID? {
+        guard var host = hosts[relay], host.isUp else { return nil }
+        if let existing = host.connections[member] { return existing }
+        let connection = ConnectionID(nextConnection)
+        nextConnection += 1
+        host.connections[member] = connection
+        let greeting = host.relay.connect(connection)
+        hosts[relay] = host
+        scheduler.record("connect", "\(member)->\(relay)", "\(connection)")
+        for output in greeting { routeOutput(output, from: relay) }
+        return connection
+    }
+
+    mutating func handle(_ message: NetworkMessage) {
+        switch message {
+        case .transit(let transit): arrive(transit)
+        case .flushReorder(let key, let token):
+            guard let slot = reorderSlots[key], slot.token == token else { return }
+            reorderSlots[key] = nil
+            scheduler.record("fault", key.description, "reorder timeout, deliver \(slot.transit.summary)")
+            schedule(slot.transit, extraDelay: .zero)
+        }
+    }
+
+    private mutating func arrive(_ transit: Transit) {
+        let link = "\(transit.member)->\(transit.relay)"
+        if !transit.toRelay {
+            let content = Delivery.Content.frame(transit.frame, transit.meaning ?? .notice)
+            inboxes[transit.member, default: []].append(Delivery(relay: transit.relay, time: scheduler.now, content: content))
+            scheduler.record("arrive", "\(transit.relay)->\(transit.member)", transit.summary)
+            return
+        }
+        guard hosts[transit.relay]?.isUp == true, let connection = connection(of: transit.member, at: transit.relay) else {
+            scheduler.record("lost", link, "relay down: \(transit.summary)")
+            return
+        }
+        if case .reject(let prefix, let text)? = transit.effect {
+            scheduler.record("fault", link, "reject \(transit.summary) with \(prefix)")
+            let id = transit.event?.id.hex ?? ""
+            let reply = RelayOutput(
+                connection: connection,
+                frame: RelayMessage.ok(eventID: id, accepted: false, message: prefix.message(text)).json(),
+                meaning: .ok(eventID: id, accepted: false)
+            )
+            routeOutput(reply, from: transit.relay)
+            return
+        }
+        scheduler.record("arrive", link, transit.summary)
+        guard var host = hosts[transit.relay] else { return }
+        let outputs = host.relay.receive(transit.frame, from: connection, now: scheduler.clock.unixSeconds)
+        for decision in host.relay.drainJournal() { scheduler.record("relay", transit.relay, decision) }
+        hosts[transit.relay] = host
+        for output in outputs {
+            if transit.effect == .withholdOK, output.connection == connection, case .ok = output.meaning {
+                scheduler.record("fault", link, "withhold OK for \(transit.summary)")
+                continue
+            }
+            routeOutput(output, from: transit.relay)
+        }
+    }
+
+    mutating func routeOutput(_ output: RelayOutput, from relay: String) {
+        guard let member = hosts[relay]?.connections.first(where: { $0.value == output.connection })?.key else { return }
+        route(Transit(member: member, relay: relay, toRelay: false, frame: output.frame, meaning: output.meaning))
+    }
+}
+
+/// The scheduler's payload: a frame in flight, or a reorder timeout.
+public enum NetworkMessage: Sendable {
+    case transit(Transit)
+    case flushReorder(LinkKey, UInt64)
+}
+
+/// A relay with its up/down state and the members' connections to it.
+struct RelayHost: Sendable {
+    var relay: Relay
+    var isUp = true
+    var connections: [String: ConnectionID] = [:]
+}
+
+/// One direction of one member–relay link.
+public struct LinkKey: Hashable, Sendable, CustomStringConvertible {
+    let member: String
+    let relay: String
+    let toRelay: Bool
+    public var description: String { toRelay ? "\(member)->\(relay)" : "\(relay)->\(member)" }
+}
+
+/// A rule with its match counter.
+struct ActiveRule: Sendable {
+    let rule: FaultRule
+    var matches = 0
+}
