@@ -52,11 +52,16 @@ let package = Package(
         ),
 
         // The app core members run (sans-I/O apart from awaiting its engine).
-        .target(name: "GroupCore", dependencies: ["EngineInterface", "Nostr"], swiftSettings: strict),
+        .target(name: "GroupCore", dependencies: ["EngineInterface", "ErrorCodes", "Nostr"], swiftSettings: strict),
 
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+        .target(
+            name: "Simulation",
+            dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
+            swiftSettings: strict
+        ),
 
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
@@ -98,6 +103,19 @@ let package = Package(
         .testTarget(
             name: "InMemoryRelayTests",
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GroupCoreTests",
+            dependencies: ["GroupCore", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "Simulation", "GroupCore", "EngineInterface", "ExternalProcessEngine", "InMemoryRelay",
+                "DeterministicScheduler", "Nostr", "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

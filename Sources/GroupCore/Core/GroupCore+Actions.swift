@@ -28,14 +28,10 @@ extension GroupCore {
                 fail(CoreError(.invalidAction, "nobody to remove (not members, or ourselves)"), chatID: chatID)
                 return
             }
-            await commit("remove \(targets.count)", in: chat) { engine in
-                try await engine.removeMembers(from: chat.mlsGroupID, pubkeys: targets)
-            }
+            await commit(.remove(targets), in: chat)
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
-            await commit("rename", in: chat) { engine in
-                try await engine.updateGroupData(of: chat.mlsGroupID, GroupDataChanges(name: name))
-            }
+            await commit(.rename(name), in: chat)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             await leave(chat)
@@ -122,9 +118,7 @@ extension GroupCore {
 
     func addMembers(_ invitees: [(PublicKey, Event)], to chatID: String) async {
         guard let chat = writableChat(chatID, needsAdmin: true) else { return }
-        await commit("add \(invitees.count)", in: chat) { engine in
-            try await engine.addMembers(to: chat.mlsGroupID, keyPackages: invitees.map(\.1))
-        }
+        await commit(.add(invitees.map(\.1)), in: chat)
     }
 
     /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.

@@ -4,15 +4,19 @@ import Nostr
 extension GroupCore {
     /// Builds a commit with the engine and publishes it to the group's relays; it is merged only
     /// when one of them accepts it (MIP-02/03), and its welcomes leave only after that merge.
-    func commit(
-        _ label: String, in chat: ChatRecord,
-        _ build: (any ProtocolEngine) async throws(EngineError) -> GroupEvolution
-    ) async {
+    func commit(_ change: CommitChange, in chat: ChatRecord) async {
+        let group = chat.mlsGroupID
         do {
-            let evolution = try await build(engine)
-            await publishCommit(evolution, label: label, in: chat.chatID)
+            let evolution: GroupEvolution
+            switch change {
+            case .add(let keyPackages): evolution = try await engine.addMembers(to: group, keyPackages: keyPackages)
+            case .remove(let members): evolution = try await engine.removeMembers(from: group, pubkeys: members)
+            case .rename(let name): evolution = try await engine.updateGroupData(of: group, GroupDataChanges(name: name))
+            case .selfUpdate: evolution = try await engine.selfUpdate(in: group)
+            }
+            await publishCommit(evolution, label: change.label, in: chat.chatID)
         } catch {
-            fail(error, during: label, chatID: chat.chatID)
+            fail(error, during: change.label, chatID: chat.chatID)
         }
     }
 

@@ -27,7 +27,7 @@ extension GroupCore {
         await adopt(snapshot)
         note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
         guard let chat = chats[snapshot.nostrGroupID] else { return }
-        await commit("self-update after join", in: chat) { engine in try await engine.selfUpdate(in: chat.mlsGroupID) }
+        await commit(.selfUpdate, in: chat)
     }
 
     /// MIP-03: a kind-445 event for one of our groups.

@@ -58,3 +58,20 @@ enum TimerPurpose: Sendable {
     case keyPackageFetch(UInt64)
     case commit(chatID: String, eventID: String)
 }
+
+/// A commit the core asks its engine for.
+enum CommitChange: Sendable {
+    case add([Event])
+    case remove([PublicKey])
+    case rename(String)
+    case selfUpdate
+
+    var label: String {
+        switch self {
+        case .add(let keyPackages): "add \(keyPackages.count)"
+        case .remove(let members): "remove \(members.count)"
+        case .rename: "rename"
+        case .selfUpdate: "self-update"
+        }
+    }
+}
