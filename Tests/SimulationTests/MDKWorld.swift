@@ -62,11 +62,15 @@ extension World {
         return chats[0]
     }
 
-    /// Opens the chat and returns the message texts `label` sees, in order.
-    func messages(in chatID: String, of label: String) async throws -> [String] {
+    /// Opens the chat, checks that its messages are in created_at/id order, and returns their
+    /// texts. A set: MDK stamps rumors in whole wall-clock seconds, so messages sent within one
+    /// second are ordered by id, not by sending order.
+    func messages(in chatID: String, of label: String) async throws -> Set<String> {
         await dispatch(label, .openChat(chatID: chatID))
         let view = try #require(try await state(of: label).currentChat)
-        return view.messages.map(\.content)
+        let keys = view.messages.map { ($0.timestamp, $0.id) }
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, "\(label): messages out of order")
+        return Set(view.messages.map(\.content))
     }
 
     /// Error codes the member has shown so far.

@@ -21,6 +21,8 @@ public struct CoreConfiguration: Sendable {
     public var keyPackageFetchTimeoutMilliseconds: UInt64
     /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
     public var commitTimeoutMilliseconds: UInt64
+    /// The post-join self-update waits this long times (our rank among the members + 1).
+    public var selfUpdateStaggerMilliseconds: UInt64
 
     public init(
         keypair: Keypair,
@@ -31,7 +33,8 @@ public struct CoreConfiguration: Sendable {
         groupRelays: [String],
         publishesKeyPackage: Bool = true,
         keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
-        commitTimeoutMilliseconds: UInt64 = 5_000
+        commitTimeoutMilliseconds: UInt64 = 5_000,
+        selfUpdateStaggerMilliseconds: UInt64 = 500
     ) {
         self.keypair = keypair
         self.profileName = profileName
@@ -42,6 +45,7 @@ public struct CoreConfiguration: Sendable {
         self.publishesKeyPackage = publishesKeyPackage
         self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
         self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+        self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
     }
 
     /// The group name of a 1:1 chat; any other name makes a two-member chat a group.

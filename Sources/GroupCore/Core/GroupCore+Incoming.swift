@@ -27,6 +27,21 @@ extension GroupCore {
         await adopt(snapshot)
         note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
         guard let chat = chats[snapshot.nostrGroupID] else { return }
+        // Everyone welcomed by one commit joins at the same moment; self-updating at once would
+        // put several commits on one epoch (MDK forks a committer that merged a loser). Each
+        // joiner waits by its rank among the members, so the commits follow one another.
+        let rank = UInt64(chat.members.firstIndex(of: publicKey) ?? 0)
+        _ = startTimer(.selfUpdate(chatID: chat.chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds * (rank + 1))
+    }
+
+    /// The post-join self-update, once its turn has come (and again later if a commit of ours is
+    /// still in flight).
+    func selfUpdateDue(_ chatID: String) async {
+        guard let chat = chats[chatID], !chat.isRemoved else { return }
+        guard commits[chatID] == nil else {
+            _ = startTimer(.selfUpdate(chatID: chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds)
+            return
+        }
         await commit(.selfUpdate, in: chat)
     }
 

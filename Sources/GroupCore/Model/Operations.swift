@@ -57,6 +57,7 @@ enum PublishPurpose: Sendable {
 enum TimerPurpose: Sendable {
     case keyPackageFetch(UInt64)
     case commit(chatID: String, eventID: String)
+    case selfUpdate(chatID: String)
 }
 
 /// A commit the core asks its engine for.
