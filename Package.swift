@@ -54,7 +54,7 @@ let package = Package(
         ),
 
         // The app core members run (sans-I/O apart from awaiting its engine).
-        .target(name: "GroupCore", dependencies: ["EngineInterface", "Nostr"], swiftSettings: strict),
+        .target(name: "GroupCore", dependencies: ["EngineInterface", "ErrorCodes", "Nostr"], swiftSettings: strict),
 
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
@@ -67,6 +67,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Simulation",
+            dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
             swiftSettings: strict
         ),
 
@@ -117,6 +122,19 @@ let package = Package(
         .testTarget(
             name: "InMemoryRelayTests",
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GroupCoreTests",
+            dependencies: ["GroupCore", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "Simulation", "GroupCore", "EngineInterface", "ExternalProcessEngine", "InMemoryRelay",
+                "DeterministicScheduler", "Nostr", "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

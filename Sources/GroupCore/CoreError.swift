@@ -1,19 +1,8 @@
-/// The one error type of GroupCore: why an action was refused or failed.
-public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
+import ErrorCodes
 
-        public static let unknownChat = Code("core.unknownChat")
-        public static let chatRemoved = Code("core.chatRemoved")
-        public static let notAdmin = Code("core.notAdmin")
-        public static let allPeersFailed = Code("core.allPeersFailed")
-        public static let partialFailureAborted = Code("core.partialFailureAborted")
-        public static let commitNotAcknowledged = Code("core.commitNotAcknowledged")
-        public static let engine = Code("core.engine")
-        public static let busy = Code("core.busy")
-    }
+/// The one error type of GroupCore: why an action was refused or failed.
+public struct CoreError: CodedError {
+    public typealias Code = ErrorCode<CoreError>
 
     public let code: Code
     public let reason: String
@@ -21,7 +10,19 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.reason = reason
     }
-    public var description: String { "\(code.name): \(reason)" }
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension CoreError.Code {
+    public static let unknownChat = Self("core.unknownChat")
+    public static let chatRemoved = Self("core.chatRemoved")
+    public static let notAdmin = Self("core.notAdmin")
+    public static let allPeersFailed = Self("core.allPeersFailed")
+    public static let partialFailureAborted = Self("core.partialFailureAborted")
+    public static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
+    public static let engine = Self("core.engine")
+    public static let busy = Self("core.busy")
+    /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).
+    public static let invalidAction = Self("core.invalidAction")
+    /// The core has not been started (no `.start` input yet).
+    public static let notStarted = Self("core.notStarted")
 }

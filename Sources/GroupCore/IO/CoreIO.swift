@@ -39,6 +39,9 @@ public enum CoreInput: Hashable, Sendable {
     case action(AppAction)
     /// A frame from a relay, already decoded.
     case relay(url: String, message: RelayMessage)
+    /// A frame from a relay as text: the core decodes it, so a frame whose event fails its id or
+    /// signature check still reaches the request that asked for it and is classified there.
+    case relayFrame(url: String, frame: String)
     /// The relay connection could not be used (down, partitioned): pending requests to it fail.
     case relayUnreachable(url: String)
     case timer(TimerToken)
@@ -52,4 +55,7 @@ public enum CoreEffect: Hashable, Sendable {
     case startTimer(TimerToken, milliseconds: UInt64)
     /// The state changed.
     case update(AppUpdate)
+    /// A decision worth a line in the host's trace (merge, clear, welcome sent, proposal left to
+    /// an admin…); it changes nothing by itself.
+    case note(String)
 }

@@ -33,6 +33,8 @@ public struct ChatSummary: Hashable, Sendable {
     public var lastMessage: String?
     public var lastMessageAt: UInt64?
     public var unreadCount: Int
+    /// The MLS epoch this member is in (lets tests check that nobody runs ahead).
+    public var epoch: UInt64
     /// The member was removed or left: history is kept, sending is refused.
     public var isRemoved: Bool
 }
@@ -90,6 +92,8 @@ public struct AppError: Hashable, Sendable {
     public var code: CoreError.Code
     public var message: String
     public var chatID: String?
+    /// The engine's own code when `code` is `.engine` (e.g. `not_admin`, `admin_cannot_leave`).
+    public var engineCode: EngineError.Code?
 }
 
 /// A peer left out of a group, and why.
