@@ -29,7 +29,7 @@ let package = Package(
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
         .target(name: "ErrorCodes", swiftSettings: strict),
-        .target(name: "TLSCodec", swiftSettings: strict),
+        .target(name: "TLSCodec", dependencies: ["ErrorCodes"], swiftSettings: strict),
 
         // Protocol layers.
         .target(
@@ -41,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "MLS",
-            dependencies: ["TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ErrorCodes", "TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 

@@ -1,6 +1,7 @@
 // The raw primitives of suite 0x0001 on swift-crypto. Everything above this file works in bytes,
 // so adding a suite later means extending only these functions.
 import Crypto
+import ErrorCodes
 
 extension MLSError.Code {
     /// A key of the wrong size or not on its curve.

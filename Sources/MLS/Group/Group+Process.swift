@@ -1,5 +1,6 @@
 // Receiving messages (RFC 9420 §6, §12.4.2): unprotect, authenticate, and for commits apply the
 // proposals, merge the path, advance the transcript and key schedule, and check the confirmation tag.
+import ErrorCodes
 import TLSCodec
 
 /// What a received message turned out to be.

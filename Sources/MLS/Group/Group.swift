@@ -1,6 +1,7 @@
 // The group state machine of RFC 9420 §11–12, sans I/O: every operation takes its randomness (and,
 // where validity windows matter, the time) as parameters and returns the messages to send; nothing
 // here touches a clock, a socket or the system RNG.
+import ErrorCodes
 
 extension MLSError.Code {
     /// A message for another group or epoch.

@@ -1,5 +1,6 @@
 // TreeKEM (RFC 9420 §7.4–7.6): creating an UpdatePath for a committer, merging one into the
 // public tree, and recovering the path secret as a receiver.
+import ErrorCodes
 import TLSCodec
 
 extension MLSError.Code {

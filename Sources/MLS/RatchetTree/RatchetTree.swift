@@ -1,6 +1,7 @@
 // The ratchet tree of RFC 9420 §7: a left-balanced binary tree in array form (§4.2), with leaves
 // at even indices and parents at odd ones. Internally the array always spans a full tree of
 // 2^d leaves; the wire form (§12.4.3.3) drops trailing blank nodes.
+import ErrorCodes
 import TLSCodec
 
 extension MLSError.Code {
