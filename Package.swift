@@ -78,7 +78,10 @@ let package = Package(
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: ["ErrorCodes", "Nostr", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "ErrorCodes", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
 
@@ -86,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "MarmotConformCLI",
             dependencies: [
-                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
             ],

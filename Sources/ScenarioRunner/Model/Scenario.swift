@@ -43,9 +43,12 @@ public struct Scenario: Sendable {
     public let steps: [Step]
     /// The `expect` section, interpreted by the oracles.
     public let expectations: YAMLNode?
+    /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
+    /// depends on the seed, such as races judged by convergence alone).
+    public let storesVector: Bool
 
-    static let topLevelKeys = ["name", "description", "clauses", "relays", "members", "steps", "expect"]
-    static let roles = ["key-packages", "inbox", "group"]
+    static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
+    static let roles = ["discovery", "key-packages", "inbox", "group"]
     static let policies = ["reject-protected", "down", "require-auth"]
     static let engines = ["swift", "mdk"]
 
@@ -61,6 +64,7 @@ public struct Scenario: Sendable {
         name = try top.required("name").string("name")
         description = try top["description"]?.string("description") ?? ""
         clauses = try top["clauses"]?.stringList("clauses") ?? []
+        storesVector = try top["vector"]?.boolean("vector") ?? true
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
@@ -142,12 +146,8 @@ public struct Scenario: Sendable {
             substeps = try steps(try argument.list(verb.name), context: &context)
         case .fields(let specs):
             try check(argument, verb: verb, specs: specs, context: context)
-        case .wordOrFields(let words, let specs):
-            if case .scalar = argument.value {
-                _ = try argument.word(verb.name, oneOf: words)
-            } else {
-                try check(argument, verb: verb, specs: specs, context: context)
-            }
+        case .word(let words):
+            _ = try argument.word(verb.name, oneOf: words)
         }
         // Registered after its body so that a step cannot refer to itself.
         if let name { context.stepNames.append(name) }
@@ -171,14 +171,8 @@ public struct Scenario: Sendable {
             case .duration: _ = try value.duration(what)
             case .word(let words): _ = try value.word(what, oneOf: words)
             case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
-            case .mapping: _ = try value.fields(of: what, allowed: mappingKeys(for: spec))
             }
         }
-    }
-
-    /// Free-form mappings still have a closed set of keys; today only `inject.event` uses one.
-    static func mappingKeys(for spec: FieldSpec) -> [String] {
-        ["id", "pubkey", "author", "created_at", "kind", "tags", "content", "sig", "tamper"]
     }
 
     static func references(
