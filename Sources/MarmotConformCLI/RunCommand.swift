@@ -86,6 +86,9 @@ extension MarmotConform {
         @Argument(help: "A capsule written by a failing run.")
         var capsule: String
 
+        @Option(help: "The known-defects ledger.")
+        var ledger: String = "scenarios/known-defects.yaml"
+
         func run() async throws {
             let data = try Data(contentsOf: URL(fileURLWithPath: capsule))
             let recorded = try FailureCapsule(json: data, file: capsule)
@@ -94,12 +97,18 @@ extension MarmotConform {
                 print("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
             let session = try await EngineSession.start(for: recorded.engine)
-            let executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
-            let execution = await executor.execute(scenario, seed: recorded.seed, selection: recorded.engine, reproduce: recorded.reproduce)
+            // The same pipeline as `run` (vectors, ledger), so that every recorded check is re-judged.
+            let request = RunRequest(
+                selection: recorded.engine, seeds: [recorded.seed], updateVectors: false, checkDeterminism: false,
+                vectorsDirectory: URL(fileURLWithPath: "vectors/scenarios"),
+                capsuleDirectory: URL(fileURLWithPath: "run/capsules/replays"), ledger: try DefectLedgerFile.load(ledger),
+                engineVersions: session.versions, today: Today.string)
+            let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
+            let runs = await runner.run([(scenario, recorded.scenarioText)], request: request) { ProgressPrinter.print($0) }
             await session.shutdown()
-            ProgressPrinter.print(execution.run)
+            let failing = runs.flatMap(\.checks).filter { $0.verdict == .fail }
             let before = Set(recorded.failures.map(\.check))
-            let now = Set(execution.run.checks.filter { $0.verdict == .fail }.map(\.check))
+            let now = Set(failing.map(\.check))
             if now == before {
                 print("reproduced: the same \(now.count) check(s) fail")
                 throw ExitCode.failure

@@ -25,16 +25,18 @@ enum ExpectationChecks {
         }
     }
 
-    static func check(_ expectations: YAMLNode?, outcome: Outcome, world: World, file: String) async -> [CheckResult] {
+    /// Checks an `expect` section (or a `check` step, whose checks are prefixed with `context`).
+    static func check(_ expectations: YAMLNode?, outcome: Outcome, world: World, file: String, context: String? = nil) async -> [CheckResult] {
         guard let expectations else { return [] }
         var results: [CheckResult] = []
         do {
+        let prefix = context.map { "\($0): " } ?? ""
             let top = try expectations.fields(of: "expect", allowed: ["converged", "members"])
             if let converged = try top["converged"]?.boolean("converged") {
                 let divergences = await Observation.divergences(in: world)
                 let holds = divergences.isEmpty == converged
                 results.append(CheckResult(
-                    check: "converged", clause: ScenarioExecutor.convergenceClause, verdict: holds ? .pass : .fail,
+                    check: prefix + "converged", clause: ScenarioExecutor.convergenceClause, verdict: holds ? .pass : .fail,
                     expected: converged ? "every active member agrees on members, admins, name and epoch" : "members disagree",
                     observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | ")))
             }
@@ -53,7 +55,7 @@ enum ExpectationChecks {
                     let actual = observed?[field] ?? .null
                     let differences = expected.partialDifferences(from: actual, path: "\(entry.key).\(field)")
                     results.append(CheckResult(
-                        check: "member \(entry.key): \(field)", clause: clause(for: field),
+                        check: prefix + "member \(entry.key): \(field)", clause: clause(for: field),
                         verdict: differences.isEmpty ? .pass : .fail, expected: expected.summary, observed: actual.summary,
                         detail: differences.map(\.description).joined(separator: "; ")))
                 }

@@ -90,7 +90,9 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
-        guard !scenario.relays.isEmpty else { return MemberOptions(profileName: member.profileName) }
+        guard !scenario.relays.isEmpty else {
+            return MemberOptions(profileName: member.profileName, publishesKeyPackage: member.publishesKeyPackage)
+        }
         let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
         func with(_ role: String) -> [String] {
             let named = own.filter { $0.roles.contains(role) }.map(\.name)
@@ -98,7 +100,7 @@ public struct ScenarioExecutor: Sendable {
         }
         return MemberOptions(
             profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
-            inboxRelays: with("inbox"), groupRelays: with("group"))
+            inboxRelays: with("inbox"), groupRelays: with("group"), publishesKeyPackage: member.publishesKeyPackage)
     }
 
     /// Always-on invariants of GroupCore: revs 1, 2, 3… and `state()` equal to the last update.

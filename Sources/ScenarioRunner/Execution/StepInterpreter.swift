@@ -12,6 +12,8 @@ struct StepInterpreter {
     var generator: SeededGenerator
     var log: [String] = []
     var partitions: [String: Int] = [:]
+    /// Hold step name → its fault rule, removed when the hold is released.
+    var holds: [String: Int] = [:]
     var stepNumber = 0
 
     init(world: World, scenario: Scenario, seed: UInt64) {
@@ -65,7 +67,7 @@ struct StepInterpreter {
             let title = "step \(stepNumber) (\(step.name ?? step.verb)) at \(step.location)"
             log.append("\(world.now) \(title)")
             do {
-                if let check = try await perform(step, title: title) { checks.append(check) }
+                checks += try await perform(step, title: title)
             } catch let failure as StepFailure {
                 checks.append(CheckResult(
                     check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message))
@@ -131,10 +133,10 @@ struct StepInterpreter {
         }
     }
 
-    mutating func perform(_ step: Step, title: String) async throws -> CheckResult? {
+    mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
         if let (by, action) = try await action(for: step) {
             await world.dispatch(by, action)
-            return nil
+            return []
         }
         switch step.verb {
         case "deliver":
@@ -157,16 +159,21 @@ struct StepInterpreter {
         case "fault":
             try applyFault(step)
         case "release":
-            world.network.release(hold: try fields(step).required("hold").string("hold"))
+            let name = try fields(step).required("hold").string("hold")
+            if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }
+            world.network.release(hold: name)
+        case "check":
+            let outcome = await Observation.outcome(of: world)
+            return await ExpectationChecks.check(step.argument, outcome: outcome, world: world, file: scenario.file, context: title)
         case "wait":
-            return try await wait(step, title: title)
+            return [try await wait(step, title: title)]
         default:
             throw StepFailure(message: "the runner does not carry out '\(step.verb)' steps")
         }
-        return nil
+        return []
     }
 
-    mutating func wait(_ step: Step, title: String) async throws -> CheckResult? {
+    mutating func wait(_ step: Step, title: String) async throws -> CheckResult {
         let f = try fields(step)
         let until = try f.required("until").string("until")
         let within = try f.required("within").duration("within")
@@ -208,6 +215,11 @@ struct StepInterpreter {
             let label = try need(member, "member")
             partitions[label] = world.network.partition(label)
             return
+        case .tamper:
+            guard let k = try f["kind"]?.integer("kind", in: 0...65535) else { throw StepFailure(message: "fault 'tamper' needs 'kind'") }
+            let author = try key(try need(try f["author"]?.string("author"), "author"))
+            world.tamper(deliveriesTo: try need(member, "member"), kind: Kind(rawValue: UInt16(k)), author: author)
+            return
         case .heal:
             let label = try need(member, "member")
             guard let rule = partitions.removeValue(forKey: label) else { throw StepFailure(message: "\(label) is not partitioned") }
@@ -241,13 +253,14 @@ struct StepInterpreter {
         case .hold:
             guard let name = step.name else { throw StepFailure(message: "a hold fault needs a step name for release to refer to") }
             action = .hold(name)
-        case .down, .up, .partition, .heal: return
+        case .down, .up, .partition, .heal, .tamper: return
         }
         // EVENT-carrying rules watch what members publish; OK withholding watches the relay's answer.
         let direction: FaultRule.Direction = kind == .withholdOK ? .both : .toRelay
         let occurrences: FaultRule.Occurrences = try f["nth"].map { .nth(Int(try $0.integer("nth", in: 1...1_000_000))) } ?? .all
         if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
-        _ = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
+        let rule = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
+        if kind == .hold, let name = step.name { holds[name] = rule }
     }
 }
 

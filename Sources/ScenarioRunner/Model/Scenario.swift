@@ -1,3 +1,5 @@
+import Simulation
+
 // A scenario file, loaded and checked: every member, relay and step reference resolves, step
 // names are unique, and each step's fields match the vocabulary.
 
@@ -18,6 +20,8 @@ public struct MemberSpec: Sendable, Hashable {
     public let engine: String?
     public let profileName: String?
     public let relays: [String]
+    /// False for a member that never publishes a key package (it cannot be invited).
+    public let publishesKeyPackage: Bool
     public let location: SourceLocation
 }
 
@@ -81,11 +85,12 @@ public struct Scenario: Sendable {
             try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
             relays.append(RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location))
         }
-        let relayNames = relays.map(\.name)
+        // Without a relays section the world runs its standard relays, which steps may name.
+        let relayNames = relays.isEmpty ? WorldConfiguration.standardRelays.map(\.name) : relays.map(\.name)
 
         var members: [MemberSpec] = []
         for node in try top.required("members").list("members") {
-            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays"], required: ["label"])
+            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package"], required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
@@ -94,6 +99,7 @@ public struct Scenario: Sendable {
             try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
             members.append(MemberSpec(
                 label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
+                publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
                 location: f.location))
         }
 
@@ -171,6 +177,15 @@ public struct Scenario: Sendable {
             case .duration: _ = try value.duration(what)
             case .word(let words): _ = try value.word(what, oneOf: words)
             case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
+            case .expectations:
+                guard case .mapping(let entries) = value.value else {
+                    throw ScenarioError(.wrongType, at: value.location, "\(what) must be a mapping of member labels")
+                }
+                for entry in entries {
+                    _ = try references(
+                        YAMLNode(value: .scalar(entry.key, quoted: false), location: entry.keyLocation), what, kind: "member",
+                        known: context.members, single: true)
+                }
             }
         }
     }

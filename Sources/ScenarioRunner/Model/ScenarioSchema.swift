@@ -49,6 +49,7 @@ public enum ScenarioSchema {
             "engine": ["enum": Scenario.engines],
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
+            "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
         ] as [String: Any],
     ]}
 
@@ -103,6 +104,7 @@ public enum ScenarioSchema {
         case .integer(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
         case .boolean: return ["type": "boolean"]
         case .duration: return ["$ref": "#/$defs/duration"]
+        case .expectations: return ["type": "object", "description": "Member label → expected fields (see docs/scenarios.md)."]
         case .word(let words): return ["enum": words]
         }
     }

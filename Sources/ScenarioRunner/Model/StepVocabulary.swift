@@ -17,6 +17,7 @@ public enum FieldType: Sendable, Hashable {
     case duration
     case word([String])    // one of a fixed set
     case stepName          // the name of an earlier step
+    case expectations      // an `expect`-shaped mapping, checked when the step runs
 }
 
 /// What a `fault` step applies.
@@ -33,6 +34,9 @@ public enum FaultKind: String, Sendable, CaseIterable {
     case hold
     /// A member loses every link (`member` required); `heal` restores them.
     case partition, heal
+    /// Events of `kind` by `author` reach `member` with their content altered (id and signature
+    /// left stale), as a corrupting relay or path would deliver them.
+    case tamper
 }
 
 /// One field of a verb.
@@ -104,6 +108,9 @@ public enum StepVocabulary {
             FieldSpec("hold", .stepName, required: true),
         ])),
         StepVerb(name: "parallel", summary: "logically concurrent steps whose interleaving the seed decides", shape: .steps),
+        StepVerb(name: "check", summary: "check expectations now, in the format of the expect section", shape: .fields([
+            FieldSpec("converged", .boolean), FieldSpec("members", .expectations),
+        ])),
         StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
             FieldSpec("until", .word(["quiescent", "converged"]), required: true),
             FieldSpec("within", .duration, required: true),
