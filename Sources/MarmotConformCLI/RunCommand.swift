@@ -40,7 +40,7 @@ extension MarmotConform {
         var checkDeterminism = false
 
         @Option(help: "The known-defects ledger.")
-        var ledger: String = "scenarios/known-defects.yaml"
+        var ledger: String = "known-defects.yaml"
 
         @Option(help: "Where failure capsules are written.")
         var capsules: String = "run/capsules"
@@ -87,7 +87,7 @@ extension MarmotConform {
         var capsule: String
 
         @Option(help: "The known-defects ledger.")
-        var ledger: String = "scenarios/known-defects.yaml"
+        var ledger: String = "known-defects.yaml"
 
         func run() async throws {
             let data = try Data(contentsOf: URL(fileURLWithPath: capsule))
@@ -191,10 +191,17 @@ enum ProgressPrinter {
         }
     }
 
-    /// Distinct interleavings seen across seeds (by the order of parallel steps and trace), and throughput.
+    /// Per scenario: distinct interleavings of its parallel blocks seen across seeds (and distinct
+    /// trace fingerprints where the engines are deterministic), then overall throughput.
     static func interleavings(_ runs: [ScenarioRun], seconds: Double) {
-        let distinct = Set(runs.compactMap { $0.fingerprint.map { "\($0)" } ?? "\($0.seed)" }).count
-        Swift.print(String(format: "%d runs, %d distinct traces, %.1f runs/s", runs.count, distinct, Double(runs.count) / max(seconds, 0.001)))
+        for (file, group) in Dictionary(grouping: runs, by: \.file).sorted(by: { $0.key < $1.key }) {
+            let orders = Set(group.compactMap(\.interleaving))
+            let traces = Set(group.compactMap(\.fingerprint))
+            var line = "\(file): \(group.count) runs, \(orders.count) distinct interleavings"
+            if !traces.isEmpty { line += ", \(traces.count) distinct traces" }
+            Swift.print(line)
+        }
+        Swift.print(String(format: "throughput: %.2f runs/s (%d runs in %.1f s)", Double(runs.count) / max(seconds, 0.001), runs.count, seconds))
     }
 }
 

@@ -59,6 +59,7 @@ public struct ScenarioExecutor: Sendable {
             return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
         }
         run.checks += await interpreter.run(scenario.steps)
+        if !interpreter.orders.isEmpty { run.interleaving = interpreter.orders.joined(separator: "|") }
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
         run.checks += await stateChecks(world)

@@ -14,6 +14,8 @@ struct StepInterpreter {
     var partitions: [String: Int] = [:]
     /// Hold step name → its fault rule, removed when the hold is released.
     var holds: [String: Int] = [:]
+    /// The order chosen for each parallel block, in step order.
+    var orders: [String] = []
     var stepNumber = 0
 
     init(world: World, scenario: Scenario, seed: UInt64) {
@@ -155,6 +157,7 @@ struct StepInterpreter {
             }
             actions.shuffle(using: &generator)
             log.append("  order: \(actions.map(\.0).joined(separator: ", "))")
+            orders.append(actions.map(\.0).joined(separator: ","))
             for (by, action) in actions { await world.dispatch(by, action) }
         case "fault":
             try applyFault(step)
