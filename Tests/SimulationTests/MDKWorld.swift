@@ -94,3 +94,9 @@ extension World {
         log.entries.filter { $0.category == "core" && $0.subject == label }.map(\.detail)
     }
 }
+
+/// The driver behind a world, kept only to shut it down at the end of a test.
+struct ShutdownHandle {
+    let driver: DriverProcess
+    func shutdown() async { await driver.shutdown() }
+}
