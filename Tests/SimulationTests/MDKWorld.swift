@@ -100,3 +100,20 @@ struct ShutdownHandle {
     let driver: DriverProcess
     func shutdown() async { await driver.shutdown() }
 }
+
+extension World {
+    /// The epoch of the member's only group, asked of its engine rather than its core.
+    func engineEpoch(of label: String) async throws -> UInt64 {
+        let engine = try #require(member(label)?.engine)
+        let groups = try await engine.groups().filter { $0.state == .active }
+        try #require(groups.count == 1, "\(label) has \(groups.count) active groups")
+        return groups[0].epoch
+    }
+
+    /// Gift wraps addressed to `label` stored on the inbox relay.
+    func giftWraps(to label: String) throws -> [Event] {
+        let relay = try #require(network.relay("inbox"))
+        let filter = Filter(kinds: [.giftWrap], tags: ["p": [try key(label).hex]])
+        return relay.storedEvents(matching: [filter], now: network.unixSeconds)
+    }
+}
