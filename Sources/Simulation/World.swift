@@ -97,6 +97,9 @@ public final class World {
     /// Runs the next delivery or timer; false when nothing is left.
     @discardableResult
     public func step() async -> Bool {
+        // Deliveries the network produced without a queue step (a send to a downed relay is
+        // answered "unreachable" at once) come before anything later on the timeline.
+        if await deliverArrivals() { return true }
         let nextTimer = timers.first
         if let nextTimer {
             // Peek by running a copy: take its step only if it is due no later than the timer.
@@ -148,9 +151,13 @@ public final class World {
 
     // MARK: - Internals
 
-    private func deliverArrivals() async {
+    /// Feeds every waiting delivery to its member; false when there was none.
+    @discardableResult
+    private func deliverArrivals() async -> Bool {
+        var delivered = false
         for label in labels {
             for delivery in network.takeDeliveries(for: label) {
+                delivered = true
                 let url = WorldConfiguration.url(of: delivery.relay)
                 switch delivery.content {
                 case .frame(let text, _):
@@ -160,6 +167,7 @@ public final class World {
                 }
             }
         }
+        return delivered
     }
 
     private func tampered(_ frame: String, to member: String) -> String {

@@ -18,12 +18,12 @@ struct CoreHarness {
     var effects: [CoreEffect] = []
     var updates: [AppUpdate] { effects.compactMap { if case .update(let update) = $0 { update } else { nil } } }
 
-    init(seed: UInt64) {
+    init(seed: UInt64, publishesKeyPackage: Bool = false) {
         generator = TestGenerator(seed: seed)
         keypair = Keypair.generate(using: &generator)
         let configuration = CoreConfiguration(
             keypair: keypair, profileName: "me", discoveryRelays: [Self.discovery], keyPackageRelays: [Self.keyPackages],
-            inboxRelays: [Self.inbox], groupRelays: [Self.group], publishesKeyPackage: false
+            inboxRelays: [Self.inbox], groupRelays: [Self.group], publishesKeyPackage: publishesKeyPackage
         )
         core = GroupCore(configuration: configuration, engine: RefusingEngine(), generator: TestGenerator(seed: seed ^ 0xC0DE))
     }
