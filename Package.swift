@@ -12,12 +12,14 @@ let package = Package(
         .executable(name: "marmot-conform", targets: ["MarmotConformCLI"]),
         .library(name: "Nostr", targets: ["Nostr"]),
         .library(name: "MLS", targets: ["MLS"]),
+        .executable(name: "mls-bench", targets: ["MLSBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
@@ -27,7 +29,7 @@ let package = Package(
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
         .target(name: "ErrorCodes", swiftSettings: strict),
-        .target(name: "TLSCodec", swiftSettings: strict),
+        .target(name: "TLSCodec", dependencies: ["ErrorCodes"], swiftSettings: strict),
 
         // Protocol layers.
         .target(
@@ -39,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "MLS",
-            dependencies: ["TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ErrorCodes", "TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 
@@ -57,6 +59,16 @@ let package = Package(
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
         .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+        // Serves an InMemoryRelay over WebSocket on loopback (the only swift-nio importer).
+        .target(
+            name: "RelayWebSocketServer",
+            dependencies: [
+                "InMemoryRelay", "Nostr", "DeterministicScheduler",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "Simulation",
             dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
@@ -66,16 +78,23 @@ let package = Package(
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: ["ErrorCodes", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ErrorCodes", "Nostr", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
 
         // Front door.
         .executableTarget(
             name: "MarmotConformCLI",
-            dependencies: ["Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "InMemoryRelay", "DeterministicScheduler",
+                "RelayWebSocketServer",
+            ],
             swiftSettings: strict
         ),
+
+        // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
+        .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
 
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),

@@ -8,7 +8,7 @@ struct MarmotConform: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marmot-conform",
         abstract: "Conformance gate and interop bench for Marmot group messaging (MLS over Nostr).",
-        subcommands: [Run.self, Validate.self, List.self, Schema.self]
+        subcommands: [Run.self, Validate.self, List.self, Schema.self, BenchRelay.self, RelayServe.self]
     )
 }
 

@@ -132,3 +132,16 @@ extension String {
         return replacingCharacters(in: range, with: replacement)
     }
 }
+
+@Suite struct RelayFrameTextTests {
+    // The relay writes event JSON itself for speed; it must be byte-identical to `Event.json()`.
+    @Test(arguments: ["plain", "q\" b\\ n\n r\r t\t b\u{08} f\u{0C} c\u{01} del\u{7F} é ✓ / \u{1F600}", ""])
+    func liveEventFrameTextEqualsTheCanonicalWireJSON(content: String) throws {
+        var harness = RelayHarness()
+        _ = try harness.request("s", [Filter()], on: 2)
+        let event = try harness.event(1, tags: [["t", content], [], ["x", "a\"b", "\\"]], content: content)
+        let output = harness.relay.receive(ClientMessage.event(event).json(), from: ConnectionID(1), now: harness.now)
+        let frames = output.filter { $0.connection == ConnectionID(2) }.map(\.frame)
+        #expect(frames == [RelayMessage.event(subscription: "s", event: event).json()])
+    }
+}

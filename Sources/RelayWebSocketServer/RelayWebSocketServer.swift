@@ -1,0 +1,91 @@
+import InMemoryRelay
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// Serves one `Relay` to real Nostr clients over WebSocket, on loopback only.
+///
+/// The relay core stays a deterministic state machine; this shell only carries text frames and
+/// supplies the clock. It is for interop runs (e.g. the differential test against rust-nostr's
+/// LocalRelay), not for production.
+///
+/// ```swift
+/// let server = try RelayWebSocketServer.start(port: 0, relay: relay) { wallClockSeconds() }
+/// print(server.url)   // ws://127.0.0.1:<port>
+/// try server.stop()
+/// ```
+public final class RelayWebSocketServer: Sendable {
+    /// The bound TCP port.
+    public let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let serverChannel: any Channel
+
+    /// The URL clients connect to.
+    public var url: String { "ws://127.0.0.1:\(port)" }
+
+    /// Starts serving `relay` on 127.0.0.1:`port` (0 picks a free port).
+    /// - Parameters:
+    ///   - maximumMessageBytes: largest WebSocket message accepted before the connection is
+    ///     closed; the relay's own frame limit (NOTICE) applies below it.
+    ///   - clock: current Unix time in seconds, used for NIP-40 and NIP-42 checks.
+    public static func start(
+        port: Int = 0, relay: Relay, maximumMessageBytes: Int = 1 << 20, clock: @escaping @Sendable () -> UInt64
+    ) throws -> RelayWebSocketServer {
+        // One event loop: every connection's frames reach the relay in one total order.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let hub = RelayHub(relay: relay, clock: clock)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let upgrader = NIOWebSocketServerUpgrader(
+                    maxFrameSize: maximumMessageBytes,
+                    shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                RelayFrameHandler(hub: hub, maximumMessageBytes: maximumMessageBytes))
+                        }
+                    }
+                )
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                }
+            }
+        do {
+            let channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
+            guard let bound = channel.localAddress?.port else {
+                try? channel.close().wait()
+                try? group.syncShutdownGracefully()
+                throw ServerError.notBound
+            }
+            return RelayWebSocketServer(port: bound, group: group, serverChannel: channel)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+    }
+
+    private init(port: Int, group: MultiThreadedEventLoopGroup, serverChannel: any Channel) {
+        self.port = port
+        self.group = group
+        self.serverChannel = serverChannel
+    }
+
+    /// Blocks until the listening socket is closed.
+    public func waitUntilClosed() throws {
+        try serverChannel.closeFuture.wait()
+    }
+
+    /// Closes the listener and every connection.
+    public func stop() throws {
+        try? serverChannel.close().wait()
+        try group.syncShutdownGracefully()
+    }
+
+    /// Why the server could not start.
+    public enum ServerError: Error {
+        case notBound
+    }
+}
