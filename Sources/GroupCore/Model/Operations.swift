@@ -58,6 +58,7 @@ enum TimerPurpose: Sendable {
     case keyPackageFetch(UInt64)
     case commit(chatID: String, eventID: String)
     case selfUpdate(chatID: String)
+    case resubscribe(url: String)
 }
 
 /// A commit the core asks its engine for.
