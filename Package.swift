@@ -130,7 +130,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupCoreTests",
-            dependencies: ["GroupCore", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            dependencies: [
+                "GroupCore", "Simulation", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr",
+                "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -41,6 +41,8 @@ public actor GroupCore {
     var keyPackageAuthors: [String: PublicKey] = [:]
     var publishes: [String: PublishPurpose] = [:]
     var timers: [TimerToken: TimerPurpose] = [:]
+    /// Lost relays we are trying to resubscribe to, by attempts so far.
+    var reconnectAttempts: [String: Int] = [:]
     var nextNumber: UInt64 = 1
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.

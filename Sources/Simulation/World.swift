@@ -8,16 +8,6 @@ import Nostr
 /// generator. The world never names a concrete engine.
 public typealias EngineFactory = @Sendable (_ label: String, _ storageKey: [UInt8]) async throws -> any ProtocolEngine
 
-/// A simulated member: identity, core, engine, and every update its core emitted.
-public struct SimulatedMember: Sendable {
-    public let label: String
-    public let keypair: Keypair
-    public let core: GroupCore
-    public let engine: any ProtocolEngine
-    public internal(set) var updates: [AppUpdate] = []
-    public var publicKey: PublicKey { keypair.publicKey }
-}
-
 /// Relays, members and their timers on one virtual timeline.
 ///
 /// Each `step()` runs exactly one thing: the next network delivery or the next member timer,
@@ -37,7 +27,7 @@ public final class World {
     private var relayNames: [String: String] = [:]
     private var timers: [WorldTimer] = []
     private var timerSequence: UInt64 = 0
-    private var tampers: [Tamper] = []
+    var tampers: [Tamper] = []
 
     public init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
@@ -97,6 +87,9 @@ public final class World {
     /// Runs the next delivery or timer; false when nothing is left.
     @discardableResult
     public func step() async -> Bool {
+        // Deliveries the network produced without a queue step (a send to a downed relay is
+        // answered "unreachable" at once) come before anything later on the timeline.
+        if await deliverArrivals() { return true }
         let nextTimer = timers.first
         if let nextTimer {
             // Peek by running a copy: take its step only if it is due no later than the timer.
@@ -139,18 +132,15 @@ public final class World {
         network.advance(by: VirtualDuration(microseconds: deadline.microseconds - now.microseconds))
     }
 
-    /// Rewrites the content (but not id or signature) of events of `kind` by `author` on their way
-    /// to `member`: a relay or path that corrupts events, which the member must detect.
-    public func tamper(deliveriesTo member: String, kind: Kind, author: PublicKey) {
-        tampers.append(Tamper(member: member, kind: kind, author: author))
-        record("fault", member, "tamper kind \(kind) by \(author.hex.prefix(8))")
-    }
-
     // MARK: - Internals
 
-    private func deliverArrivals() async {
+    /// Feeds every waiting delivery to its member; false when there was none.
+    @discardableResult
+    private func deliverArrivals() async -> Bool {
+        var delivered = false
         for label in labels {
             for delivery in network.takeDeliveries(for: label) {
+                delivered = true
                 let url = WorldConfiguration.url(of: delivery.relay)
                 switch delivery.content {
                 case .frame(let text, _):
@@ -160,18 +150,7 @@ public final class World {
                 }
             }
         }
-    }
-
-    private func tampered(_ frame: String, to member: String) -> String {
-        guard tampers.contains(where: { $0.member == member }),
-            let items = (try? JSONValue(parsing: frame))?.array, items.count == 3, items[0].string == "EVENT",
-            var event = items[2].object, let kind = event["kind"]?.uint64, let pubkey = event["pubkey"]?.string,
-            tampers.contains(where: { $0.member == member && UInt64($0.kind.rawValue) == kind && $0.author.hex == pubkey }),
-            let content = event["content"]?.string
-        else { return frame }
-        event["content"] = .string(content + " ")
-        record("fault", member, "tampered kind \(kind) event by \(pubkey.prefix(8))")
-        return JSONValue.array([items[0], items[1], .object(event)]).serialized()
+        return delivered
     }
 
     private func feed(_ input: CoreInput, to label: String) async {
@@ -202,22 +181,7 @@ public final class World {
         }
     }
 
-    private func record(_ category: String, _ subject: String, _ detail: String) {
+    func record(_ category: String, _ subject: String, _ detail: String) {
         log.record(at: now, category, subject, detail)
     }
-}
-
-/// A member timer on the world's timeline.
-struct WorldTimer: Sendable {
-    let time: VirtualInstant
-    let sequence: UInt64
-    let member: String
-    let token: TimerToken
-}
-
-/// A corruption applied to events delivered to one member.
-struct Tamper: Sendable {
-    let member: String
-    let kind: Kind
-    let author: PublicKey
 }

@@ -120,6 +120,34 @@ struct LifecycleTests {
         await driver.shutdown()
     }
 
+    @Test func groupRelayOutageFailsSendsVisiblyAndSubscriptionsComeBack() async throws {
+        let driver = try await MDKWorld.launchDriver()
+        let world = MDKWorld.make(seed: 0x1_0005, driver: driver)
+        try await world.addMember("alice")
+        try await world.addMember("bob")
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .createChat(peer: try world.key("bob")))
+        await world.runUntilQuiescent()
+        let chatID = try await world.onlyChat(of: "alice").chatID
+
+        world.network.setRelay("group", up: false)
+        await world.run(for: .milliseconds(500))
+        await world.dispatch("alice", .sendMessage(chatID: chatID, text: "into the void"))
+        await world.run(for: .milliseconds(1_000))
+        world.network.setRelay("group", up: true)
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .openChat(chatID: chatID))
+        let lost = try #require(try await world.state(of: "alice").currentChat?.messages.first)
+        #expect(lost.content == "into the void" && lost.delivery == .failed)
+
+        await world.dispatch("alice", .sendMessage(chatID: chatID, text: "back"))
+        await world.runUntilQuiescent()
+        #expect(try await world.messages(in: chatID, of: "bob") == ["back"], "bob resubscribed after the outage")
+        #expect(world.coreNotes(of: "bob").contains { $0.hasPrefix("resubscribing") })
+        try await world.checkUpdateStreams()
+        await driver.shutdown()
+    }
+
     /// Every listed member sees the same members, name and epoch, and is still in the chat.
     private func expectAgreement(_ world: World, _ chatID: String, members: [String], name: String, epoch: UInt64)
         async throws

@@ -82,8 +82,7 @@ extension World {
     func checkUpdateStreams(_ context: String = "") async throws {
         for label in labels {
             let updates = try #require(member(label)?.updates)
-            #expect(updates.map(\.rev) == Array(1...UInt64(max(updates.count, 1))).prefix(updates.count).map { $0 },
-                "\(context) \(label): revs are not 1, 2, 3…")
+            #expect(updates.map(\.rev) == (0..<updates.count).map { UInt64($0) + 1 }, "\(context) \(label): revs are not 1, 2, 3…")
             for update in updates { #expect(update.state.rev == update.rev) }
             if let last = updates.last { #expect(try await state(of: label) == last.state, "\(context) \(label): state() ≠ last update") }
         }
@@ -92,5 +91,28 @@ extension World {
     /// Trace lines of the members' cores, for ordering assertions.
     func coreNotes(of label: String) -> [String] {
         log.entries.filter { $0.category == "core" && $0.subject == label }.map(\.detail)
+    }
+}
+
+/// The driver behind a world, kept only to shut it down at the end of a test.
+struct ShutdownHandle {
+    let driver: DriverProcess
+    func shutdown() async { await driver.shutdown() }
+}
+
+extension World {
+    /// The epoch of the member's only group, asked of its engine rather than its core.
+    func engineEpoch(of label: String) async throws -> UInt64 {
+        let engine = try #require(member(label)?.engine)
+        let groups = try await engine.groups().filter { $0.state == .active }
+        try #require(groups.count == 1, "\(label) has \(groups.count) active groups")
+        return groups[0].epoch
+    }
+
+    /// Gift wraps addressed to `label` stored on the inbox relay.
+    func giftWraps(to label: String) throws -> [Event] {
+        let relay = try #require(network.relay("inbox"))
+        let filter = Filter(kinds: [.giftWrap], tags: ["p": [try key(label).hex]])
+        return relay.storedEvents(matching: [filter], now: network.unixSeconds)
     }
 }

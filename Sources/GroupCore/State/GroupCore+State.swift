@@ -74,12 +74,13 @@ extension GroupCore {
             let chat = ChatRecord(snapshot: snapshot, members: members, relays: relays)
             chats[chat.chatID] = chat
             changed("chat \(chat.chatID.prefix(8))")
-            let filter = Filter(kinds: [.groupEvent], tags: ["h": [chat.chatID]])
-            send(.request(subscription: Self.groupSubscription(chat.chatID), filters: [filter]), to: relays)
+            send(.request(subscription: Self.groupSubscription(chat.chatID), filters: [Self.groupFilter(chat.chatID)]), to: relays)
         } catch {
             fail(error, during: "reading new group", chatID: snapshot.nostrGroupID)
         }
     }
 
     static func groupSubscription(_ chatID: String) -> SubscriptionID { SubscriptionID("g-\(chatID.prefix(32))") }
+
+    static func groupFilter(_ chatID: String) -> Filter { Filter(kinds: [.groupEvent], tags: ["h": [chatID]]) }
 }

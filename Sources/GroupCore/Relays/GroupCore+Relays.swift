@@ -26,6 +26,7 @@ extension GroupCore {
     }
 
     func receive(_ message: RelayMessage, from url: String) async {
+        heardFrom(url)
         switch message {
         case .event(let subscription, let event):
             if let lookup = fetchSubscriptions[subscription.rawValue] {
@@ -54,6 +55,7 @@ extension GroupCore {
     /// The relay could not be reached or dropped us: lookups and publishes waiting on it fail there.
     func relayUnreachable(_ url: String) async {
         note("relay unreachable \(url)")
+        scheduleResubscription(to: url)
         for (subscription, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             _ = subscription
             await lookupFinished(lookup, relayFailed: true)
@@ -96,6 +98,7 @@ extension GroupCore {
         case .keyPackageFetch(let id): await fetchTimedOut(id)
         case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
+        case .resubscribe(let url): resubscribe(to: url)
         }
     }
 }

@@ -4,6 +4,8 @@ import Nostr
 extension GroupCore {
     static let directorySubscription = SubscriptionID("dir")
     static let inboxSubscription = SubscriptionID("inbox")
+    static let directoryFilter = Filter(kinds: [.metadata, .inboxRelays, .keyPackageRelays])
+    var inboxFilter: Filter { Filter(kinds: [.giftWrap], tags: ["p": [publicKey.hex]]) }
 
     /// Comes online: profile and relay lists on the discovery relays, the key package on the
     /// key-package relays, then subscriptions to the directory and to our gift wraps.
@@ -17,10 +19,8 @@ extension GroupCore {
         publish(relayList(.keyPackageRelays, config.keyPackageRelays), to: config.discoveryRelays)
         if config.publishesKeyPackage { await publishKeyPackage() }
 
-        let directory = Filter(kinds: [.metadata, .inboxRelays, .keyPackageRelays])
-        send(.request(subscription: Self.directorySubscription, filters: [directory]), to: config.discoveryRelays)
-        let inbox = Filter(kinds: [.giftWrap], tags: ["p": [publicKey.hex]])
-        send(.request(subscription: Self.inboxSubscription, filters: [inbox]), to: config.inboxRelays)
+        send(.request(subscription: Self.directorySubscription, filters: [Self.directoryFilter]), to: config.discoveryRelays)
+        send(.request(subscription: Self.inboxSubscription, filters: [inboxFilter]), to: config.inboxRelays)
         note("started as \(publicKey.hex.prefix(8))")
         changed("started")
     }
