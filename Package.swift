@@ -44,11 +44,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Marmot MIP-00…03 codecs and rules over MLS and Nostr.
+        .target(
+            name: "Marmot",
+            dependencies: ["ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
             dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            swiftSettings: strict
+        ),
+
+        // The native Swift engine: Marmot on our MLS behind ProtocolEngine.
+        .target(
+            name: "NativeSwiftEngine",
+            dependencies: ["EngineInterface", "Marmot", "MLS", "Nostr", "HexEncoding"],
             swiftSettings: strict
         ),
 
@@ -94,6 +108,18 @@ let package = Package(
         .testTarget(
             name: "ExternalProcessEngineTests",
             dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MarmotTests",
+            dependencies: ["Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NativeSwiftEngineTests",
+            dependencies: [
+                "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
