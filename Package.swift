@@ -62,7 +62,7 @@ let package = Package(
         // The native Swift engine: Marmot on our MLS behind ProtocolEngine.
         .target(
             name: "NativeSwiftEngine",
-            dependencies: ["EngineInterface", "Marmot", "MLS", "Nostr", "HexEncoding"],
+            dependencies: ["EngineInterface", "Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ErrorCodes"],
             swiftSettings: strict
         ),
 

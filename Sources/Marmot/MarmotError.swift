@@ -43,6 +43,6 @@ func nostr<T>(_ body: () throws(NostrError) -> T) throws(MarmotError) -> T {
 }
 
 /// Serializes an MLS wire structure, reporting an oversized vector as a `MarmotError`.
-func tlsBytes(_ value: some TLSEncodable) throws(MarmotError) -> [UInt8] {
+public func tlsEncoded(_ value: some TLSEncodable) throws(MarmotError) -> [UInt8] {
     do { return try value.tlsSerialized() } catch { throw MarmotError(.mls, error.description) }
 }

@@ -29,7 +29,7 @@ public enum MarmotCapabilities {
 
     /// The GroupContext extensions of a new group, in MDK's order: 0xF2EE, then required_capabilities.
     public static func groupContextExtensions(data: GroupData, invitees: [KeyPackage]) throws(MarmotError) -> [Extension] {
-        let required = try tlsBytes(required(invitees: invitees))
+        let required = try tlsEncoded(required(invitees: invitees))
         return [data.mlsExtension, Extension(type: ExtensionType.requiredCapabilities, data: required)]
     }
 

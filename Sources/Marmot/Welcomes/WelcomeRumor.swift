@@ -18,7 +18,7 @@ public enum WelcomeRumor {
         welcome: Welcome, committer: PublicKey, createdAt: UInt64, relays: [String], keyPackageEvent: EventID,
         client: String
     ) throws(MarmotError) -> UnsignedEvent {
-        let bytes = try tlsBytes(MLSMessage(body: .welcome(welcome)))
+        let bytes = try tlsEncoded(MLSMessage(body: .welcome(welcome)))
         return UnsignedEvent(
             pubkey: committer, createdAt: createdAt, kind: .welcome,
             tags: [["relays"] + relays, ["e", keyPackageEvent.hex], ["client", client], Base64Content.tag],
