@@ -92,6 +92,11 @@ let package = Package(
 
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
+        // Test-only: engine-agnostic member/group steps shared by the interop and native-engine tests.
+        .target(
+            name: "EngineTestSupport", dependencies: ["ConformanceTestSupport", "EngineInterface", "Nostr"],
+            swiftSettings: strict
+        ),
 
         .testTarget(
             name: "NostrTests",
@@ -107,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExternalProcessEngineTests",
-            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -119,6 +124,7 @@ let package = Package(
             name: "NativeSwiftEngineTests",
             dependencies: [
                 "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
+                "EngineTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import ConformanceTestSupport
 import EngineInterface
+import EngineTestSupport
 import ExternalProcessEngine
 import Foundation
 import NativeSwiftEngine
@@ -19,7 +20,7 @@ enum MDK {
     }
 }
 
-extension Bench {
+extension MemberBench {
     /// A member running MDK 0.8.0 in `driver`.
     mutating func mdkMember(_ name: String, in driver: DriverProcess) async throws -> Member {
         let keypair = Keypair.generate(using: &generator)
@@ -37,7 +38,7 @@ struct MixedGroupTests {
 
     @Test func swiftCreatorInvitesMDKMembers() async throws {
         let driver = try await MDK.launch()
-        var bench = Bench(seed: 10, now: Self.wallClock)
+        var bench = MemberBench(seed: 10, now: Self.wallClock)
         let alice = bench.swiftMember("alice")
         let bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -46,32 +47,32 @@ struct MixedGroupTests {
         for event in keyPackages { try await alice.engine.validateKeyPackage(event) }
         let created = try await alice.engine.createGroup(GroupCreation(
             creator: alice.pubkey, keyPackages: keyPackages, name: "Mixed", description: "Swift creator",
-            relays: Bench.relays, admins: [alice.pubkey]))
+            relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice)
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice)
+        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "Mixed")
+        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "Mixed")
         var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "Mixed", epoch: 1)
         try await expected.check(group, step: "MDK joined a Swift group")
 
-        try await Bench.exchange("from swift", from: alice, to: [bob, carol], in: group)
-        try await Bench.exchange("from mdk", from: bob, to: [alice, carol], in: group)
+        try await MemberBench.exchange("from swift", from: alice, to: [bob, carol], in: group)
+        try await MemberBench.exchange("from mdk", from: bob, to: [alice, carol], in: group)
 
         // A Swift commit processed by MDK: rename and make bob an admin.
         let promote = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Mixed 2", admins: [alice.pubkey, bob.pubkey]))
-        try await Bench.commit(promote, by: alice, to: [bob, carol])
+        try await MemberBench.commit(promote, by: alice, to: [bob, carol])
         expected.name = "Mixed 2"
         expected.admins = [alice, bob]
         expected.epoch = 2
         try await expected.check(group, step: "Swift commit")
 
         // MDK commits processed by Swift: a self-update, then an admin rename.
-        try await Bench.commit(try await carol.engine.selfUpdate(in: group), by: carol, to: [alice, bob])
+        try await MemberBench.commit(try await carol.engine.selfUpdate(in: group), by: carol, to: [alice, bob])
         let rename = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "Mixed 3"))
-        try await Bench.commit(rename, by: bob, to: [alice, carol])
+        try await MemberBench.commit(rename, by: bob, to: [alice, carol])
         expected.name = "Mixed 3"
         expected.epoch = 4
         try await expected.check(group, step: "MDK commits")
-        try await Bench.exchange("after mdk commits", from: alice, to: [bob, carol], in: group)
+        try await MemberBench.exchange("after mdk commits", from: alice, to: [bob, carol], in: group)
 
         // A non-admin MDK member leaves; the Swift admin answers with the removing commit.
         let leave = try await carol.engine.leaveGroup(group)
@@ -86,7 +87,7 @@ struct MixedGroupTests {
             await driver.shutdown()
             return
         }
-        try await Bench.commit(removal, by: alice, to: [bob, carol])
+        try await MemberBench.commit(removal, by: alice, to: [bob, carol])
         #expect(try await carol.engine.group(group).state == .inactive)
         expected.members = [alice, bob]
         expected.epoch = 5
@@ -96,7 +97,7 @@ struct MixedGroupTests {
 
     @Test func mdkCreatorInvitesSwiftMembers() async throws {
         let driver = try await MDK.launch()
-        var bench = Bench(seed: 11, now: Self.wallClock)
+        var bench = MemberBench(seed: 11, now: Self.wallClock)
         let alice = try await bench.mdkMember("alice", in: driver)
         let bob = bench.swiftMember("bob")
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -105,27 +106,27 @@ struct MixedGroupTests {
         let keyPackages = [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)]
         try await alice.engine.validateKeyPackage(keyPackages[0])
         let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: keyPackages, name: "MDK group", relays: Bench.relays, admins: [alice.pubkey]))
+            creator: alice.pubkey, keyPackages: keyPackages, name: "MDK group", relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice)
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice)
+        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "MDK group")
+        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "MDK group")
         var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "MDK group", epoch: 1)
         try await expected.check(group, step: "Swift joined an MDK group")
 
-        try await Bench.exchange("from mdk", from: alice, to: [bob, carol], in: group)
-        try await Bench.exchange("from swift", from: bob, to: [alice, carol], in: group)
+        try await MemberBench.exchange("from mdk", from: alice, to: [bob, carol], in: group)
+        try await MemberBench.exchange("from swift", from: bob, to: [alice, carol], in: group)
 
         // An MDK commit adding a second Swift member.
         let add = try await alice.engine.addMembers(to: group, keyPackages: [try await bench.keyPackage(of: dave)])
-        try await Bench.commit(add, by: alice, to: [bob, carol])
-        _ = try await bench.join(dave, rumor: add.welcomeRumors[0], from: alice)
+        try await MemberBench.commit(add, by: alice, to: [bob, carol])
+        _ = try await bench.join(dave, rumor: add.welcomeRumors[0], from: alice, groupName: "MDK group")
         expected.members = [alice, bob, carol, dave]
         expected.epoch = 2
         try await expected.check(group, step: "MDK added a Swift member")
-        try await Bench.exchange("hi from dave", from: dave, to: [alice, bob, carol], in: group)
+        try await MemberBench.exchange("hi from dave", from: dave, to: [alice, bob, carol], in: group)
 
         // A Swift commit processed by MDK: a non-admin self-update.
-        try await Bench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol, dave])
+        try await MemberBench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol, dave])
         expected.epoch = 3
         try await expected.check(group, step: "Swift self-update")
 
@@ -143,12 +144,12 @@ struct MixedGroupTests {
                 return
             }
         }
-        try await Bench.commit(removal, by: alice, to: [bob, carol, dave])
+        try await MemberBench.commit(removal, by: alice, to: [bob, carol, dave])
         #expect(try await dave.engine.group(group).state == .inactive)
         expected.members = [alice, bob, carol]
         expected.epoch = 4
         try await expected.check(group, step: "Swift member left")
-        try await Bench.exchange("three again", from: carol, to: [alice, bob], in: group)
+        try await MemberBench.exchange("three again", from: carol, to: [alice, bob], in: group)
         await driver.shutdown()
     }
 }

@@ -1,5 +1,6 @@
 import ConformanceTestSupport
 import EngineInterface
+import EngineTestSupport
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -7,47 +8,47 @@ import Testing
 /// Groups whose members all run our engine.
 @Suite struct SwiftGroupTests {
     @Test func lifecycleCreateAddRemoveRenameLeave() async throws {
-        var bench = Bench(seed: 1)
+        var bench = MemberBench(seed: 1)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
         let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
 
         let bobKeyPackage = try await bench.keyPackage(of: bob)
         try await alice.engine.validateKeyPackage(bobKeyPackage)
         let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Team", description: "Plans", relays: Bench.relays,
+            creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Team", description: "Plans", relays: MemberBench.relays,
             admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         try #require(created.welcomeRumors.count == 1)
         #expect(created.welcomeRumors[0].tags == [
-            ["relays"] + Bench.relays, ["e", bobKeyPackage.id.hex], ["client", NativeSwiftEngine.clientTag], ["encoding", "base64"],
+            ["relays"] + MemberBench.relays, ["e", bobKeyPackage.id.hex], ["client", NativeSwiftEngine.clientTag], ["encoding", "base64"],
         ])
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice)
+        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "Team")
         var expected = GroupExpectation(members: [alice, bob], admins: [alice], name: "Team", epoch: 1)
         try await expected.check(group, step: "created")
-        try await Bench.exchange("hello bob", from: alice, to: [bob], in: group)
-        try await Bench.exchange("hello alice", from: bob, to: [alice], in: group)
+        try await MemberBench.exchange("hello bob", from: alice, to: [bob], in: group)
+        try await MemberBench.exchange("hello alice", from: bob, to: [alice], in: group)
 
         let add = try await alice.engine.addMembers(
             to: group, keyPackages: [try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave)])
         try #require(add.welcomeRumors.count == 2)
         #expect(add.welcomeRumors[0].content == add.welcomeRumors[1].content, "one Welcome for all invitees")
-        try await Bench.commit(add, by: alice, to: [bob])
-        _ = try await bench.join(carol, rumor: add.welcomeRumors[0], from: alice)
-        _ = try await bench.join(dave, rumor: add.welcomeRumors[1], from: alice)
+        try await MemberBench.commit(add, by: alice, to: [bob])
+        _ = try await bench.join(carol, rumor: add.welcomeRumors[0], from: alice, groupName: "Team")
+        _ = try await bench.join(dave, rumor: add.welcomeRumors[1], from: alice, groupName: "Team")
         expected.members = [alice, bob, carol, dave]
         expected.epoch = 2
         try await expected.check(group, step: "added carol and dave")
-        try await Bench.exchange("welcome", from: dave, to: [alice, bob, carol], in: group)
+        try await MemberBench.exchange("welcome", from: dave, to: [alice, bob, carol], in: group)
 
         let remove = try await alice.engine.removeMembers(from: group, pubkeys: [dave.pubkey])
-        try await Bench.commit(remove, by: alice, to: [bob, carol, dave])
+        try await MemberBench.commit(remove, by: alice, to: [bob, carol, dave])
         #expect(try await dave.engine.group(group).state == .inactive)
         expected.members = [alice, bob, carol]
         expected.epoch = 3
         try await expected.check(group, step: "removed dave")
 
         let rename = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Renamed", admins: [alice.pubkey, bob.pubkey]))
-        try await Bench.commit(rename, by: alice, to: [bob, carol])
+        try await MemberBench.commit(rename, by: alice, to: [bob, carol])
         expected.name = "Renamed"
         expected.admins = [alice, bob]
         expected.epoch = 4
@@ -64,23 +65,23 @@ import Testing
             answers.append(answer)
         }
         #expect(try await carol.engine.processMessage(leave.event) == .unprocessable(group, reason: "own_proposal"))
-        try await Bench.commit(answers[0], by: alice, to: [bob, carol])
+        try await MemberBench.commit(answers[0], by: alice, to: [bob, carol])
         #expect(try await carol.engine.group(group).state == .inactive)
         expected.members = [alice, bob]
         expected.epoch = 5
         try await expected.check(group, step: "carol left")
-        try await Bench.exchange("two of us", from: bob, to: [alice], in: group)
+        try await MemberBench.exchange("two of us", from: bob, to: [alice], in: group)
     }
 
     @Test func refusalsHaveTypedCodes() async throws {
-        var bench = Bench(seed: 2)
+        var bench = MemberBench(seed: 2)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
         let created = try await alice.engine.createGroup(GroupCreation(
             creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)],
-            name: "G", relays: Bench.relays, admins: [alice.pubkey]))
+            name: "G", relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice)
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice)
+        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "G")
+        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "G")
 
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "x")) }
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.removeMembers(from: group, pubkeys: [carol.pubkey]) }
@@ -98,7 +99,7 @@ import Testing
         #expect(try await carol.engine.processMessage(hello) == .unprocessable(group, reason: "duplicate"))
         let stranger = bench.swiftMember("stranger")
         let other = try await stranger.engine.createGroup(GroupCreation(
-            creator: stranger.pubkey, keyPackages: [], name: "Other", relays: Bench.relays, admins: [stranger.pubkey]))
+            creator: stranger.pubkey, keyPackages: [], name: "Other", relays: MemberBench.relays, admins: [stranger.pubkey]))
         let foreign = try await stranger.engine.createMessage(
             in: other.group.mlsGroupID, sender: stranger.pubkey, kind: .chatMessage, content: "?", tags: [])
         #expect(try await carol.engine.processMessage(foreign) == .rejected(EngineError(.unknownGroup, "")))
@@ -117,21 +118,21 @@ import Testing
     }
 
     @Test func nonAdminCommitIsRejected() async throws {
-        var bench = Bench(seed: 3)
+        var bench = MemberBench(seed: 3)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
         // Created without invitees: RequiredCapabilities has no SelfRemove, so leaving is a legacy Remove.
         let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [], name: "Legacy", relays: Bench.relays, admins: [alice.pubkey]))
+            creator: alice.pubkey, keyPackages: [], name: "Legacy", relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         #expect(created.group.epoch == 0)
         let add = try await alice.engine.addMembers(
             to: group, keyPackages: [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)])
         try await alice.engine.mergePendingCommit(in: group)
-        _ = try await bench.join(bob, rumor: add.welcomeRumors[0], from: alice)
-        _ = try await bench.join(carol, rumor: add.welcomeRumors[1], from: alice)
+        _ = try await bench.join(bob, rumor: add.welcomeRumors[0], from: alice, groupName: "Legacy")
+        _ = try await bench.join(carol, rumor: add.welcomeRumors[1], from: alice, groupName: "Legacy")
 
         // A plain non-admin self-update is allowed.
-        try await Bench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol])
+        try await MemberBench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol])
 
         let leave = try await carol.engine.leaveGroup(group)
         #expect(try await bob.engine.processMessage(leave.event) == .pendingProposal(group))
@@ -145,17 +146,17 @@ import Testing
     }
 
     @Test func applicationMessagesFromFiveEpochsBackDecryptSixDoNot() async throws {
-        var bench = Bench(seed: 4)
+        var bench = MemberBench(seed: 4)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
         let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "E", relays: Bench.relays,
+            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "E", relays: MemberBench.relays,
             admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice)
+        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "E")
         let six = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "six", tags: [])
-        try await Bench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob])
+        try await MemberBench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob])
         let five = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "five", tags: [])
-        for _ in 0..<5 { try await Bench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob]) }
+        for _ in 0..<5 { try await MemberBench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob]) }
         #expect(try await alice.engine.epoch(of: group) == 7)
         #expect(try await alice.engine.processMessage(six) == .rejected(EngineError(.undecryptable, "")))
         guard case .applicationMessage(let message) = try await alice.engine.processMessage(five) else {
@@ -166,15 +167,15 @@ import Testing
     }
 
     @Test func competingCommitsConvergeOnTheEarlierEvent() async throws {
-        var bench = Bench(seed: 5)
+        var bench = MemberBench(seed: 5)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
         let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
         let created = try await alice.engine.createGroup(GroupCreation(
             creator: alice.pubkey,
             keyPackages: [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave)],
-            name: "Race", relays: Bench.relays, admins: [alice.pubkey, bob.pubkey]))
+            name: "Race", relays: MemberBench.relays, admins: [alice.pubkey, bob.pubkey]))
         let group = created.group.mlsGroupID
-        for (member, rumor) in zip([bob, carol, dave], created.welcomeRumors) { _ = try await bench.join(member, rumor: rumor, from: alice) }
+        for (member, rumor) in zip([bob, carol, dave], created.welcomeRumors) { _ = try await bench.join(member, rumor: rumor, from: alice, groupName: "Race") }
 
         let a = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "A"))
         let b = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "B"))
@@ -189,7 +190,7 @@ import Testing
             #expect(try await member.engine.group(group).name == winnerName, "\(member.name)")
             #expect(try await member.engine.epoch(of: group) == 2)
         }
-        try await Bench.exchange("after the race", from: carol, to: [dave], in: group)
+        try await MemberBench.exchange("after the race", from: carol, to: [dave], in: group)
     }
 }
 
