@@ -60,7 +60,10 @@ struct GroupRecord: Sendable {
     mutating func advance(to next: Group) throws(MarmotError) {
         let newData = try GroupData(extensions: next.context.extensions)
         pastEpochs[mls.epoch] = mls
-        for epoch in pastEpochs.keys where epoch + Self.lookback < next.epoch { pastEpochs[epoch] = nil }
+        // Epochs come from peers' Welcomes and may be near UInt64.max: compare without adding.
+        for epoch in pastEpochs.keys where next.epoch > Self.lookback && epoch < next.epoch - Self.lookback {
+            pastEpochs[epoch] = nil
+        }
         mls = next
         data = newData
         pending = nil

@@ -43,14 +43,8 @@ struct MixedGroupTests {
         let bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver)
 
-        let keyPackages = [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)]
-        for event in keyPackages { try await alice.engine.validateKeyPackage(event) }
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: keyPackages, name: "Mixed", description: "Swift creator",
-            relays: MemberBench.relays, admins: [alice.pubkey]))
-        let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "Mixed")
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "Mixed")
+        let group = try await bench.createGroup(
+            by: alice, inviting: [bob, carol], name: "Mixed", admins: [alice], description: "Swift creator")
         var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "Mixed", epoch: 1)
         try await expected.check(group, step: "MDK joined a Swift group")
 
@@ -103,13 +97,7 @@ struct MixedGroupTests {
         let carol = try await bench.mdkMember("carol", in: driver)
         let dave = bench.swiftMember("dave")
 
-        let keyPackages = [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)]
-        try await alice.engine.validateKeyPackage(keyPackages[0])
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: keyPackages, name: "MDK group", relays: MemberBench.relays, admins: [alice.pubkey]))
-        let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "MDK group")
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "MDK group")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "MDK group", admins: [alice])
         var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "MDK group", epoch: 1)
         try await expected.check(group, step: "Swift joined an MDK group")
 

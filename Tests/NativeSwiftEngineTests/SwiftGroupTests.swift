@@ -76,12 +76,7 @@ import Testing
     @Test func refusalsHaveTypedCodes() async throws {
         var bench = MemberBench(seed: 2)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol)],
-            name: "G", relays: MemberBench.relays, admins: [alice.pubkey]))
-        let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "G")
-        _ = try await bench.join(carol, rumor: created.welcomeRumors[1], from: alice, groupName: "G")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "G", admins: [alice])
 
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "x")) }
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.removeMembers(from: group, pubkeys: [carol.pubkey]) }
@@ -89,7 +84,7 @@ import Testing
         await #expect(throws: EngineError(.cannotRemoveSelf, "")) { try await alice.engine.removeMembers(from: group, pubkeys: [alice.pubkey]) }
         await #expect(throws: EngineError(.lastAdmin, "")) { try await alice.engine.selfDemote(in: group) }
         await #expect(throws: EngineError(.unknownGroup, "")) { try await alice.engine.epoch(of: MLSGroupID(hex: "00")) }
-        await #expect(throws: EngineError(.unknownWelcome, "")) { try await bob.engine.acceptWelcome(created.welcomeRumors[0].id) }
+        await #expect(throws: EngineError(.unknownWelcome, "")) { try await bob.engine.acceptWelcome(try EventID(bytes: [UInt8](repeating: 0, count: 32))) }
 
         // A rumor claiming another author, a duplicate, and an event for no known group.
         let spoof = try await bob.engine.createMessage(in: group, sender: alice.pubkey, kind: .chatMessage, content: "I am alice", tags: [])
@@ -148,11 +143,7 @@ import Testing
     @Test func applicationMessagesFromFiveEpochsBackDecryptSixDoNot() async throws {
         var bench = MemberBench(seed: 4)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "E", relays: MemberBench.relays,
-            admins: [alice.pubkey]))
-        let group = created.group.mlsGroupID
-        _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "E")
+        let group = try await bench.createGroup(by: alice, inviting: [bob], name: "E", admins: [alice])
         let six = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "six", tags: [])
         try await MemberBench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob])
         let five = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "five", tags: [])
@@ -170,12 +161,7 @@ import Testing
         var bench = MemberBench(seed: 5)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
         let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey,
-            keyPackages: [try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave)],
-            name: "Race", relays: MemberBench.relays, admins: [alice.pubkey, bob.pubkey]))
-        let group = created.group.mlsGroupID
-        for (member, rumor) in zip([bob, carol, dave], created.welcomeRumors) { _ = try await bench.join(member, rumor: rumor, from: alice, groupName: "Race") }
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol, dave], name: "Race", admins: [alice, bob])
 
         let a = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "A"))
         let b = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "B"))

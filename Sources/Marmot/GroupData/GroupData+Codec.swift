@@ -21,11 +21,11 @@ extension GroupData {
     public init(bytes: [UInt8]) throws(MarmotError) {
         do {
             var r = TLSReader(bytes)
-            version = try r.readUInt16()
+            let version = try r.readUInt16()
             guard version != 0 else { throw MarmotError(.invalidGroupData, "version 0") }
-            nostrGroupID = Array(try r.readBytes(32))
-            name = try Self.utf8(try r.readOpaque(), field: "name")
-            description = try Self.utf8(try r.readOpaque(), field: "description")
+            let nostrGroupID = Array(try r.readBytes(32))
+            let name = try Self.utf8(try r.readOpaque(), field: "name")
+            let description = try Self.utf8(try r.readOpaque(), field: "description")
             let adminBytes = try r.readOpaque()
             guard adminBytes.count % 32 == 0 else {
                 throw MarmotError(.invalidGroupData, "admin_pubkeys length \(adminBytes.count) is not a multiple of 32")
@@ -39,17 +39,16 @@ extension GroupData {
             let relayBytes = try r.readVector { (inner: inout TLSReader) throws(TLSCodecError) in try inner.readOpaque() }
             var relays: [String] = []
             for raw in relayBytes { relays.append(try Self.utf8(raw, field: "relay")) }
-            let imageHash = try Self.optional(try r.readOpaque(), length: 32, field: "image_hash")
-            let imageKey = try Self.optional(try r.readOpaque(), length: 32, field: "image_key")
-            let imageNonce = try Self.optional(try r.readOpaque(), length: 12, field: "image_nonce")
-            let imageUploadKey = try Self.optional(try r.readOpaque(), length: 32, field: "image_upload_key")
+            let images = (
+                hash: try Self.optional(try r.readOpaque(), length: 32, field: "image_hash"),
+                key: try Self.optional(try r.readOpaque(), length: 32, field: "image_key"),
+                nonce: try Self.optional(try r.readOpaque(), length: 12, field: "image_nonce"),
+                uploadKey: try Self.optional(try r.readOpaque(), length: 32, field: "image_upload_key"))
             try r.finish()
-            self.admins = Self.normalized(admins)
-            self.relays = Self.normalized(relays)
-            self.imageHash = imageHash
-            self.imageKey = imageKey
-            self.imageNonce = imageNonce
-            self.imageUploadKey = imageUploadKey
+            self.init(
+                version: version, nostrGroupID: nostrGroupID, name: name, description: description, admins: admins,
+                relays: relays, imageHash: images.hash, imageKey: images.key, imageNonce: images.nonce,
+                imageUploadKey: images.uploadKey)
         } catch let error as MarmotError {
             throw error
         } catch {
