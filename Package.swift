@@ -152,6 +152,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
         ),
