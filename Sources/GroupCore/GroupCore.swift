@@ -68,6 +68,7 @@ public actor GroupCore {
         case .relay(let url, let message): await receive(message, from: url)
         case .relayFrame(let url, let frame): await receive(frame: frame, from: url)
         case .relayUnreachable(let url): await relayUnreachable(url)
+        case .relayReachable(let url): relayReachable(url)
         case .timer(let token): await timerFired(token)
         }
         publishStateIfChanged()

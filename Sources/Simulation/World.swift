@@ -145,6 +145,8 @@ public final class World {
                 switch delivery.content {
                 case .frame(let text, _):
                     await feed(.relayFrame(url: url, frame: tampered(text, to: label)), to: label)
+                case .reachable:
+                    await feed(.relayReachable(url: url), to: label)
                 case .connectionLost, .unreachable:
                     await feed(.relayUnreachable(url: url), to: label)
                 }

@@ -44,6 +44,8 @@ public enum CoreInput: Hashable, Sendable {
     case relayFrame(url: String, frame: String)
     /// The relay connection could not be used (down, partitioned): pending requests to it fail.
     case relayUnreachable(url: String)
+    /// The relay can be reached again (the platform's reachability signal): resubscribe now.
+    case relayReachable(url: String)
     case timer(TimerToken)
 }
 

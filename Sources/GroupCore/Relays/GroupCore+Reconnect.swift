@@ -1,8 +1,9 @@
 import Nostr
 
 extension GroupCore {
-    /// Retries after a relay is lost: 1, 2, 4, 8, 16, 32 s, then the core gives up on it until
-    /// it hears from it again (any frame resets the count).
+    /// Retries after a relay is lost: 1, 2, 4, 8, 16, 32 s, then the core stops polling it until
+    /// the platform says it is reachable again (or any frame from it arrives), so that a relay that
+    /// stays down does not keep a member busy for ever.
     static let maximumReconnectAttempts = 6
 
     /// A relay we hold subscriptions on was lost (they died with the connection): try to put them
@@ -24,6 +25,13 @@ extension GroupCore {
         let requests = standingSubscriptions(at: url)
         note("resubscribing \(requests.count) subscription(s) at \(url)")
         for request in requests { emit(.send(url: url, message: request)) }
+    }
+
+    /// The platform reports the relay reachable again: start over and resubscribe at once.
+    func relayReachable(_ url: String) {
+        reconnectAttempts[url] = nil
+        guard !standingSubscriptions(at: url).isEmpty else { return }
+        resubscribe(to: url)
     }
 
     /// The relay answered something: it is reachable, so the next loss starts a fresh backoff.

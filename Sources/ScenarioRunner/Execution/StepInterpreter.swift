@@ -11,7 +11,6 @@ struct StepInterpreter {
     let scenario: Scenario
     var generator: SeededGenerator
     var log: [String] = []
-    var partitions: [String: Int] = [:]
     /// Hold step name → its fault rule, removed when the hold is released.
     var holds: [String: Int] = [:]
     /// The order chosen for each parallel block, in step order.
@@ -215,8 +214,7 @@ struct StepInterpreter {
             world.network.setRelay(try need(relay, "relay"), up: kind == .up)
             return
         case .partition:
-            let label = try need(member, "member")
-            partitions[label] = world.network.partition(label)
+            world.network.partition(try need(member, "member"))
             return
         case .tamper:
             guard let k = try f["kind"]?.integer("kind", in: 0...65535) else { throw StepFailure(message: "fault 'tamper' needs 'kind'") }
@@ -224,9 +222,7 @@ struct StepInterpreter {
             world.tamper(deliveriesTo: try need(member, "member"), kind: Kind(rawValue: UInt16(k)), author: author)
             return
         case .heal:
-            let label = try need(member, "member")
-            guard let rule = partitions.removeValue(forKey: label) else { throw StepFailure(message: "\(label) is not partitioned") }
-            world.network.removeFault(rule)
+            world.network.heal(try need(member, "member"))
             return
         default:
             break
