@@ -45,11 +45,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Marmot MIP-00…03 codecs and rules over MLS and Nostr.
+        .target(
+            name: "Marmot",
+            dependencies: ["ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
         // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
             dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            swiftSettings: strict
+        ),
+
+        // The native Swift engine: Marmot on our MLS behind ProtocolEngine.
+        .target(
+            name: "NativeSwiftEngine",
+            dependencies: ["EngineInterface", "Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ErrorCodes"],
             swiftSettings: strict
         ),
 
@@ -78,7 +92,10 @@ let package = Package(
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: ["ErrorCodes", "Nostr", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "ErrorCodes", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
 
@@ -86,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "MarmotConformCLI",
             dependencies: [
-                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
             ],
@@ -98,6 +116,11 @@ let package = Package(
 
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
+        // Test-only: engine-agnostic member/group steps shared by the interop and native-engine tests.
+        .target(
+            name: "EngineTestSupport", dependencies: ["ConformanceTestSupport", "EngineInterface", "Nostr"],
+            swiftSettings: strict
+        ),
 
         .testTarget(
             name: "NostrTests",
@@ -113,7 +136,20 @@ let package = Package(
         ),
         .testTarget(
             name: "ExternalProcessEngineTests",
-            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport"],
+            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MarmotTests",
+            dependencies: ["Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NativeSwiftEngineTests",
+            dependencies: [
+                "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
+                "EngineTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import EngineInterface
+import EngineTestSupport
 import ExternalProcessEngine
 import Nostr
 import Testing
@@ -54,7 +55,7 @@ struct MDKDriverErrorTests {
         #expect(try await bob.engine.pendingWelcomes().isEmpty)
         await #expect(throws: EngineError(.unknownWelcome, "")) { _ = try await bob.engine.acceptWelcome(wrapperID) }
 
-        try await driver.destroy(bob.engine)
+        try await driver.destroy(try #require(bob.engine as? ExternalProcessEngine))
         await #expect(throws: EngineError(.unknownInstance, "")) { _ = try await bob.engine.groups() }
         await driver.shutdown()
     }

@@ -1,5 +1,6 @@
 import ConformanceTestSupport
 import EngineInterface
+import EngineTestSupport
 import ExternalProcessEngine
 import Nostr
 import Testing
@@ -42,8 +43,8 @@ struct MDKInteropTests {
         try await expected.check(group, step: "created with bob")
 
         // Messages both ways.
-        try await exchange("hello bob", from: alice, to: [bob], in: group)
-        try await exchange("hello alice", from: bob, to: [alice], in: group)
+        try await MemberBench.exchange("hello bob", from: alice, to: [bob], in: group)
+        try await MemberBench.exchange("hello alice", from: bob, to: [alice], in: group)
 
         // Four members: alice adds carol and dave in one commit.
         let add = try await alice.engine.addMembers(
@@ -55,7 +56,7 @@ struct MDKInteropTests {
         expected.members = [alice, bob, carol, dave]
         expected.epoch = 2
         try await expected.check(group, step: "added carol and dave")
-        try await exchange("welcome both", from: dave, to: [alice, bob, carol], in: group)
+        try await MemberBench.exchange("welcome both", from: dave, to: [alice, bob, carol], in: group)
 
         // Remove dave: the others advance, dave learns he is out.
         let remove = try await alice.engine.removeMembers(from: group, pubkeys: [dave.pubkey])
@@ -100,9 +101,9 @@ struct MDKInteropTests {
 
         // Rejection: a message from 6 epochs ago no longer decrypts, one from 5 epochs ago still does.
         let sixAgo = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "six", tags: [])
-        try await selfUpdate(alice, times: 1, in: group, receivers: [bob])
+        try await MemberBench.selfUpdate(alice, times: 1, in: group, receivers: [bob])
         let fiveAgo = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "five", tags: [])
-        try await selfUpdate(alice, times: 5, in: group, receivers: [bob])
+        try await MemberBench.selfUpdate(alice, times: 5, in: group, receivers: [bob])
         expected.epoch = 11
         try await expected.check(group, step: "six self-updates")
         let sixResult = try await alice.engine.processMessage(sixAgo)
@@ -164,34 +165,6 @@ struct MDKInteropTests {
             let result = try await receiver.engine.processMessage(nonAdminCommit.event)
             #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "\(receiver.name): \(result)")
             #expect(try await receiver.engine.epoch(of: group) == 2, "\(receiver.name) epoch after the refused commit")
-        }
-    }
-
-    /// Sends `content` from `sender` and checks every receiver gets it, authenticated as the sender.
-    private func exchange(_ content: String, from sender: Member, to receivers: [Member], in group: MLSGroupID)
-        async throws
-    {
-        let event = try await sender.engine.createMessage(
-            in: group, sender: sender.pubkey, kind: .chatMessage, content: content, tags: [])
-        #expect(event.kind == .groupEvent)
-        #expect(event.pubkey != sender.pubkey, "kind 445 must be signed by a one-time key")
-        for receiver in receivers {
-            guard case .applicationMessage(let message) = try await receiver.engine.processMessage(event) else {
-                Issue.record("\(receiver.name) did not accept \(sender.name)'s message")
-                continue
-            }
-            #expect(message.rumor.content == content)
-            #expect(message.rumor.pubkey == sender.pubkey)
-            #expect(message.sender == sender.pubkey)
-            #expect(message.wrapperID == event.id)
-            #expect(try await receiver.engine.messages(in: group).contains { $0.rumor.id == message.rumor.id })
-        }
-    }
-
-    private func selfUpdate(_ member: Member, times: Int, in group: MLSGroupID, receivers: [Member]) async throws {
-        for _ in 0..<times {
-            let update = try await member.engine.selfUpdate(in: group)
-            try await Bench.commit(update, by: member, to: receivers)
         }
     }
 }

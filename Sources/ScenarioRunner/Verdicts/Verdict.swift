@@ -67,6 +67,8 @@ public struct ScenarioRun: Hashable, Sendable, Codable {
     public var notRun: String?
     /// The world trace fingerprint, when the run is deterministic.
     public var fingerprint: String?
+    /// The order the seed gave each `parallel` block's actions, e.g. `alice,carol`; blocks separated by `|`.
+    public var interleaving: String?
     /// The command that reproduces this run.
     public let reproduce: String
     /// The failure capsule written for a failing run.

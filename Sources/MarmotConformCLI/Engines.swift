@@ -1,0 +1,40 @@
+// The engines the CLI can put members on. Only the CLI names concrete engines; the runner
+// receives them as factories.
+import EngineInterface
+import ExternalProcessEngine
+import Foundation
+import ScenarioRunner
+
+enum Engines {
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// MDK 0.8.0 through drivers/mdk/driver.py in the repository's venv: one driver process for
+    /// the whole invocation, one engine instance per member per run (names are made unique).
+    static func mdk(python: String, driver: String) async throws -> (EngineSet.Entry, version: String, shutdown: @Sendable () async -> Void) {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw Unavailable(description: "no Python at \(python): run ci/setup (it creates .venv with mdk-python)")
+        }
+        guard FileManager.default.fileExists(atPath: driver) else {
+            throw Unavailable(description: "no MDK driver at \(driver): run marmot-conform from the repository root")
+        }
+        let process = await DriverProcess.launch(executable: python, arguments: [driver], requestTimeout: .seconds(120))
+        let probe = try await process.makeEngine(instance: "probe", encryptionKey: [UInt8](repeating: 7, count: 32))
+        let capabilities = try await probe.capabilities()
+        let counter = InstanceCounter()
+        let entry = EngineSet.Entry(factory: { label, key in
+            try await process.makeEngine(instance: "\(label)-\(await counter.next())", encryptionKey: key)
+        }, deterministic: false)
+        return (entry, capabilities.version, { await process.shutdown() })
+    }
+}
+
+/// Unique instance names across runs sharing one driver.
+actor InstanceCounter {
+    private var value = 0
+    func next() -> Int {
+        value += 1
+        return value
+    }
+}
