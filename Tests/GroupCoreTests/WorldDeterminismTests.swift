@@ -15,7 +15,7 @@ import Testing
     }
 
     private func run(seed: UInt64) async throws -> Outcome {
-        let world = World(configuration: WorldConfiguration(seed: seed)) { _, _ in RefusingEngine() }
+        let world = World(configuration: WorldConfiguration(seed: seed), makeEngine: { _ in RefusingEngine() })
         world.network.jitter = .milliseconds(15)
         world.network.addFault(FaultRule(
             scope: .member("alice"), direction: .toMember, selector: FrameSelector(verbs: ["EVENT"]), action: .duplicate))
