@@ -14,10 +14,15 @@ import Testing
         let log: Trace
     }
 
-    private func lifecycle(seed: UInt64) async throws -> Run {
-        let world = World(configuration: WorldConfiguration(seed: seed), makeEngine: { context in
+    /// A world whose members all run the native engine on the world's streams and clock.
+    static func makeWorld(seed: UInt64) -> World {
+        World(configuration: WorldConfiguration(seed: seed), makeEngine: { context in
             NativeSwiftEngine(generator: context.generator, clock: context.clock)
         })
+    }
+
+    private func lifecycle(seed: UInt64) async throws -> Run {
+        let world = Self.makeWorld(seed: seed)
         world.network.jitter = .milliseconds(10)
         for label in ["alice", "bob", "carol", "dave"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
