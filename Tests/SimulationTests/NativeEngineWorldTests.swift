@@ -8,12 +8,6 @@ import Testing
 /// The same world with the native Swift engine, which draws only from the world's seed and clock:
 /// whole group lifecycles replay byte for byte.
 @Suite struct NativeEngineWorldTests {
-    private struct Run {
-        let fingerprint: String
-        let states: [String: AppState]
-        let log: Trace
-    }
-
     /// A world whose members all run the native engine on the world's streams and clock.
     static func makeWorld(seed: UInt64) -> World {
         World(configuration: WorldConfiguration(seed: seed), makeEngine: { context in
@@ -21,7 +15,7 @@ import Testing
         })
     }
 
-    private func lifecycle(seed: UInt64) async throws -> Run {
+    private func lifecycle(seed: UInt64) async throws -> RunRecord {
         let world = Self.makeWorld(seed: seed)
         world.network.jitter = .milliseconds(10)
         for label in ["alice", "bob", "carol", "dave"] { try await world.addMember(label) }
@@ -52,17 +46,13 @@ import Testing
         #expect(try await world.chat(chatID, of: "carol")?.isRemoved == true)
         try await world.checkUpdateStreams()
 
-        var states: [String: AppState] = [:]
-        for label in world.labels { states[label] = try await world.state(of: label) }
-        return Run(fingerprint: world.fingerprint, states: states, log: world.log)
+        return await world.runRecord()
     }
 
     @Test func groupLifecycleReplaysByteForByte() async throws {
         let first = try await lifecycle(seed: 0x4_0001)
         let second = try await lifecycle(seed: 0x4_0001)
-        #expect(first.fingerprint == second.fingerprint)
-        #expect(first.log.firstDivergence(from: second.log) == nil)
-        #expect(first.states == second.states)
+        #expect(first == second, "\(String(describing: first.log.firstDivergence(from: second.log)))")
         let other = try await lifecycle(seed: 0x4_0002)
         #expect(other.fingerprint != first.fingerprint)
     }
