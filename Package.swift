@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "MarmotConformCLI",
             dependencies: [
-                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine",
+                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
@@ -152,6 +152,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
         ),

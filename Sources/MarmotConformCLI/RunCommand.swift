@@ -159,6 +159,10 @@ struct EngineSession {
 
     static func start(for selection: String) async throws -> EngineSession {
         var session = EngineSession()
+        if selection == "swift" || selection == "mixed" {
+            session.engines.entries["swift"] = Engines.swift
+            session.versions["swift"] = "0.1"
+        }
         if selection == "mdk" || selection == "mixed" {
             let (entry, version, shutdown) = try await Engines.mdk(python: ".venv/bin/python", driver: "drivers/mdk/driver.py")
             session.engines.entries["mdk"] = entry

@@ -47,6 +47,7 @@ public struct ConformanceRunner: Sendable {
     public func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
                     progress: (ScenarioRun) -> Void) async -> [ScenarioRun] {
         var runs: [ScenarioRun] = []
+        var fingerprints = StoredFingerprints(url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"))
         for (scenario, text) in scenarios {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             for seed in request.seeds {
@@ -56,10 +57,18 @@ public struct ConformanceRunner: Sendable {
                     if request.checkDeterminism {
                         execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, request: request))
                     }
-                    if let outcome = execution.outcome {
+                    if let outcome = execution.outcome.map(Self.vectorOutcome) {
                         outcomesBySeed[seed] = outcome
                         if scenario.storesVector {
                             execution.run.checks.append(vectorCheck(scenario, outcome: outcome, request: request))
+                        }
+                    }
+                    if let fingerprint = execution.run.fingerprint {
+                        let key = "\(scenario.vectorName) \(request.selection) seed \(seed)"
+                        if request.updateVectors {
+                            fingerprints.entries[key] = fingerprint
+                        } else {
+                            execution.run.checks.append(fingerprints.check(key, fingerprint))
                         }
                     }
                     let version = request.engineVersions[request.selection] ?? ""
@@ -71,12 +80,25 @@ public struct ConformanceRunner: Sendable {
                 progress(execution.run)
                 runs.append(execution.run)
             }
+            if request.updateVectors { fingerprints.save() }
             if request.updateVectors, scenario.storesVector, let first = request.seeds.first, let outcome = outcomesBySeed[first] {
                 try? FileManager.default.createDirectory(at: request.vectorsDirectory, withIntermediateDirectories: true)
                 try? Data(outcome.json().utf8).write(to: vectorURL(scenario, request))
             }
         }
         return runs
+    }
+
+    /// The part of an outcome every engine must reproduce: rejection reasons are left out because
+    /// engines word them differently (MDK 0.8.0 raises some as errors, others as "unprocessable");
+    /// scenarios that care assert them explicitly in `expect`.
+    static func vectorOutcome(_ outcome: Outcome) -> Outcome {
+        guard case .map(let members) = outcome else { return outcome }
+        return .map(members.mapValues { member in
+            guard case .map(var fields) = member else { return member }
+            fields["rejections"] = nil
+            return .map(fields)
+        })
     }
 
     func vectorURL(_ scenario: Scenario, _ request: RunRequest) -> URL {
@@ -142,5 +164,38 @@ extension Scenario {
         if let range = path.range(of: "scenarios/") { path = String(path[range.upperBound...]) }
         if path.hasSuffix(".yaml") { path.removeLast(5) } else if path.hasSuffix(".yml") { path.removeLast(4) }
         return path.replacingOccurrences(of: "/", with: "-")
+    }
+}
+
+/// Trace fingerprints of deterministic runs (our own engine, fixed seed), pinned so that any change
+/// in what a replayed run does is deliberate: `vectors/scenarios/fingerprints.json`.
+struct StoredFingerprints {
+    let url: URL
+    var entries: [String: String]
+
+    init(url: URL) {
+        self.url = url
+        let data = (try? Data(contentsOf: url)) ?? Data("{}".utf8)
+        entries = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+    }
+
+    func check(_ key: String, _ fingerprint: String) -> CheckResult {
+        let name = "stored trace fingerprint"
+        guard let stored = entries[key] else {
+            return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .info,
+                               detail: "none stored for \(key) (run with --update-vectors to pin it)")
+        }
+        return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: stored == fingerprint ? .pass : .fail,
+                           expected: stored, observed: fingerprint,
+                           detail: stored == fingerprint ? "" : "the run no longer replays the pinned trace for \(key)")
+    }
+
+    func save() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let data = try? encoder.encode(entries) {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? (data + Data("\n".utf8)).write(to: url)
+        }
     }
 }
