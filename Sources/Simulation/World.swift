@@ -175,7 +175,10 @@ public final class World {
     private func carryOut(_ effect: CoreEffect, for label: String) {
         switch effect {
         case .send(let url, let message):
-            guard let relay = relayNames[url] ?? relayNames[String(url.reversed().drop { $0 == "/" }.reversed())] else {
+            // Engines may hand back group relay URLs with a trailing slash added or removed.
+            var bare = Substring(url)
+            while bare.hasSuffix("/") { bare = bare.dropLast() }
+            guard let relay = relayNames[url] ?? relayNames[String(bare)] else {
                 record("send", label, "no relay at \(url)")
                 return
             }
