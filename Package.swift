@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "GroupCore", "EngineInterface", "ExternalProcessEngine", "InMemoryRelay",
+                "Simulation", "GroupCore", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine", "InMemoryRelay",
                 "DeterministicScheduler", "Nostr", "ConformanceTestSupport",
             ],
             swiftSettings: strict

@@ -4,9 +4,13 @@ import GroupCore
 import InMemoryRelay
 import Nostr
 
-/// Makes the engine of one member: its label and a 32-byte storage key drawn from the world's
-/// generator. The world never names a concrete engine.
+/// Makes the engine of one member from its label and a 32-byte storage key drawn from the
+/// world's generator (enough for MDK). The world never names a concrete engine.
 public typealias EngineFactory = @Sendable (_ label: String, _ storageKey: [UInt8]) async throws -> any ProtocolEngine
+
+/// Makes the engine of one member from everything the world offers, including a seeded stream and
+/// the world clock (what a deterministic engine needs).
+public typealias ContextualEngineFactory = @Sendable (EngineContext) async throws -> any ProtocolEngine
 
 /// Relays, members and their timers on one virtual timeline.
 ///
@@ -22,14 +26,21 @@ public final class World {
     /// Member decisions, timers and effects (the network keeps its own trace).
     public private(set) var log = Trace()
     public private(set) var members: [String: SimulatedMember] = [:]
-    private let engineFactory: EngineFactory
+    private let engineFactory: ContextualEngineFactory
     private var generator: SeededGenerator
     private var relayNames: [String: String] = [:]
     private var timers: [WorldTimer] = []
     private var timerSequence: UInt64 = 0
+    private let clock = WorldClock()
     var tampers: [Tamper] = []
 
-    public init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
+    public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
+        self.init(configuration: configuration, makeEngine: { context in
+            try await engineFactory(context.label, context.storageKey)
+        })
+    }
+
+    public init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
         network.latency = configuration.latency
         generator = network.scheduler.generator.child("members")
@@ -59,7 +70,8 @@ public final class World {
         var stream = generator.child("member/\(label)")
         let keypair = Keypair.generate(using: &stream)
         let storageKey = (0..<4).flatMap { _ in withUnsafeBytes(of: stream.next().littleEndian, Array.init) }
-        let engine = try await engineFactory(label, storageKey)
+        let engine = try await engineFactory(EngineContext(
+            label: label, storageKey: storageKey, generator: stream.child("engine"), clock: clock.reader))
         let configuration = CoreConfiguration(
             keypair: keypair, profileName: options.profileName ?? label,
             discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
@@ -157,6 +169,7 @@ public final class World {
 
     private func feed(_ input: CoreInput, to label: String) async {
         guard let core = members[label]?.core else { return }
+        clock.set(network.unixSeconds)
         let effects = await core.handle(input, now: network.unixSeconds)
         for effect in effects { carryOut(effect, for: label) }
     }
@@ -164,7 +177,10 @@ public final class World {
     private func carryOut(_ effect: CoreEffect, for label: String) {
         switch effect {
         case .send(let url, let message):
-            guard let relay = relayNames[url] ?? relayNames[String(url.reversed().drop { $0 == "/" }.reversed())] else {
+            // Engines may hand back group relay URLs with a trailing slash added or removed.
+            var bare = Substring(url)
+            while bare.hasSuffix("/") { bare = bare.dropLast() }
+            guard let relay = relayNames[url] ?? relayNames[String(bare)] else {
                 record("send", label, "no relay at \(url)")
                 return
             }

@@ -45,6 +45,7 @@ struct CommitTimingTests {
         let merged = try #require(notes.firstIndex { $0.hasPrefix("merged commit") && $0.contains("(add 1)") })
         let welcomed = try #require(notes.lastIndex { $0.hasPrefix("sent welcome") })
         #expect(merged < welcomed, "merge, then welcome")
+        #expect(notes[merged].hasSuffix("epoch 3"), "\(notes[merged])")
         #expect(try world.giftWraps(to: "carol").count == 1)
         // carol joined at the epoch alice merged into (3), then her own self-update took all to 4.
         #expect(world.coreNotes(of: "carol").contains { $0.hasPrefix("joined") && $0.contains("at epoch 3") })

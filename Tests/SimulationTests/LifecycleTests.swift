@@ -43,6 +43,14 @@ struct LifecycleTests {
             let errors = try await world.state(of: label).errors
             #expect(errors.isEmpty, "\(label): \(errors)")
         }
+
+        // A name other than the 1:1 default makes the two-member chat a group.
+        await world.dispatch("alice", .rename(chatID: aliceChat.chatID, name: "Pair"))
+        await world.runUntilQuiescent()
+        for label in ["alice", "bob"] {
+            let chat = try await world.onlyChat(of: label)
+            #expect(chat.isGroup && chat.groupName == "Pair" && chat.epoch == 3, "\(label)")
+        }
         try await world.checkUpdateStreams()
         await driver.shutdown()
     }

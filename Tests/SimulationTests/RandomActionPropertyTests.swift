@@ -6,14 +6,23 @@ import Testing
 
 /// Random UI actions by random members, valid or not: after every step each member's updates
 /// have revs 1, 2, 3… and its `state()` is the state of its last update.
-@Suite(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"))
-struct RandomActionPropertyTests {
+@Suite struct RandomActionPropertyTests {
     static let labels = ["alice", "bob", "carol", "dave"]
 
-    @Test(arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
-    func everyUpdateAdvancesRevByOneAndStateMatchesIt(seed: UInt64) async throws {
+    @Test(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"),
+        arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
+    func everyUpdateAdvancesRevByOneAndStateMatchesItOnMDK(seed: UInt64) async throws {
         let driver = try await MDKWorld.launchDriver()
-        let world = MDKWorld.make(seed: seed, driver: driver)
+        try await check(MDKWorld.make(seed: seed, driver: driver), seed: seed)
+        await driver.shutdown()
+    }
+
+    @Test(arguments: [UInt64(0x5EED_0011), 0x5EED_0012, 0x5EED_0013])
+    func everyUpdateAdvancesRevByOneAndStateMatchesItOnTheNativeEngine(seed: UInt64) async throws {
+        try await check(NativeEngineWorldTests.makeWorld(seed: seed), seed: seed)
+    }
+
+    private func check(_ world: World, seed: UInt64) async throws {
         for label in Self.labels { try await world.addMember(label) }
         await world.runUntilQuiescent()
         var generator = TestGenerator(seed: seed)
@@ -30,7 +39,6 @@ struct RandomActionPropertyTests {
         var chats = 0
         for label in Self.labels { chats += try await world.state(of: label).chatList.count }
         #expect(chats > 0, "\(actions)")
-        await driver.shutdown()
     }
 
     private func randomAction(for label: String, in world: World, using generator: inout TestGenerator) async throws

@@ -56,8 +56,7 @@ extension GroupCore {
     func relayUnreachable(_ url: String) async {
         note("relay unreachable \(url)")
         scheduleResubscription(to: url)
-        for (subscription, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
-            _ = subscription
+        for (_, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             await lookupFinished(lookup, relayFailed: true)
         }
         for eventID in publishes.keys.sorted() {
