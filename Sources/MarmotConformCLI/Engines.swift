@@ -1,7 +1,6 @@
 // The engines the CLI can put members on. Only the CLI names concrete engines; the runner
 // receives them as factories.
 import EngineInterface
-import DeterministicScheduler
 import ExternalProcessEngine
 import NativeSwiftEngine
 import Foundation
@@ -25,8 +24,8 @@ enum Engines {
         let probe = try await process.makeEngine(instance: "probe", encryptionKey: [UInt8](repeating: 7, count: 32))
         let capabilities = try await probe.capabilities()
         let counter = InstanceCounter()
-        let entry = EngineSet.Entry(factory: { label, key, _ in
-            try await process.makeEngine(instance: "\(label)-\(await counter.next())", encryptionKey: key)
+        let entry = EngineSet.Entry(factory: { context in
+            try await process.makeEngine(instance: "\(context.label)-\(await counter.next())", encryptionKey: context.storageKey)
         }, deterministic: false)
         return (entry, capabilities.version, { await process.shutdown() })
     }
@@ -36,10 +35,8 @@ extension Engines {
     /// Our own engine on our own MLS: in process, seeded from the member's key, on the world's clock,
     /// so runs with it replay byte for byte.
     static var swift: EngineSet.Entry {
-        EngineSet.Entry(factory: { _, key, clock in
-            var seed: UInt64 = 0
-            for byte in key.prefix(8) { seed = seed << 8 | UInt64(byte) }
-            return NativeSwiftEngine(generator: SeededGenerator(seed: seed), clock: { clock.now() })
+        EngineSet.Entry(factory: { context in
+            NativeSwiftEngine(generator: context.generator, clock: context.clock)
         }, deterministic: true)
     }
 }

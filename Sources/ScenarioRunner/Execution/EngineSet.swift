@@ -5,9 +5,8 @@ import Simulation
 
 /// The engines a run may use, by name (`swift`, `mdk`, …).
 public struct EngineSet: Sendable {
-    /// Makes a member's engine: its label, a 32-byte key drawn from the world's seeded stream
-    /// (storage key, or seed material), and the world's clock in Unix seconds.
-    public typealias Factory = @Sendable (_ label: String, _ key: [UInt8], _ clock: WorldClock) async throws -> any ProtocolEngine
+    /// Makes a member's engine from its context: label, storage key, seeded stream and the world clock.
+    public typealias Factory = ContextualEngineFactory
 
     public struct Entry: Sendable {
         public let factory: Factory
@@ -40,14 +39,4 @@ public struct EngineSet: Sendable {
         }
         return out
     }
-}
-
-/// The world's virtual clock, readable from inside engine calls.
-///
-/// `@unchecked Sendable` because a world runs on one task and awaits every member input to the end:
-/// an engine reads the clock only while the world is suspended waiting for that engine.
-public struct WorldClock: @unchecked Sendable {
-    unowned let world: World
-    /// Unix seconds of the world's current instant.
-    public func now() -> UInt64 { world.network.unixSeconds }
 }

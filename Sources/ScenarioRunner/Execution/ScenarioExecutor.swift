@@ -39,14 +39,12 @@ public struct ScenarioExecutor: Sendable {
             run.notRun = "engine '\(missing)' is not available in this run"
             return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
         }
-        let clockBox = WorldClockBox()
-        let world = World(configuration: worldConfiguration(scenario, seed: seed)) { label, key in
-            guard let entry = assignment[label].flatMap({ engines.entries[$0] }), let clock = clockBox.clock else {
-                throw EngineError(.unknownInstance, "no engine assigned to \(label)")
+        let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
+            guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
+                throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
             }
-            return try await entry.factory(label, key, clock)
-        }
-        clockBox.clock = WorldClock(world: world)
+            return try await entry.factory(context)
+        })
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
         do {
             for member in scenario.members {
@@ -123,10 +121,4 @@ public struct ScenarioExecutor: Sendable {
             check: "rev continuity", clause: Self.stateClause, verdict: problems.isEmpty ? .pass : .fail,
             expected: "every update has rev = previous + 1", observed: problems.isEmpty ? nil : problems.joined(separator: "; "))]
     }
-}
-
-/// Hands the world's clock to engine factories created before the world existed; set once, before
-/// any member is added. `@unchecked Sendable` for the same reason as `WorldClock`.
-final class WorldClockBox: @unchecked Sendable {
-    var clock: WorldClock?
 }
