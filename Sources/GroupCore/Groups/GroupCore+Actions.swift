@@ -11,8 +11,8 @@ extension GroupCore {
         switch action {
         case .createChat(let peer):
             startCreation(peers: [peer], name: CoreConfiguration.directChatName, description: "", policy: .abort)
-        case .createGroup(let peers, let name, let description, let policy):
-            startCreation(peers: peers, name: name, description: description, policy: policy)
+        case .createGroup(let peers, let name, let description, let policy, let admins):
+            startCreation(peers: peers, name: name, description: description, policy: policy, admins: admins)
         case .addMembers(let chatID, let peers):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             let fresh = Self.distinct(peers).filter { $0 != publicKey && !chat.members.contains($0) }
@@ -55,13 +55,15 @@ extension GroupCore {
         }
     }
 
-    private func startCreation(peers: [PublicKey], name: String, description: String, policy: PartialFailurePolicy) {
+    private func startCreation(
+        peers: [PublicKey], name: String, description: String, policy: PartialFailurePolicy, admins: [PublicKey] = []
+    ) {
         let invitees = Self.distinct(peers).filter { $0 != publicKey }
         guard !invitees.isEmpty else {
             fail(CoreError(.invalidAction, "a chat needs at least one peer other than ourselves"), chatID: nil)
             return
         }
-        fetchKeyPackages(of: invitees, for: .create(name: name, description: description, policy: policy))
+        fetchKeyPackages(of: invitees, for: .create(name: name, description: description, policy: policy, admins: admins))
     }
 
     /// The chat if it exists, we are still in it, no commit of ours is in flight, and (when asked)
@@ -98,10 +100,13 @@ extension GroupCore {
     }
 
     /// MIP-01: the creator's group is merged at once and nothing but the welcomes is published.
-    func createGroup(name: String, description: String, invitees: [(PublicKey, Event)], failed: [FailedPeer]) async {
+    func createGroup(
+        name: String, description: String, admins: [PublicKey], invitees: [(PublicKey, Event)], failed: [FailedPeer]
+    ) async {
+        let joining = Set(invitees.map(\.0))
         let request = GroupCreation(
             creator: publicKey, keyPackages: invitees.map(\.1), name: name, description: description,
-            relays: configuration.groupRelays, admins: [publicKey]
+            relays: configuration.groupRelays, admins: [publicKey] + Self.distinct(admins).filter(joining.contains)
         )
         do {
             let created = try await engine.createGroup(request)

@@ -7,7 +7,11 @@ import Nostr
 /// What a UI can ask of the core (fire-and-forget: results arrive as state updates).
 public enum AppAction: Hashable, Sendable {
     case createChat(peer: PublicKey)
-    case createGroup(peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy)
+    /// `admins`: invitees who become admins beside the creator (MIP-01 `admin_pubkeys`); an invitee
+    /// whose key package fails is not made admin.
+    case createGroup(
+        peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy, admins: [PublicKey] = []
+    )
     case addMembers(chatID: String, peers: [PublicKey])
     case removeMembers(chatID: String, members: [PublicKey])
     case leave(chatID: String)

@@ -127,7 +127,7 @@ extension GroupCore {
         let abort: CoreError?
         if found.isEmpty {
             abort = CoreError(.allPeersFailed, "no invitee's key package could be used (\(failed.count) failed)")
-        } else if !failed.isEmpty, case .create(_, _, .abort) = fetch.purpose {
+        } else if !failed.isEmpty, case .create(_, _, .abort, _) = fetch.purpose {
             abort = CoreError(.partialFailureAborted, "\(failed.count) invitee(s) failed and the action asked to abort")
         } else {
             abort = nil
@@ -138,8 +138,8 @@ extension GroupCore {
             return
         }
         switch fetch.purpose {
-        case .create(let name, let description, _):
-            await createGroup(name: name, description: description, invitees: found, failed: failed)
+        case .create(let name, let description, _, let admins):
+            await createGroup(name: name, description: description, admins: admins, invitees: found, failed: failed)
         case .add(let chatID):
             record(failed, chatID: chatID)
             await addMembers(found, to: chatID)

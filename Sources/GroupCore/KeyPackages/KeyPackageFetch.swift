@@ -3,7 +3,7 @@ import Nostr
 /// A key-package fetch for one action: every invitee looked up in parallel on its key-package relays.
 struct KeyPackageFetch: Sendable {
     enum Purpose: Sendable {
-        case create(name: String, description: String, policy: PartialFailurePolicy)
+        case create(name: String, description: String, policy: PartialFailurePolicy, admins: [PublicKey])
         case add(chatID: String)
     }
 

@@ -122,7 +122,7 @@ struct StepInterpreter {
             let policy: PartialFailurePolicy = try f["on-partial-failure"]?.string("on-partial-failure") == "abort" ? .abort : .proceed
             return (by, .createGroup(
                 peers: try keys(f["with"]), name: try f["name"]?.string("name") ?? "", description: try f["description"]?.string("description") ?? "",
-                onPartialFailure: policy))
+                onPartialFailure: policy, admins: try keys(f["admins"])))
         case "create-chat": return (by, .createChat(peer: try key(try f.required("with").string("with"))))
         case "add-members": return (by, .addMembers(chatID: try await chat(of: by, named: group), peers: try keys(f["members"])))
         case "remove-members":

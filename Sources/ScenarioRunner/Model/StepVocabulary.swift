@@ -75,7 +75,7 @@ public enum StepVocabulary {
         // Member actions (GroupCore actions).
         StepVerb(name: "create-group", summary: "a member creates a group chat with peers", shape: .fields([
             by, FieldSpec("with", .members, required: true), FieldSpec("name", .text), FieldSpec("description", .text),
-            FieldSpec("on-partial-failure", .word(["continue", "abort"])),
+            FieldSpec("on-partial-failure", .word(["continue", "abort"])), FieldSpec("admins", .members),
         ])),
         StepVerb(name: "create-chat", summary: "a member opens a 1:1 chat (a two-member group)", shape: .fields([
             by, FieldSpec("with", .member, required: true),
