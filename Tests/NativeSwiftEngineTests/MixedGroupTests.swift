@@ -140,4 +140,47 @@ struct MixedGroupTests {
         try await MemberBench.exchange("three again", from: carol, to: [alice, bob], in: group)
         await driver.shutdown()
     }
+
+    /// MIP-03 across engines: each side refuses the other's non-admin commit. In a group created without
+    /// invitees a leave is a legacy Remove proposal that non-admins store; a non-admin's next
+    /// self-update then commits it, which is not a pure self-update.
+    @Test func nonAdminCommitsAreRefusedAcrossEngines() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 12, now: Self.wallClock)
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = bench.swiftMember("bob")
+        let carol = try await bench.mdkMember("carol", in: driver)
+        let dave = bench.swiftMember("dave")
+        let group = try await bench.createGroup(by: alice, inviting: [], name: "Legacy", admins: [alice])
+        let add = try await alice.engine.addMembers(
+            to: group, keyPackages: [
+                try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave),
+            ])
+        try await alice.engine.mergePendingCommit(in: group)
+        for (member, rumor) in zip([bob, carol, dave], add.welcomeRumors) {
+            _ = try await bench.join(member, rumor: rumor, from: alice, groupName: "Legacy")
+        }
+
+        let leave = try await dave.engine.leaveGroup(group)
+        #expect(try await bob.engine.processMessage(leave.event) == .pendingProposal(group))
+        #expect(try await carol.engine.processMessage(leave.event) == .pendingProposal(group))
+        guard case .proposal = try await alice.engine.processMessage(leave.event) else {
+            Issue.record("MDK admin did not answer the legacy Remove")
+            await driver.shutdown()
+            return
+        }
+        try await alice.engine.clearPendingCommit(in: group)
+
+        let fromSwift = try await bob.engine.selfUpdate(in: group)
+        for receiver in [alice, carol] {
+            let result = try await receiver.engine.processMessage(fromSwift.event)
+            #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "MDK \(receiver.name): \(result)")
+        }
+        try await bob.engine.clearPendingCommit(in: group)
+        let fromMDK = try await carol.engine.selfUpdate(in: group)
+        let result = try await bob.engine.processMessage(fromMDK.event)
+        #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "Swift bob: \(result)")
+        for member in [alice, bob] { #expect(try await member.engine.epoch(of: group) == 1, "\(member.name)") }
+        await driver.shutdown()
+    }
 }
