@@ -3,6 +3,7 @@ import EngineInterface
 import EngineTestSupport
 import ExternalProcessEngine
 import Foundation
+import Marmot
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -181,6 +182,42 @@ struct MixedGroupTests {
         let result = try await bob.engine.processMessage(fromMDK.event)
         #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "Swift bob: \(result)")
         for member in [alice, bob] { #expect(try await member.engine.epoch(of: group) == 1, "\(member.name)") }
+        await driver.shutdown()
+    }
+
+    /// MIP-03 race across engines: a Swift admin and an MDK admin commit in the same epoch; MDK and
+    /// Swift receivers, in both delivery orders, end on the earlier commit (ties: smaller id).
+    @Test func competingCommitsFromBothEnginesConverge() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 13, now: Self.wallClock)
+        let alice = bench.swiftMember("alice")
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver), dave = bench.swiftMember("dave")
+        let erin = try await bench.mdkMember("erin", in: driver), frank = bench.swiftMember("frank")
+        let group = try await bench.createGroup(
+            by: alice, inviting: [bob, carol, dave, erin, frank], name: "Race", admins: [alice, bob])
+
+        let a = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "A"))
+        let b = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "B"))
+        let aFirst = CommitOrdering.prefers((a.event.createdAt, a.event.id), over: (b.event.createdAt, b.event.id))
+        let (winner, loser) = aFirst ? (a, b) : (b, a)
+        for receiver in [carol, dave] {
+            #expect(try await receiver.engine.processMessage(winner.event) == .commit(group), "\(receiver.name) winner first")
+            guard case .unprocessable = try await receiver.engine.processMessage(loser.event) else {
+                Issue.record("\(receiver.name) applied the losing commit after the winner")
+                continue
+            }
+        }
+        for receiver in [erin, frank] {
+            #expect(try await receiver.engine.processMessage(loser.event) == .commit(group), "\(receiver.name) loser first")
+            #expect(try await receiver.engine.processMessage(winner.event) == .commit(group), "\(receiver.name) rolls back")
+        }
+        for receiver in [carol, dave, erin, frank] {
+            #expect(try await receiver.engine.group(group).name == (aFirst ? "A" : "B"), "\(receiver.name)")
+            #expect(try await receiver.engine.epoch(of: group) == 2, "\(receiver.name)")
+        }
+        try await MemberBench.exchange("converged", from: dave, to: [carol, erin, frank], in: group)
+        try await MemberBench.exchange("converged too", from: erin, to: [carol, dave, frank], in: group)
         await driver.shutdown()
     }
 }
