@@ -87,6 +87,22 @@ struct MixedGroupTests {
         expected.members = [alice, bob]
         expected.epoch = 5
         try await expected.check(group, step: "MDK member left")
+
+        // A Swift Add commit with its Welcome for a new MDK member, then a Swift Remove of it.
+        let dave = try await bench.mdkMember("dave", in: driver)
+        let add = try await alice.engine.addMembers(to: group, keyPackages: [try await bench.keyPackage(of: dave)])
+        try await MemberBench.commit(add, by: alice, to: [bob])
+        _ = try await bench.join(dave, rumor: add.welcomeRumors[0], from: alice, groupName: "Mixed 3")
+        expected.members = [alice, bob, dave]
+        expected.epoch = 6
+        try await expected.check(group, step: "Swift added an MDK member")
+        try await MemberBench.exchange("hi from mdk dave", from: dave, to: [alice, bob], in: group)
+        let remove = try await alice.engine.removeMembers(from: group, pubkeys: [dave.pubkey])
+        try await MemberBench.commit(remove, by: alice, to: [bob, dave])
+        #expect(try await dave.engine.group(group).state == .inactive)
+        expected.members = [alice, bob]
+        expected.epoch = 7
+        try await expected.check(group, step: "Swift removed an MDK member")
         await driver.shutdown()
     }
 
