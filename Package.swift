@@ -148,7 +148,7 @@ let package = Package(
             name: "NativeSwiftEngineTests",
             dependencies: [
                 "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
-                "EngineTestSupport",
+                "EngineTestSupport", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

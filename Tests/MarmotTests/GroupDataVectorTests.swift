@@ -51,6 +51,9 @@ import Testing
         #expect(try GroupData(bytes: data.encoded()) == data)
         data.imageNonce = [UInt8](repeating: 2, count: 13)
         #expect(throws: MarmotError(.invalidGroupData, "")) { try GroupData(bytes: data.encoded()) }
+        data.imageNonce = nil
+        data.relays = ["https://not.a.relay"]
+        #expect(throws: MarmotError(.invalidGroupData, "")) { try GroupData(bytes: data.encoded()) }
     }
 
     @Test(arguments: ["bob", "carol"])

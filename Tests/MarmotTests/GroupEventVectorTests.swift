@@ -31,6 +31,10 @@ import Testing
         let message = try MLSMessage(tlsBytes: plain)
         let epoch = try #require(try MDKVectors.value(file, "\(path)/analysis/outer_key/epoch") as? Int)
         #expect(message.framedEpoch == UInt64(epoch), "a commit is encrypted under its pre-commit epoch")
+        // The same key is the store's group-event exporter row of that epoch.
+        let rows = try #require(try MDKVectors.value(try MDKVectors.file("exporter_secrets.json"), "rows") as? [[String: Any]])
+        let row = try #require(rows.first { $0["epoch"] as? Int == epoch && $0["label"] as? String == "group-event" })
+        #expect(row["secret"] as? String == key.hexString)
         let nonce = try MDKVectors.bytes(file, "\(path)/analysis/nonce_hex")
         #expect(try GroupEventCipher.seal(plain, key: key, nonce: nonce) == event.content)
 

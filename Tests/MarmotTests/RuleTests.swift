@@ -62,6 +62,23 @@ import Testing
         #expect(!CommitOrdering.prefers((10, small), over: (10, small)))
     }
 
+    /// The winners MIP-03 names for MDK's captured races (distinct seconds, and same second both id orders).
+    @Test(arguments: [
+        "race_rename_distinct_ts", "race_rename_distinct_ts_bob_receives_while_pending", "race_add_distinct_ts",
+        "race_rename_same_second_A_smaller_id", "race_rename_same_second_B_smaller_id",
+    ])
+    func capturedRacesPickTheExpectedWinner(race: String) throws {
+        let file = try MDKVectors.file("06_concurrency_and_epochs.json")
+        func commit(_ name: String) throws -> (createdAt: UInt64, id: EventID) {
+            let createdAt = try #require(try MDKVectors.value(file, "\(race)/\(name)/created_at") as? Int)
+            return (UInt64(createdAt), try EventID(hex: try MDKVectors.string(file, "\(race)/\(name)/id")))
+        }
+        let a = try commit("commit_A_alice"), b = try commit("commit_B_bob")
+        let expected = try MDKVectors.string(file, "\(race)/mip03_expected_winner")
+        #expect(CommitOrdering.prefers(a, over: b) == (expected == "A"))
+        #expect(CommitOrdering.prefers(b, over: a) == (expected == "B"))
+    }
+
     @Test func applicationRumorMustBeFromTheMLSSender() throws {
         let file = try MDKVectors.file("03_application_messages.json")
         let json = try MDKVectors.string(file, "alice_kind9/bob_process_message/message/event_json")

@@ -1,6 +1,8 @@
+import Crypto
 import EngineInterface
 import EngineTestSupport
 import NativeSwiftEngine
+import HexEncoding
 import Nostr
 import Testing
 
@@ -39,4 +41,14 @@ import Testing
         let other = try await transcript(seed: 43)
         #expect(zip(first, other).allSatisfy { $0 != $1 }, "a different seed changes every artefact")
     }
+
+    /// The transcript fingerprint of seed 42 at the fixed time, stored so that a change in any byte our
+    /// engine emits (or nondeterminism across processes, e.g. from hash-order iteration) is caught.
+    @Test func storedFingerprintOfSeed42() async throws {
+        let transcript = try await transcript(seed: 42)
+        let fingerprint = Array(SHA256.hash(data: Array(transcript.joined(separator: "\n").utf8))).hexString
+        #expect(fingerprint == Self.seed42Fingerprint)
+    }
+
+    static let seed42Fingerprint = "d357bf80876ee62389b617211c7bf394f2660e52b24b20c0a4b3bb4a121e1f5c"
 }

@@ -3,6 +3,7 @@ import EngineInterface
 import EngineTestSupport
 import ExternalProcessEngine
 import Foundation
+import Marmot
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -86,6 +87,22 @@ struct MixedGroupTests {
         expected.members = [alice, bob]
         expected.epoch = 5
         try await expected.check(group, step: "MDK member left")
+
+        // A Swift Add commit with its Welcome for a new MDK member, then a Swift Remove of it.
+        let dave = try await bench.mdkMember("dave", in: driver)
+        let add = try await alice.engine.addMembers(to: group, keyPackages: [try await bench.keyPackage(of: dave)])
+        try await MemberBench.commit(add, by: alice, to: [bob])
+        _ = try await bench.join(dave, rumor: add.welcomeRumors[0], from: alice, groupName: "Mixed 3")
+        expected.members = [alice, bob, dave]
+        expected.epoch = 6
+        try await expected.check(group, step: "Swift added an MDK member")
+        try await MemberBench.exchange("hi from mdk dave", from: dave, to: [alice, bob], in: group)
+        let remove = try await alice.engine.removeMembers(from: group, pubkeys: [dave.pubkey])
+        try await MemberBench.commit(remove, by: alice, to: [bob, dave])
+        #expect(try await dave.engine.group(group).state == .inactive)
+        expected.members = [alice, bob]
+        expected.epoch = 7
+        try await expected.check(group, step: "Swift removed an MDK member")
         await driver.shutdown()
     }
 
@@ -138,6 +155,85 @@ struct MixedGroupTests {
         expected.epoch = 4
         try await expected.check(group, step: "Swift member left")
         try await MemberBench.exchange("three again", from: carol, to: [alice, bob], in: group)
+        await driver.shutdown()
+    }
+
+    /// MIP-03 across engines: each side refuses the other's non-admin commit. In a group created without
+    /// invitees a leave is a legacy Remove proposal that non-admins store; a non-admin's next
+    /// self-update then commits it, which is not a pure self-update.
+    @Test func nonAdminCommitsAreRefusedAcrossEngines() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 12, now: Self.wallClock)
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = bench.swiftMember("bob")
+        let carol = try await bench.mdkMember("carol", in: driver)
+        let dave = bench.swiftMember("dave")
+        let group = try await bench.createGroup(by: alice, inviting: [], name: "Legacy", admins: [alice])
+        let add = try await alice.engine.addMembers(
+            to: group, keyPackages: [
+                try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave),
+            ])
+        try await alice.engine.mergePendingCommit(in: group)
+        for (member, rumor) in zip([bob, carol, dave], add.welcomeRumors) {
+            _ = try await bench.join(member, rumor: rumor, from: alice, groupName: "Legacy")
+        }
+
+        let leave = try await dave.engine.leaveGroup(group)
+        #expect(try await bob.engine.processMessage(leave.event) == .pendingProposal(group))
+        #expect(try await carol.engine.processMessage(leave.event) == .pendingProposal(group))
+        guard case .proposal = try await alice.engine.processMessage(leave.event) else {
+            Issue.record("MDK admin did not answer the legacy Remove")
+            await driver.shutdown()
+            return
+        }
+        try await alice.engine.clearPendingCommit(in: group)
+
+        let fromSwift = try await bob.engine.selfUpdate(in: group)
+        for receiver in [alice, carol] {
+            let result = try await receiver.engine.processMessage(fromSwift.event)
+            #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "MDK \(receiver.name): \(result)")
+        }
+        try await bob.engine.clearPendingCommit(in: group)
+        let fromMDK = try await carol.engine.selfUpdate(in: group)
+        let result = try await bob.engine.processMessage(fromMDK.event)
+        #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "Swift bob: \(result)")
+        for member in [alice, bob] { #expect(try await member.engine.epoch(of: group) == 1, "\(member.name)") }
+        await driver.shutdown()
+    }
+
+    /// MIP-03 race across engines: a Swift admin and an MDK admin commit in the same epoch; MDK and
+    /// Swift receivers, in both delivery orders, end on the earlier commit (ties: smaller id).
+    @Test func competingCommitsFromBothEnginesConverge() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 13, now: Self.wallClock)
+        let alice = bench.swiftMember("alice")
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver), dave = bench.swiftMember("dave")
+        let erin = try await bench.mdkMember("erin", in: driver), frank = bench.swiftMember("frank")
+        let group = try await bench.createGroup(
+            by: alice, inviting: [bob, carol, dave, erin, frank], name: "Race", admins: [alice, bob])
+
+        let a = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "A"))
+        let b = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "B"))
+        let aFirst = CommitOrdering.prefers((a.event.createdAt, a.event.id), over: (b.event.createdAt, b.event.id))
+        let (winner, loser) = aFirst ? (a, b) : (b, a)
+        for receiver in [carol, dave] {
+            #expect(try await receiver.engine.processMessage(winner.event) == .commit(group), "\(receiver.name) winner first")
+            guard case .unprocessable = try await receiver.engine.processMessage(loser.event) else {
+                Issue.record("\(receiver.name) applied the losing commit after the winner")
+                continue
+            }
+        }
+        for receiver in [erin, frank] {
+            #expect(try await receiver.engine.processMessage(loser.event) == .commit(group), "\(receiver.name) loser first")
+            #expect(try await receiver.engine.processMessage(winner.event) == .commit(group), "\(receiver.name) rolls back")
+        }
+        for receiver in [carol, dave, erin, frank] {
+            #expect(try await receiver.engine.group(group).name == (aFirst ? "A" : "B"), "\(receiver.name)")
+            #expect(try await receiver.engine.epoch(of: group) == 2, "\(receiver.name)")
+        }
+        try await MemberBench.exchange("converged", from: dave, to: [carol, erin, frank], in: group)
+        try await MemberBench.exchange("converged too", from: erin, to: [carol, dave, frank], in: group)
         await driver.shutdown()
     }
 }

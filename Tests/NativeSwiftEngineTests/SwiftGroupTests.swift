@@ -1,4 +1,6 @@
 import ConformanceTestSupport
+import Foundation
+import HexEncoding
 import EngineInterface
 import EngineTestSupport
 import NativeSwiftEngine
@@ -92,6 +94,10 @@ import Testing
         let hello = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "hi", tags: [])
         guard case .applicationMessage = try await carol.engine.processMessage(hello) else { Issue.record("hello refused"); return }
         #expect(try await carol.engine.processMessage(hello) == .unprocessable(group, reason: "duplicate"))
+        // Unlike MDK, our engine checks the outer Nostr signature.
+        let forgedJSON = hello.json().replacingOccurrences(of: hello.sig.hexString, with: String(repeating: "f", count: 128))
+        let forged = try Event.decodeUnverified(try JSONValue(parsing: forgedJSON))
+        #expect(try await bob.engine.processMessage(forged) == .rejected(EngineError(.invalidInput, "")))
         let stranger = bench.swiftMember("stranger")
         let other = try await stranger.engine.createGroup(GroupCreation(
             creator: stranger.pubkey, keyPackages: [], name: "Other", relays: MemberBench.relays, admins: [stranger.pubkey]))

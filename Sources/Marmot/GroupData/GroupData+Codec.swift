@@ -38,7 +38,11 @@ extension GroupData {
             }
             let relayBytes = try r.readVector { (inner: inout TLSReader) throws(TLSCodecError) in try inner.readOpaque() }
             var relays: [String] = []
-            for raw in relayBytes { relays.append(try Self.utf8(raw, field: "relay")) }
+            for raw in relayBytes {
+                let relay = try Self.utf8(raw, field: "relay")
+                guard RelayURL.isValid(relay) else { throw MarmotError(.invalidGroupData, "relay \(relay) is not a ws(s):// URL") }
+                relays.append(relay)
+            }
             let images = (
                 hash: try Self.optional(try r.readOpaque(), length: 32, field: "image_hash"),
                 key: try Self.optional(try r.readOpaque(), length: 32, field: "image_key"),
