@@ -12,11 +12,13 @@ let package = Package(
         .executable(name: "marmot-conform", targets: ["MarmotConformCLI"]),
         .library(name: "Nostr", targets: ["Nostr"]),
         .library(name: "MLS", targets: ["MLS"]),
+        .executable(name: "mls-bench", targets: ["MLSBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
@@ -26,19 +28,47 @@ let package = Package(
 
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
-        .target(name: "TLSCodec", swiftSettings: strict),
+        .target(name: "ErrorCodes", swiftSettings: strict),
+        .target(name: "TLSCodec", dependencies: ["ErrorCodes"], swiftSettings: strict),
 
         // Protocol layers.
         .target(
             name: "Nostr",
-            dependencies: ["CSecp256k1", "CSodium", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CSecp256k1", "CSodium", "ErrorCodes", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "MLS",
-            dependencies: ["TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ErrorCodes", "TLSCodec", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+
+        // Marmot MIP-00…03 codecs and rules over MLS and Nostr.
+        .target(
+            name: "Marmot",
+            dependencies: ["ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+
+        // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
+        .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
+        .target(
+            name: "ExternalProcessEngine",
+            dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            swiftSettings: strict
+        ),
+
+        // The native Swift engine: Marmot on our MLS behind ProtocolEngine.
+        .target(
+            name: "NativeSwiftEngine",
+            dependencies: ["EngineInterface", "Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ErrorCodes"],
+            swiftSettings: strict
+        ),
+
+        // The app core members run (sans-I/O apart from awaiting its engine).
+        .target(name: "GroupCore", dependencies: ["EngineInterface", "ErrorCodes", "Nostr"], swiftSettings: strict),
 
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
@@ -53,11 +83,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "Simulation",
+            dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
+            swiftSettings: strict
+        ),
 
         // Scenarios: YAML loading (the only Yams importer), model, runner.
         .target(
             name: "ScenarioRunner",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "ErrorCodes", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
 
@@ -65,15 +103,24 @@ let package = Package(
         .executableTarget(
             name: "MarmotConformCLI",
             dependencies: [
-                "Nostr", "ScenarioRunner", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
             ],
             swiftSettings: strict
         ),
 
+        // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
+        .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
+
         // Test-only helpers: vector loading, hostile-input mutators.
         .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
+        // Test-only: engine-agnostic member/group steps shared by the interop and native-engine tests.
+        .target(
+            name: "EngineTestSupport", dependencies: ["ConformanceTestSupport", "EngineInterface", "Nostr"],
+            swiftSettings: strict
+        ),
 
         .testTarget(
             name: "NostrTests",
@@ -88,11 +135,46 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ExternalProcessEngineTests",
+            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MarmotTests",
+            dependencies: ["Marmot", "MLS", "Nostr", "HexEncoding", "TLSCodec", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NativeSwiftEngineTests",
+            dependencies: [
+                "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
+                "EngineTestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
             name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "InMemoryRelayTests",
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GroupCoreTests",
+            dependencies: [
+                "GroupCore", "Simulation", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr",
+                "ConformanceTestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "Simulation", "GroupCore", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine", "InMemoryRelay",
+                "DeterministicScheduler", "Nostr", "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -11,6 +11,9 @@ public struct Delivery: Hashable, Sendable {
         case connectionLost
         /// A frame could not be sent because the relay is down.
         case unreachable
+        /// The relay can be reached again (it came back up, or the member's partition healed), as an
+        /// operating system's reachability callback would tell an app.
+        case reachable
     }
 
     public let relay: String
@@ -43,6 +46,8 @@ public struct RelayNetwork: Sendable {
     var nextReorderToken: UInt64 = 0
     var lastArrival: [LinkKey: VirtualInstant] = [:]
     var inboxes: [String: [Delivery]] = [:]
+    /// Partitioned members and the drop rule that cuts their in-flight frames.
+    var partitioned: [String: Int] = [:]
     var authorKeys: [String: String] = [:]
     var networkStream: SeededGenerator
     private var nextConnection: UInt64 = 1
@@ -90,6 +95,10 @@ public struct RelayNetwork: Sendable {
                 inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .connectionLost))
             }
             host.connections = [:]
+        } else {
+            for member in authorKeys.keys.sorted() where partitioned[member] == nil {
+                inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .reachable))
+            }
         }
         hosts[name] = host
     }
@@ -110,10 +119,29 @@ public struct RelayNetwork: Sendable {
         scheduler.record("fault", "rule-\(id)", "removed")
     }
 
-    /// Cuts every link of `member` in both directions until the returned rule is removed.
+    /// Cuts `member` off the network as a real outage would: every connection drops (relays forget its
+    /// subscriptions and authentication, the member is told), frames in flight to or from it are lost,
+    /// and its sends come back unreachable until `heal(_:)`.
     @discardableResult
     public mutating func partition(_ member: String) -> Int {
-        addFault(FaultRule(scope: .member(member), action: .drop))
+        partitioned[member] = addFault(FaultRule(scope: .member(member), action: .drop))
+        for name in hosts.keys.sorted() {
+            guard var host = hosts[name], let connection = host.connections.removeValue(forKey: member) else { continue }
+            host.relay.disconnect(connection)
+            hosts[name] = host
+            inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .connectionLost))
+        }
+        return partitioned[member] ?? 0
+    }
+
+    /// Ends a partition: the member can reach relays again (it must reconnect and resubscribe).
+    public mutating func heal(_ member: String) {
+        guard let rule = partitioned.removeValue(forKey: member) else { return }
+        removeFault(rule)
+        scheduler.record("fault", member, "partition healed")
+        for name in hosts.keys.sorted() where hosts[name]?.isUp == true {
+            inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .reachable))
+        }
     }
 
     /// Releases every frame held under `tag`, in the order they were held.
@@ -127,6 +155,11 @@ public struct RelayNetwork: Sendable {
     public mutating func send(_ frame: String, from member: String, to relay: String) {
         guard let host = hosts[relay] else {
             scheduler.record("send", "\(member)->\(relay)", "no such relay")
+            return
+        }
+        guard partitioned[member] == nil else {
+            scheduler.record("send", "\(member)->\(relay)", "unreachable (member partitioned)")
+            inboxes[member, default: []].append(Delivery(relay: relay, time: scheduler.now, content: .unreachable))
             return
         }
         guard host.isUp else {

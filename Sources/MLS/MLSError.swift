@@ -3,16 +3,13 @@
 // Every failure (malformed bytes, a bad signature, a rule of RFC 9420 broken by a peer) is an
 // `MLSError`: a stable `code` that tests assert on, plus a human `reason`. Codes are declared next
 // to the feature that raises them, in `extension MLSError.Code` blocks.
+import ErrorCodes
 import TLSCodec
 
 /// An error raised while decoding, validating or processing MLS data.
-public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable identifier such as `mls.badSignature`; compare errors by code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+public struct MLSError: CodedError {
+    /// A stable identifier; compare errors by code.
+    public typealias Code = ErrorCode<MLSError>
 
     public let code: Code
     /// Human-readable detail; not part of equality.
@@ -27,11 +24,6 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
     public init(_ codec: TLSCodecError) {
         self.init(.malformed, codec.description)
     }
-
-    public var description: String { "\(code.name): \(reason)" }
-
-    public static func == (lhs: MLSError, rhs: MLSError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 extension MLSError.Code {

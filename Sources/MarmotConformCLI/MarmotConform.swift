@@ -4,39 +4,15 @@ import ScenarioRunner
 
 /// `marmot-conform`: the conformance gate's command-line front door.
 @main
-struct MarmotConform: ParsableCommand {
+struct MarmotConform: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marmot-conform",
         abstract: "Conformance gate and interop bench for Marmot group messaging (MLS over Nostr).",
-        subcommands: [Run.self, Validate.self, List.self, Schema.self, BenchRelay.self, RelayServe.self]
+        subcommands: [Run.self, Replay.self, Validate.self, List.self, Schema.self, BenchRelay.self, RelayServe.self]
     )
 }
 
 extension MarmotConform {
-    /// Runs the scenario files under the given paths.
-    struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run conformance scenarios.")
-
-        @Argument(help: "Scenario files or folders (default: scenarios/).")
-        var paths: [String] = ["scenarios"]
-
-        func run() throws {
-            let files = try ScenarioFiles.collect(paths)
-            guard !files.isEmpty else {
-                print("marmot-conform: no scenario files under \(paths.joined(separator: ", ")); nothing to run yet.")
-                print("0 passed, 0 failed")
-                return
-            }
-            let (scenarios, invalid) = ScenarioFiles.load(files)
-            // Execution lands with the scenario runner (issue 6); until then files are only validated.
-            for scenario in scenarios {
-                print("SKIP \(scenario.file): \(scenario.name) (the scenario runner is not built yet)")
-            }
-            print("\(0) passed, \(invalid) failed, \(scenarios.count) skipped")
-            if invalid > 0 { throw ExitCode.failure }
-        }
-    }
-
     /// Checks scenario files against the format, without running them.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -100,6 +76,20 @@ enum ScenarioFiles {
                     .map { (path as NSString).appendingPathComponent($0) }
             } else {
                 out.append(path)
+            }
+        }
+        return out
+    }
+
+    /// Loads every file with its text (kept for failure capsules); invalid files are reported and left out.
+    static func loadWithText(_ files: [String]) throws -> [(Scenario, text: String)] {
+        var out: [(Scenario, text: String)] = []
+        for file in files {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            do {
+                out.append((try Scenario(yaml: text, file: file), text))
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
             }
         }
         return out

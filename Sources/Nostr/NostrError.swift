@@ -4,15 +4,12 @@
 // wraps) reports failures as a `NostrError`: a stable `code` that tests and scenarios assert on,
 // plus a human `reason`. Codes are declared next to the feature that raises them, in
 // `extension NostrError.Code` blocks, so adding a code never touches this file.
+import ErrorCodes
 
 /// An error raised while decoding, verifying or building Nostr data.
-public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct NostrError: CodedError {
     /// A stable identifier such as `event.badSignature`; compare errors by code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<NostrError>
 
     public let code: Code
     /// Human-readable detail; not part of equality.
@@ -22,9 +19,4 @@ public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(code.name): \(reason)" }
-
-    public static func == (lhs: NostrError, rhs: NostrError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

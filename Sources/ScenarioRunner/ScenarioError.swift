@@ -1,3 +1,5 @@
+import ErrorCodes
+
 // The one error type of the ScenarioRunner module.
 
 /// A position in a scenario file (1-based line and column).
@@ -16,27 +18,9 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An error in a scenario file or run, printed as `file:line:column: message`.
-public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ScenarioError: CodedError {
     /// A stable identifier such as `scenario.unknownKey`; compare errors by code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        public static let yamlSyntax = Code("scenario.yamlSyntax")
-        public static let unsupportedYAML = Code("scenario.unsupportedYAML")
-        public static let duplicateKey = Code("scenario.duplicateKey")
-        public static let unknownKey = Code("scenario.unknownKey")
-        public static let missingField = Code("scenario.missingField")
-        public static let wrongType = Code("scenario.wrongType")
-        public static let invalidValue = Code("scenario.invalidValue")
-        public static let badDuration = Code("scenario.badDuration")
-        public static let unknownStep = Code("scenario.unknownStep")
-        public static let ambiguousStep = Code("scenario.ambiguousStep")
-        public static let duplicateName = Code("scenario.duplicateName")
-        public static let unknownReference = Code("scenario.unknownReference")
-        public static let unreadableFile = Code("scenario.unreadableFile")
-    }
+    public typealias Code = ErrorCode<ScenarioError>
 
     public let code: Code
     public let location: SourceLocation
@@ -48,8 +32,22 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
+    public var reason: String { message }
     public var description: String { "\(location): \(message)" }
+}
 
-    public static func == (lhs: ScenarioError, rhs: ScenarioError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ScenarioError.Code {
+    public static let yamlSyntax = Self("scenario.yamlSyntax")
+    public static let unsupportedYAML = Self("scenario.unsupportedYAML")
+    public static let duplicateKey = Self("scenario.duplicateKey")
+    public static let unknownKey = Self("scenario.unknownKey")
+    public static let missingField = Self("scenario.missingField")
+    public static let wrongType = Self("scenario.wrongType")
+    public static let invalidValue = Self("scenario.invalidValue")
+    public static let badDuration = Self("scenario.badDuration")
+    public static let unknownStep = Self("scenario.unknownStep")
+    public static let ambiguousStep = Self("scenario.ambiguousStep")
+    public static let duplicateName = Self("scenario.duplicateName")
+    public static let unknownReference = Self("scenario.unknownReference")
+    public static let unreadableFile = Self("scenario.unreadableFile")
 }

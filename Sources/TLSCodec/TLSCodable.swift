@@ -38,22 +38,15 @@ extension TLSDecodable {
     }
 }
 
-extension UInt8: TLSCodable {
+/// Big-endian fixed-width integers (`uint8` … `uint64`) encode as themselves.
+public protocol TLSInteger: FixedWidthInteger, UnsignedInteger, TLSCodable {}
+
+extension TLSInteger {
     public func encode(to writer: inout TLSWriter) { writer.write(self) }
     public init(from reader: inout TLSReader) throws(TLSCodecError) { self = try reader.readInteger() }
 }
 
-extension UInt16: TLSCodable {
-    public func encode(to writer: inout TLSWriter) { writer.write(self) }
-    public init(from reader: inout TLSReader) throws(TLSCodecError) { self = try reader.readInteger() }
-}
-
-extension UInt32: TLSCodable {
-    public func encode(to writer: inout TLSWriter) { writer.write(self) }
-    public init(from reader: inout TLSReader) throws(TLSCodecError) { self = try reader.readInteger() }
-}
-
-extension UInt64: TLSCodable {
-    public func encode(to writer: inout TLSWriter) { writer.write(self) }
-    public init(from reader: inout TLSReader) throws(TLSCodecError) { self = try reader.readInteger() }
-}
+extension UInt8: TLSInteger {}
+extension UInt16: TLSInteger {}
+extension UInt32: TLSInteger {}
+extension UInt64: TLSInteger {}

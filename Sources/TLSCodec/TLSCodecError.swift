@@ -3,15 +3,12 @@
 // Decoders of untrusted bytes report failures as a `TLSCodecError`: a stable `code` that tests
 // assert on, plus a human `reason`. Higher layers (MLS) declare their own decoding codes in
 // `extension TLSCodecError.Code` blocks next to the structs that raise them.
+import ErrorCodes
 
 /// An error raised while reading or writing the TLS presentation language.
-public struct TLSCodecError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable identifier such as `tls.truncated`; compare errors by code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-    }
+public struct TLSCodecError: CodedError {
+    /// A stable identifier; compare errors by code.
+    public typealias Code = ErrorCode<TLSCodecError>
 
     public let code: Code
     /// Human-readable detail; not part of equality.
@@ -21,11 +18,6 @@ public struct TLSCodecError: Error, Hashable, Sendable, CustomStringConvertible 
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(code.name): \(reason)" }
-
-    public static func == (lhs: TLSCodecError, rhs: TLSCodecError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 extension TLSCodecError.Code {

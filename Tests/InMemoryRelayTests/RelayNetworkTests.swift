@@ -183,18 +183,30 @@ import Testing
         #expect(Self.liveIDs(world.messages(for: "bob")) == [note.id.hex])
     }
 
+    /// A partition is an outage of the member's network: its connections drop (and with them its
+    /// subscriptions), its sends are unreachable, and healing says every live relay is reachable again.
     @Test func partitionCutsAMemberUntilHealed() throws {
         var world = World(seed: 10)
         world.subscribe("bob", to: "group", "all", [Filter(kinds: [1])])
         world.network.runUntilIdle()
         _ = world.messages(for: "bob")
-        let cut = world.network.partition("bob")
-        world.publish(try world.event(1, by: "alice", content: "while cut"), by: "alice", to: "group")
+        world.network.partition("bob")
+        #expect(world.network.takeDeliveries(for: "bob").map(\.content) == [.connectionLost])
+        let whileCut = try world.event(1, by: "alice", content: "while cut")
+        world.publish(whileCut, by: "alice", to: "group")
         world.publish(try world.event(1, by: "bob", content: "bob while cut"), by: "bob", to: "group")
         world.network.runUntilIdle()
-        #expect(world.messages(for: "bob").isEmpty)
+        #expect(world.network.takeDeliveries(for: "bob").map(\.content) == [.unreachable])
         #expect(world.network.relay("group")?.storedEventCount == 1)
-        world.network.removeFault(cut)
+
+        world.network.heal("bob")
+        let reachable = world.network.takeDeliveries(for: "bob")
+        #expect(!reachable.isEmpty && reachable.allSatisfy { $0.content == .reachable })
+        #expect(reachable.contains { $0.relay == "group" })
+        // The old subscription died with the connection: only a new one sees history and live events.
+        world.subscribe("bob", to: "group", "again", [Filter(kinds: [1])])
+        world.network.runUntilIdle()
+        #expect(Self.liveIDs(world.messages(for: "bob")) == [whileCut.id.hex])
         let after = try world.event(1, by: "alice", content: "after heal")
         world.publish(after, by: "alice", to: "group")
         world.network.runUntilIdle()

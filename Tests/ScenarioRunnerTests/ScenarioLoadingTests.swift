@@ -28,7 +28,7 @@ import Testing
               - rename: { by: alice, to: A }
               - rename: { by: bob, to: B }
           - wait: { until: converged, within: 1m30s }
-          - inject: { relay: g1, event: { kind: 445, tamper: sig } }
+          - advance: { by: 2s }
         expect:
           converged: true
         """
@@ -40,7 +40,7 @@ import Testing
         #expect(scenario.members[0].engine == "mdk" && scenario.members[1].engine == nil)
         #expect(scenario.members[2].relays == ["g1"] && scenario.members[2].profileName == "Carol")
         #expect(scenario.relays[1].policies == ["reject-protected"])
-        #expect(scenario.steps.map(\.verb) == ["create-group", "deliver", "fault", "release", "parallel", "wait", "inject"])
+        #expect(scenario.steps.map(\.verb) == ["create-group", "deliver", "fault", "release", "parallel", "wait", "advance"])
         #expect(scenario.steps[4].substeps.map(\.verb) == ["rename", "rename"])
         #expect(scenario.steps[0].name == "setup")
         #expect(scenario.steps[0].location.description == "race.yaml:14:5")
@@ -64,7 +64,7 @@ import Testing
                   code: .unknownStep, position: "bad.yaml:6:5"),
         Malformed(title: "unknown member", yaml: base + "  - create-group: { by: alice, with: [bob, dave] }\n",
                   code: .unknownReference, position: "bad.yaml:6:44"),
-        Malformed(title: "wrong type", yaml: base + "  - deliver: { kind: many }\n", code: .wrongType, position: "bad.yaml:6:22"),
+        Malformed(title: "wrong type", yaml: base + "  - fault: { apply: drop, kind: many }\n", code: .wrongType, position: "bad.yaml:6:33"),
         Malformed(title: "missing field", yaml: base + "  - rename: { by: alice }\n", code: .missingField, position: "bad.yaml:6:13"),
         Malformed(title: "bad duration", yaml: base + "  - wait: { until: converged, within: 30 }\n",
                   code: .badDuration, position: "bad.yaml:6:39"),
@@ -79,7 +79,8 @@ import Testing
                   code: .unknownReference, position: "bad.yaml:6:22"),
         Malformed(title: "wrong engine", yaml: "name: x\nmembers:\n  - { label: a, engine: rust }\nsteps: []\n",
                   code: .invalidValue, position: "bad.yaml:3:25"),
-        Malformed(title: "integer out of range", yaml: base + "  - deliver: { kind: 70000 }\n", code: .invalidValue, position: "bad.yaml:6:22"),
+        Malformed(title: "integer out of range", yaml: base + "  - fault: { apply: drop, kind: 70000 }\n", code: .invalidValue, position: "bad.yaml:6:33"),
+        Malformed(title: "deliver takes a word", yaml: base + "  - deliver: { kind: 445 }\n", code: .wrongType, position: "bad.yaml:6:14"),
         Malformed(title: "duplicate key in a flow mapping", yaml: base + "  - send: { by: alice, text: a, text: b }\n",
                   code: .duplicateKey, position: "bad.yaml:6:33"),
         Malformed(title: "step is not a mapping", yaml: base + "  - deliver\n", code: .wrongType, position: "bad.yaml:6:5"),

@@ -99,7 +99,7 @@ extension CipherSuite {
         publicKey: [UInt8], label: String, context: [UInt8], plaintext: [UInt8], ephemeralPrivateKey: [UInt8]
     ) throws(MLSError) -> HPKECiphertext {
         let sealed = try HPKE.sealBase(
-            recipient: publicKey, info: encryptContext(label: label, context: context), aad: [],
+            suite: self, recipient: publicKey, info: encryptContext(label: label, context: context), aad: [],
             plaintext: plaintext, ephemeral: ephemeralPrivateKey)
         return HPKECiphertext(kemOutput: sealed.enc, ciphertext: sealed.ciphertext)
     }
@@ -109,7 +109,7 @@ extension CipherSuite {
         privateKey: [UInt8], label: String, context: [UInt8], ciphertext: HPKECiphertext
     ) throws(MLSError) -> [UInt8] {
         try HPKE.openBase(
-            enc: ciphertext.kemOutput, recipientPrivateKey: privateKey,
+            suite: self, enc: ciphertext.kemOutput, recipientPrivateKey: privateKey,
             info: encryptContext(label: label, context: context), aad: [], ciphertext: ciphertext.ciphertext)
     }
 

@@ -1,6 +1,7 @@
 // The raw primitives of suite 0x0001 on swift-crypto. Everything above this file works in bytes,
 // so adding a suite later means extending only these functions.
 import Crypto
+import ErrorCodes
 
 extension MLSError.Code {
     /// A key of the wrong size or not on its curve.
@@ -31,28 +32,37 @@ extension CipherSuite {
             .withUnsafeBytes { Array($0) }
     }
 
-    /// AEAD.Seal with AES-128-GCM; returns ciphertext ‖ tag.
+    /// AEAD.Seal (AES-128-GCM or ChaCha20-Poly1305); returns ciphertext ‖ tag.
     public func seal(key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: [UInt8]) throws(MLSError) -> [UInt8] {
         guard key.count == aeadKeyLength else { throw MLSError(.invalidKey, "AEAD key of \(key.count) bytes") }
         do {
+            if usesChaCha {
+                let box = try ChaChaPoly.seal(
+                    plaintext, using: SymmetricKey(data: key), nonce: ChaChaPoly.Nonce(data: nonce), authenticating: aad)
+                return Array(box.ciphertext) + Array(box.tag)
+            }
             let box = try AES.GCM.seal(
                 plaintext, using: SymmetricKey(data: key), nonce: AES.GCM.Nonce(data: nonce), authenticating: aad)
             return Array(box.ciphertext) + Array(box.tag)
         } catch {
-            throw MLSError(.invalidKey, "AES-GCM seal: \(error)")
+            throw MLSError(.invalidKey, "AEAD seal: \(error)")
         }
     }
 
-    /// AEAD.Open with AES-128-GCM over ciphertext ‖ tag.
+    /// AEAD.Open over ciphertext ‖ tag.
     public func open(key: [UInt8], nonce: [UInt8], aad: [UInt8], ciphertext: [UInt8]) throws(MLSError) -> [UInt8] {
         guard key.count == aeadKeyLength else { throw MLSError(.invalidKey, "AEAD key of \(key.count) bytes") }
         guard ciphertext.count >= 16 else { throw MLSError(.decryptionFailed, "ciphertext shorter than the tag") }
+        let body = ciphertext.dropLast(16), tag = ciphertext.suffix(16)
         do {
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext.dropLast(16), tag: ciphertext.suffix(16))
+            if usesChaCha {
+                let box = try ChaChaPoly.SealedBox(nonce: ChaChaPoly.Nonce(data: nonce), ciphertext: body, tag: tag)
+                return Array(try ChaChaPoly.open(box, using: SymmetricKey(data: key), authenticating: aad))
+            }
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: body, tag: tag)
             return Array(try AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: aad))
         } catch {
-            throw MLSError(.decryptionFailed, "AES-GCM open failed")
+            throw MLSError(.decryptionFailed, "AEAD open failed")
         }
     }
 

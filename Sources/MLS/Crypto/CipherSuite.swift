@@ -1,6 +1,6 @@
-// MLS cipher suites (RFC 9420 §17.1). Only 0x0001 is implemented:
+// MLS cipher suites (RFC 9420 §17.1). Implemented: 0x0001
 // MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519 = DHKEM(X25519, HKDF-SHA256), HKDF-SHA256,
-// AES-128-GCM, SHA-256, Ed25519.
+// AES-128-GCM, SHA-256, Ed25519; and 0x0003, the same with ChaCha20-Poly1305 as the AEAD.
 import TLSCodec
 
 /// A supported MLS cipher suite; constructing one for an unsupported id fails.
@@ -10,6 +10,8 @@ public struct CipherSuite: Hashable, Sendable, CustomStringConvertible {
 
     /// MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519.
     public static let x25519AES128GCMSHA256Ed25519 = CipherSuite(checked: 1)
+    /// MLS_128_DHKEMX25519_CHACHA20POLY1305_SHA256_Ed25519.
+    public static let x25519ChaCha20Poly1305SHA256Ed25519 = CipherSuite(checked: 3)
 
     /// Names of the registered suites, for reports of what is skipped.
     public static let registeredNames: [UInt16: String] = [
@@ -25,9 +27,9 @@ public struct CipherSuite: Hashable, Sendable, CustomStringConvertible {
     private init(checked id: UInt16) { self.id = id }
 
     /// The suite with registry value `id`.
-    /// - Throws: `.unsupportedCipherSuite` for any suite but 0x0001.
+    /// - Throws: `.unsupportedCipherSuite` for any suite but 0x0001 and 0x0003.
     public init(id: UInt16) throws(MLSError) {
-        guard id == 1 else {
+        guard id == 1 || id == 3 else {
             throw MLSError(.unsupportedCipherSuite, "cipher suite \(id) (\(Self.registeredNames[id] ?? "unregistered"))")
         }
         self.id = id
@@ -36,7 +38,11 @@ public struct CipherSuite: Hashable, Sendable, CustomStringConvertible {
     /// Nh: the hash and KDF output length.
     public var hashLength: Int { 32 }
     /// Nk: the AEAD key length.
-    public var aeadKeyLength: Int { 16 }
+    public var aeadKeyLength: Int { usesChaCha ? 32 : 16 }
+    /// The HPKE AEAD identifier (RFC 9180 §7.3).
+    var hpkeAEADID: UInt16 { usesChaCha ? 0x0003 : 0x0001 }
+    /// True for the ChaCha20-Poly1305 suite.
+    var usesChaCha: Bool { id == 3 }
     /// Nn: the AEAD nonce length.
     public var aeadNonceLength: Int { 12 }
 

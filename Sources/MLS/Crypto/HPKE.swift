@@ -1,4 +1,5 @@
-// HPKE base mode (RFC 9180) for DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM, written on
+// HPKE base mode (RFC 9180) for DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM or
+// ChaCha20-Poly1305, written on
 // raw HKDF so the ephemeral key can come from a caller's generator: swift-crypto's HPKE.Sender
 // always draws it from the system RNG, which would make our runs irreproducible.
 import Crypto
@@ -8,17 +9,21 @@ enum HPKE {
     private static let version = Array("HPKE-v1".utf8)
     /// "KEM" ‖ I2OSP(kem_id = 0x0020, 2).
     private static let kemSuiteID = Array("KEM".utf8) + [0x00, 0x20]
-    /// "HPKE" ‖ kem_id ‖ kdf_id (0x0001) ‖ aead_id (0x0001).
-    private static let hpkeSuiteID = Array("HPKE".utf8) + [0x00, 0x20, 0x00, 0x01, 0x00, 0x01]
-    private static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
+    /// The KEM and KDF are the same in every suite we support; only the HPKE suite id and the AEAD vary.
+    private static let kdf = CipherSuite.x25519AES128GCMSHA256Ed25519
+
+    /// "HPKE" ‖ kem_id (0x0020) ‖ kdf_id (0x0001) ‖ aead_id.
+    private static func hpkeSuiteID(_ suite: CipherSuite) -> [UInt8] {
+        Array("HPKE".utf8) + [0x00, 0x20, 0x00, 0x01, UInt8(suite.hpkeAEADID >> 8), UInt8(suite.hpkeAEADID & 0xff)]
+    }
 
     static func labeledExtract(suiteID: [UInt8], salt: [UInt8], label: String, ikm: [UInt8]) -> [UInt8] {
-        suite.extract(salt: salt, ikm: version + suiteID + Array(label.utf8) + ikm)
+        kdf.extract(salt: salt, ikm: version + suiteID + Array(label.utf8) + ikm)
     }
 
     static func labeledExpand(suiteID: [UInt8], prk: [UInt8], label: String, info: [UInt8], length: Int) -> [UInt8] {
         let prefix: [UInt8] = [UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
-        return suite.expand(prk: prk, info: prefix + version + suiteID + Array(label.utf8) + info, length: length)
+        return kdf.expand(prk: prk, info: prefix + version + suiteID + Array(label.utf8) + info, length: length)
     }
 
     /// DeriveKeyPair(ikm) of RFC 9180 §7.1.3 for X25519: (private key, public key).
@@ -35,24 +40,59 @@ enum HPKE {
 
     /// SealBase(pkR, info, aad, pt) with the ephemeral private key `ephemeral`: (enc, ciphertext).
     static func sealBase(
-        recipient: [UInt8], info: [UInt8], aad: [UInt8], plaintext: [UInt8], ephemeral: [UInt8]
+        suite: CipherSuite, recipient: [UInt8], info: [UInt8], aad: [UInt8], plaintext: [UInt8], ephemeral: [UInt8]
     ) throws(MLSError) -> (enc: [UInt8], ciphertext: [UInt8]) {
         let skE = try agreementKey(ephemeral)
         let enc = Array(skE.publicKey.rawRepresentation)
         let dh = try sharedSecret(skE, recipient)
-        let (key, nonce) = keySchedule(sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
+        let (key, nonce) = keySchedule(suite: suite, sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
         return (enc, try suite.seal(key: key, nonce: nonce, aad: aad, plaintext: plaintext))
     }
 
     /// OpenBase(enc, skR, info, aad, ct).
     static func openBase(
-        enc: [UInt8], recipientPrivateKey: [UInt8], info: [UInt8], aad: [UInt8], ciphertext: [UInt8]
+        suite: CipherSuite, enc: [UInt8], recipientPrivateKey: [UInt8], info: [UInt8], aad: [UInt8], ciphertext: [UInt8]
     ) throws(MLSError) -> [UInt8] {
         let skR = try agreementKey(recipientPrivateKey)
         let recipient = Array(skR.publicKey.rawRepresentation)
         let dh = try sharedSecret(skR, enc)
-        let (key, nonce) = keySchedule(sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
+        let (key, nonce) = keySchedule(suite: suite, sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info)
         return try suite.open(key: key, nonce: nonce, aad: aad, ciphertext: ciphertext)
+    }
+
+    /// SetupBaseR(enc, skR, info) followed by Export(exporterContext, length): the receiver side
+    /// of MLS external init (§8.3).
+    static func receiverExport(
+        suite: CipherSuite, enc: [UInt8], recipientPrivateKey: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int
+    ) throws(MLSError) -> [UInt8] {
+        let skR = try agreementKey(recipientPrivateKey)
+        let recipient = Array(skR.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skR, enc)
+        return export(
+            suite: suite, sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info,
+            exporterContext: exporterContext, length: length)
+    }
+
+    /// SetupBaseS(pkR, info) with ephemeral `ephemeral`, then Export: (enc, exported secret).
+    static func senderExport(
+        suite: CipherSuite, recipient: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int, ephemeral: [UInt8]
+    ) throws(MLSError) -> (enc: [UInt8], secret: [UInt8]) {
+        let skE = try agreementKey(ephemeral)
+        let enc = Array(skE.publicKey.rawRepresentation)
+        let dh = try sharedSecret(skE, recipient)
+        let secret = export(
+            suite: suite, sharedSecret: kemSharedSecret(dh: dh, enc: enc, recipient: recipient), info: info,
+            exporterContext: exporterContext, length: length)
+        return (enc, secret)
+    }
+
+    private static func export(
+        suite: CipherSuite, sharedSecret: [UInt8], info: [UInt8], exporterContext: [UInt8], length: Int
+    ) -> [UInt8] {
+        let id = hpkeSuiteID(suite)
+        let (secret, context) = scheduleSecret(suiteID: id, sharedSecret: sharedSecret, info: info)
+        let exporterSecret = labeledExpand(suiteID: id, prk: secret, label: "exp", info: context, length: 32)
+        return labeledExpand(suiteID: id, prk: exporterSecret, label: "sec", info: exporterContext, length: length)
     }
 
     /// ExtractAndExpand(dh, enc ‖ pkR) of DHKEM.
@@ -62,14 +102,23 @@ enum HPKE {
     }
 
     /// KeySchedule for mode_base with empty psk and psk_id: (key, base_nonce).
-    private static func keySchedule(sharedSecret: [UInt8], info: [UInt8]) -> ([UInt8], [UInt8]) {
-        let pskIDHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "psk_id_hash", ikm: [])
-        let infoHash = labeledExtract(suiteID: hpkeSuiteID, salt: [], label: "info_hash", ikm: info)
-        let context = [0x00] + pskIDHash + infoHash
-        let secret = labeledExtract(suiteID: hpkeSuiteID, salt: sharedSecret, label: "secret", ikm: [])
-        let key = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "key", info: context, length: 16)
-        let nonce = labeledExpand(suiteID: hpkeSuiteID, prk: secret, label: "base_nonce", info: context, length: 12)
+    private static func keySchedule(suite: CipherSuite, sharedSecret: [UInt8], info: [UInt8]) -> ([UInt8], [UInt8]) {
+        let id = hpkeSuiteID(suite)
+        let (secret, context) = scheduleSecret(suiteID: id, sharedSecret: sharedSecret, info: info)
+        let key = labeledExpand(suiteID: id, prk: secret, label: "key", info: context, length: suite.aeadKeyLength)
+        let nonce = labeledExpand(
+            suiteID: id, prk: secret, label: "base_nonce", info: context, length: suite.aeadNonceLength)
         return (key, nonce)
+    }
+
+    /// The key schedule's `secret` and `key_schedule_context` for mode_base.
+    private static func scheduleSecret(
+        suiteID: [UInt8], sharedSecret: [UInt8], info: [UInt8]
+    ) -> (secret: [UInt8], context: [UInt8]) {
+        let pskIDHash = labeledExtract(suiteID: suiteID, salt: [], label: "psk_id_hash", ikm: [])
+        let infoHash = labeledExtract(suiteID: suiteID, salt: [], label: "info_hash", ikm: info)
+        let context = [0x00] + pskIDHash + infoHash
+        return (labeledExtract(suiteID: suiteID, salt: sharedSecret, label: "secret", ikm: []), context)
     }
 
     private static func agreementKey(_ raw: [UInt8]) throws(MLSError) -> Curve25519.KeyAgreement.PrivateKey {

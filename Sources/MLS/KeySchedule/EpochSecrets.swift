@@ -66,6 +66,12 @@ public struct EpochSecrets: Hashable, Sendable {
         initSecret = suite.deriveSecret(secret: epoch, label: "init")
     }
 
+    /// welcome_secret, which a joiner needs before it can read the GroupContext.
+    public static func welcomeSecret(suite: CipherSuite, joinerSecret: [UInt8], pskSecret: [UInt8]?) -> [UInt8] {
+        let zero = [UInt8](repeating: 0, count: suite.hashLength)
+        return suite.deriveSecret(secret: suite.extract(salt: joinerSecret, ikm: pskSecret ?? zero), label: "welcome")
+    }
+
     /// MLS-Exporter(label, context, length) (§8.5).
     public func exporter(label: String, context: [UInt8], length: Int) -> [UInt8] {
         let derived = suite.expandWithLabel(

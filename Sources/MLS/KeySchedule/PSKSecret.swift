@@ -1,3 +1,4 @@
+import ErrorCodes
 import TLSCodec
 
 extension MLSError.Code {

@@ -1,4 +1,5 @@
 // Tree hashes (RFC 9420 §7.8) and parent hashes (§7.9).
+import ErrorCodes
 import TLSCodec
 
 extension MLSError.Code {

@@ -1,6 +1,7 @@
 // The ratchet tree of RFC 9420 §7: a left-balanced binary tree in array form (§4.2), with leaves
 // at even indices and parents at odd ones. Internally the array always spans a full tree of
 // 2^d leaves; the wire form (§12.4.3.3) drops trailing blank nodes.
+import ErrorCodes
 import TLSCodec
 
 extension MLSError.Code {
@@ -37,6 +38,15 @@ public struct RatchetTree: Hashable, Sendable {
         var width = 1
         while width < count { width = width * 2 + 1 }
         nodes = wire.nodes + Array(repeating: nil, count: width - count)
+        // Unmerged leaves must be non-blank leaves below the parent that lists them (§7.9.2 relies on it).
+        for p in stride(from: 1, to: nodes.count, by: 2) {
+            guard let parent = parent(at: UInt32(p)) else { continue }
+            for leaf in parent.unmergedLeaves {
+                guard leaf < leafCount, self.leaf(leaf) != nil,
+                    TreeMath.isInSubtree(TreeMath.nodeIndex(ofLeaf: leaf), of: UInt32(p))
+                else { throw MLSError(.invalidTree, "parent \(p) lists unmerged leaf \(leaf) outside its subtree") }
+            }
+        }
     }
 
     /// Decodes and rebuilds a tree from `optional<Node> ratchet_tree<V>` bytes.

@@ -2,6 +2,7 @@
 // ExpandWithLabel(parent, "tree", "left" | "right", Nh), and each leaf seeds a handshake and an
 // application ratchet. Node secrets are derived on demand and deleted once their children exist,
 // so a compromise later in the epoch does not expose keys already used.
+import ErrorCodes
 
 extension MLSError.Code {
     /// A leaf index outside the tree.

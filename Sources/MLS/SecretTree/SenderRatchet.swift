@@ -1,6 +1,7 @@
 // One sender's hash ratchet (RFC 9420 §9.1): generation j yields a key and nonce, then the secret
 // moves on and the old one is forgotten. Keys of skipped generations are kept, within bounds, so
 // messages that arrive out of order still decrypt; each key is usable once.
+import ErrorCodes
 
 extension MLSError.Code {
     /// A generation whose key was already used or discarded.

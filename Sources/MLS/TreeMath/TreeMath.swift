@@ -31,7 +31,8 @@ public enum TreeMath {
 
     /// The parent of `x` in a tree with `leaves` leaves; nil for the root.
     public static func parent(_ x: UInt32, leaves: UInt32) -> UInt32? {
-        guard x != root(leaves) else { return nil }
+        // Outside the tree the climb would never meet the root, so such nodes have no parent.
+        guard x != root(leaves), x < nodeWidth(leaves) else { return nil }
         let k = level(x)
         let b = (x >> (k + 1)) & 1
         return (x | (1 << k)) ^ (b << (k + 1))
@@ -66,6 +67,7 @@ public enum TreeMath {
         return x >> (k + 1) == ancestor >> (k + 1)
     }
 
-    /// The node index of leaf `leaf`.
-    public static func nodeIndex(ofLeaf leaf: UInt32) -> UInt32 { leaf * 2 }
+    /// The node index of leaf `leaf`. Wrapping, because leaf indices arrive from the wire: callers
+    /// bound them by the tree's leaf count, and an out-of-range index must not trap on the way.
+    public static func nodeIndex(ofLeaf leaf: UInt32) -> UInt32 { leaf &* 2 }
 }

@@ -1,3 +1,4 @@
+import ErrorCodes
 import HexEncoding
 
 extension NostrError.Code {

@@ -1,4 +1,5 @@
 import Crypto
+import ErrorCodes
 
 extension NostrError.Code {
     public static let rumorIDMismatch = Self("rumor.idMismatch")

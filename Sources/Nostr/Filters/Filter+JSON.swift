@@ -2,6 +2,8 @@
 // kind range, single-letter tag names) and ignores keys it does not know, as NIP-01 leaves room
 // for extensions (e.g. NIP-50 `search`).
 
+import ErrorCodes
+
 extension NostrError.Code {
     /// The filter is not a JSON object.
     public static let filterNotObject = Self("filter.notObject")

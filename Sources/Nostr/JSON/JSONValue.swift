@@ -5,6 +5,8 @@
 // object keys and lone surrogates, and numbers kept as their literal text so that `1` and
 // `1.0` (a non-integer kind) stay distinguishable.
 
+import ErrorCodes
+
 extension NostrError.Code {
     public static let jsonSyntax = Self("json.syntax")
     public static let jsonTooDeep = Self("json.tooDeep")

@@ -1,4 +1,5 @@
 import CSecp256k1
+import ErrorCodes
 import HexEncoding
 
 extension NostrError.Code {

@@ -1,4 +1,5 @@
 import CSecp256k1
+import ErrorCodes
 
 extension NostrError.Code {
     public static let invalidSignatureEncoding = Self("schnorr.invalidSignatureEncoding")

@@ -3,6 +3,8 @@
 //
 // https://github.com/nostr-protocol/nips/blob/master/19.md
 
+import ErrorCodes
+
 extension NostrError.Code {
     public static let nip19TooLong = Self("nip19.tooLong")
     public static let nip19InvalidCharacter = Self("nip19.invalidCharacter")

@@ -4,6 +4,8 @@
 // Every failure of `decrypt` has its own code so that conformance reports can say which check a
 // peer's payload broke; the codes below are grouped by the step that raises them.
 
+import ErrorCodes
+
 extension NostrError.Code {
     /// The payload starts with `#`, the marker NIP-44 reserves for a future, non-base64 encoding.
     public static let nip44UnsupportedVersion = Self("nip44.unsupportedVersion")

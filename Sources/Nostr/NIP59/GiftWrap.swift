@@ -9,6 +9,8 @@
 //   gift wrap = { kind: 1059, pubkey: one-time key, tags: [["p", recipient]],
 //                 content: NIP-44(one-time key → recipient, seal JSON), created_at: now - random(0...2 days) }
 
+import ErrorCodes
+
 extension NostrError.Code {
     /// The outer event is not kind 1059.
     public static let giftWrapWrongKind = Self("giftWrap.wrongKind")

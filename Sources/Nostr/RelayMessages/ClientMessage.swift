@@ -6,6 +6,8 @@
 //   ["AUTH", <signed event of kind 22242>]                       (NIP-42)
 //   ["COUNT", <subscription_id>, <filters1>, <filters2>, ...]    (NIP-45)
 
+import ErrorCodes
+
 extension NostrError.Code {
     /// The frame is larger than the decoder accepts.
     public static let messageOversize = Self("message.oversize")

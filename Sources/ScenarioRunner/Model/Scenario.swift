@@ -1,3 +1,5 @@
+import Simulation
+
 // A scenario file, loaded and checked: every member, relay and step reference resolves, step
 // names are unique, and each step's fields match the vocabulary.
 
@@ -18,6 +20,8 @@ public struct MemberSpec: Sendable, Hashable {
     public let engine: String?
     public let profileName: String?
     public let relays: [String]
+    /// False for a member that never publishes a key package (it cannot be invited).
+    public let publishesKeyPackage: Bool
     public let location: SourceLocation
 }
 
@@ -43,9 +47,12 @@ public struct Scenario: Sendable {
     public let steps: [Step]
     /// The `expect` section, interpreted by the oracles.
     public let expectations: YAMLNode?
+    /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
+    /// depends on the seed, such as races judged by convergence alone).
+    public let storesVector: Bool
 
-    static let topLevelKeys = ["name", "description", "clauses", "relays", "members", "steps", "expect"]
-    static let roles = ["key-packages", "inbox", "group"]
+    static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
+    static let roles = ["discovery", "key-packages", "inbox", "group"]
     static let policies = ["reject-protected", "down", "require-auth"]
     static let engines = ["swift", "mdk"]
 
@@ -61,6 +68,7 @@ public struct Scenario: Sendable {
         name = try top.required("name").string("name")
         description = try top["description"]?.string("description") ?? ""
         clauses = try top["clauses"]?.stringList("clauses") ?? []
+        storesVector = try top["vector"]?.boolean("vector") ?? true
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
@@ -77,11 +85,12 @@ public struct Scenario: Sendable {
             try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
             relays.append(RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location))
         }
-        let relayNames = relays.map(\.name)
+        // Without a relays section the world runs its standard relays, which steps may name.
+        let relayNames = relays.isEmpty ? WorldConfiguration.standardRelays.map(\.name) : relays.map(\.name)
 
         var members: [MemberSpec] = []
         for node in try top.required("members").list("members") {
-            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays"], required: ["label"])
+            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package"], required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
@@ -90,6 +99,7 @@ public struct Scenario: Sendable {
             try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
             members.append(MemberSpec(
                 label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
+                publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
                 location: f.location))
         }
 
@@ -142,12 +152,8 @@ public struct Scenario: Sendable {
             substeps = try steps(try argument.list(verb.name), context: &context)
         case .fields(let specs):
             try check(argument, verb: verb, specs: specs, context: context)
-        case .wordOrFields(let words, let specs):
-            if case .scalar = argument.value {
-                _ = try argument.word(verb.name, oneOf: words)
-            } else {
-                try check(argument, verb: verb, specs: specs, context: context)
-            }
+        case .word(let words):
+            _ = try argument.word(verb.name, oneOf: words)
         }
         // Registered after its body so that a step cannot refer to itself.
         if let name { context.stepNames.append(name) }
@@ -171,14 +177,17 @@ public struct Scenario: Sendable {
             case .duration: _ = try value.duration(what)
             case .word(let words): _ = try value.word(what, oneOf: words)
             case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
-            case .mapping: _ = try value.fields(of: what, allowed: mappingKeys(for: spec))
+            case .expectations:
+                guard case .mapping(let entries) = value.value else {
+                    throw ScenarioError(.wrongType, at: value.location, "\(what) must be a mapping of member labels")
+                }
+                for entry in entries {
+                    _ = try references(
+                        YAMLNode(value: .scalar(entry.key, quoted: false), location: entry.keyLocation), what, kind: "member",
+                        known: context.members, single: true)
+                }
             }
         }
-    }
-
-    /// Free-form mappings still have a closed set of keys; today only `inject.event` uses one.
-    static func mappingKeys(for spec: FieldSpec) -> [String] {
-        ["id", "pubkey", "author", "created_at", "kind", "tags", "content", "sig", "tamper"]
     }
 
     static func references(

@@ -23,6 +23,7 @@ public enum ScenarioSchema {
                 "name": ["type": "string", "description": "What the scenario proves, in a few words."],
                 "description": ["type": "string"],
                 "clauses": ["type": "array", "items": ["type": "string"], "description": "Spec clauses the scenario covers."],
+                "vector": ["type": "boolean", "description": "Store the outcome as vectors/scenarios/<name>.json (default true)."],
                 "relays": ["type": "array", "items": relay],
                 "members": ["type": "array", "items": member],
                 "steps": ["$ref": "#/$defs/steps"],
@@ -48,6 +49,7 @@ public enum ScenarioSchema {
             "engine": ["enum": Scenario.engines],
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
+            "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
         ] as [String: Any],
     ]}
 
@@ -79,8 +81,8 @@ public enum ScenarioSchema {
             return ["description": verb.summary, "$ref": "#/$defs/steps"]
         case .fields(let specs):
             return fieldsSchema(specs, summary: verb.summary)
-        case .wordOrFields(let words, let specs):
-            return ["description": verb.summary, "oneOf": [["enum": words], fieldsSchema(specs, summary: nil)]]
+        case .word(let words):
+            return ["description": verb.summary, "enum": words]
         }
     }
 
@@ -102,8 +104,8 @@ public enum ScenarioSchema {
         case .integer(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
         case .boolean: return ["type": "boolean"]
         case .duration: return ["$ref": "#/$defs/duration"]
+        case .expectations: return ["type": "object", "description": "Member label → expected fields (see docs/scenarios.md)."]
         case .word(let words): return ["enum": words]
-        case .mapping: return ["type": "object"]
         }
     }
 }

@@ -17,7 +17,26 @@ public enum FieldType: Sendable, Hashable {
     case duration
     case word([String])    // one of a fixed set
     case stepName          // the name of an earlier step
-    case mapping           // free-form, checked by the step's own interpreter
+    case expectations      // an `expect`-shaped mapping, checked when the step runs
+}
+
+/// What a `fault` step applies.
+public enum FaultKind: String, Sendable, CaseIterable {
+    /// A relay goes down, or comes back up (`relay` required).
+    case down, up
+    /// Frames selected by relay/member/kind/author/nth are lost, delayed (`for`), duplicated or reordered.
+    case drop, delay, duplicate, reorder
+    /// Selected EVENTs are refused with `OK false "<prefix>: …"` (`prefix`, default `blocked`).
+    case reject
+    /// Selected EVENTs are stored but their OK never reaches the publisher.
+    case withholdOK = "withhold-ok"
+    /// Selected frames wait until a `release` step names this step.
+    case hold
+    /// A member loses every link (`member` required); `heal` restores them.
+    case partition, heal
+    /// Events of `kind` by `author` reach `member` with their content altered (id and signature
+    /// left stale), as a corrupting relay or path would deliver them.
+    case tamper
 }
 
 /// One field of a verb.
@@ -37,8 +56,8 @@ public struct StepVerb: Sendable, Hashable {
     public enum Shape: Sendable, Hashable {
         /// A mapping of the listed fields.
         case fields([FieldSpec])
-        /// Either one of the listed words (`deliver: all`) or a mapping of the fields.
-        case wordOrFields([String], [FieldSpec])
+        /// One of the listed words (`deliver: all`).
+        case word([String])
         /// A list of nested steps (`parallel`).
         case steps
     }
@@ -75,18 +94,13 @@ public enum StepVocabulary {
             by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
         ])),
         // The world.
-        StepVerb(name: "deliver", summary: "deliver queued relay traffic: all of it, or what a selector picks",
-                 shape: .wordOrFields(["all"], [
-                    FieldSpec("to", .members), FieldSpec("from", .relays), FieldSpec("kind", .integer(0...65535)),
-                    FieldSpec("count", .integer(1...1_000_000)),
-                 ])),
+        StepVerb(name: "deliver", summary: "run the world until no delivery or timer is left", shape: .word(["all"])),
         StepVerb(name: "advance", summary: "advance the virtual clock", shape: .fields([
             FieldSpec("by", .duration, required: true),
         ])),
         StepVerb(name: "fault", summary: "apply a fault to a relay, a member's link, or selected events", shape: .fields([
             FieldSpec("relay", .relay), FieldSpec("member", .member),
-            FieldSpec("apply", .word(["down", "up", "reject", "drop", "delay", "duplicate", "reorder", "partition",
-                                      "heal", "hold", "release", "withhold-ok"]), required: true),
+            FieldSpec("apply", .word(FaultKind.allCases.map(\.rawValue)), required: true),
             FieldSpec("kind", .integer(0...65535)), FieldSpec("author", .member), FieldSpec("nth", .integer(1...1_000_000)),
             FieldSpec("prefix", .text), FieldSpec("for", .duration),
         ])),
@@ -94,12 +108,12 @@ public enum StepVocabulary {
             FieldSpec("hold", .stepName, required: true),
         ])),
         StepVerb(name: "parallel", summary: "logically concurrent steps whose interleaving the seed decides", shape: .steps),
-        StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
-            FieldSpec("until", .word(["quiescent", "converged", "delivered"]), required: true),
-            FieldSpec("within", .duration, required: true),
+        StepVerb(name: "check", summary: "check expectations now, in the format of the expect section", shape: .fields([
+            FieldSpec("converged", .boolean), FieldSpec("members", .expectations),
         ])),
-        StepVerb(name: "inject", summary: "publish a crafted or tampered event to a relay", shape: .fields([
-            FieldSpec("relay", .relay, required: true), FieldSpec("event", .mapping, required: true),
+        StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
+            FieldSpec("until", .word(["quiescent", "converged"]), required: true),
+            FieldSpec("within", .duration, required: true),
         ])),
     ]
 

@@ -1,6 +1,7 @@
 // Shared plumbing for the MLS WG vector files: hex fields, per-case field checks, and the
 // one-line per-file summary `<file>: N passed, N skipped (...)`.
 import ConformanceTestSupport
+import Foundation
 import HexEncoding
 import MLS
 import Testing
@@ -63,6 +64,7 @@ enum VectorRun {
         _ check: (C, CipherSuite, inout FieldChecks) throws -> Void
     ) throws -> (passed: Int, skipped: Int) {
         let cases = try Vectors.decode([C].self, from: "mls/\(file)")
+        try requireEveryFieldDeclared(file, cases, sourceLocation: sourceLocation)
         var passed = 0
         var failed = 0
         var skippedSuites: [UInt16: Int] = [:]
@@ -90,6 +92,7 @@ enum VectorRun {
         _ check: (C, inout FieldChecks) throws -> Void
     ) throws {
         let cases = try Vectors.decode([C].self, from: "mls/\(file)")
+        try requireEveryFieldDeclared(file, cases, sourceLocation: sourceLocation)
         var passed = 0
         var failed = 0
         for (index, c) in cases.enumerated() {
@@ -99,6 +102,40 @@ enum VectorRun {
         }
         print(summary(file, passed: passed, failed: failed, skippedSuites: [:]))
         #expect(passed > 0 && failed == 0, sourceLocation: sourceLocation)
+    }
+
+    /// Fails when the file has a JSON field (at any depth) that the case type does not declare:
+    /// Decodable would skip it silently, and then the test would not check every field.
+    private static func requireEveryFieldDeclared<C>(
+        _ file: String, _ cases: [C], sourceLocation: SourceLocation
+    ) throws {
+        let json = try JSONSerialization.jsonObject(with: Vectors.data("mls/\(file)"))
+        var missing = Set<String>()
+        undeclared(json: json, value: cases, path: file, into: &missing)
+        #expect(missing.isEmpty, "fields the test does not declare: \(missing.sorted())", sourceLocation: sourceLocation)
+    }
+
+    private static func undeclared(json: Any, value: Any, path: String, into missing: inout Set<String>) {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            if let wrapped = mirror.children.first { undeclared(json: json, value: wrapped.value, path: path, into: &missing) }
+            return
+        }
+        if let object = json as? [String: Any] {
+            let fields = Dictionary(
+                mirror.children.compactMap { child in child.label.map { ($0, child.value) } }, uniquingKeysWith: { a, _ in a })
+            for (key, inner) in object {
+                guard let field = fields[key] else {
+                    missing.insert("\(path).\(key)")
+                    continue
+                }
+                undeclared(json: inner, value: field, path: "\(path).\(key)", into: &missing)
+            }
+        } else if let array = json as? [Any], mirror.displayStyle == .collection {
+            for (element, child) in zip(array, mirror.children) {
+                undeclared(json: element, value: child.value, path: "\(path)[]", into: &missing)
+            }
+        }
     }
 
     private static func summary(_ file: String, passed: Int, failed: Int, skippedSuites: [UInt16: Int]) -> String {

@@ -1,0 +1,54 @@
+import Nostr
+
+/// The Marmot-level operations of one engine instance (one simulated member), modelled on MDK's API
+/// because MDK is the reference engine. Implementations: the external-process client (any driver
+/// speaking docs/driver-protocol.md) and, later, the native Swift engine.
+///
+/// Every operation either returns a typed value or throws a typed ``EngineError``; ingest rejections are
+/// ``ProcessingResult`` values. Commit-producing calls never merge: the caller publishes the event and
+/// then calls ``mergePendingCommit(in:)`` (or ``clearPendingCommit(in:)`` if the relays refused it).
+public protocol ProtocolEngine: Sendable {
+    /// Name, version and capability set of the engine.
+    func capabilities() async throws(EngineError) -> EngineCapabilities
+
+    /// MIP-00: a key package for `publicKey`, to be published as kind 30443 (and optionally 443).
+    func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
+        -> KeyPackageDraft
+    /// Validates a key-package event as a group creator would before inviting its author.
+    func validateKeyPackage(_ event: Event) async throws(EngineError)
+
+    /// MIP-01: creates a group with the invitees' key packages; returns it with their welcome rumors.
+    func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup
+    func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution
+    func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution
+    /// A non-admin's request to leave (a proposal, committed by whoever receives it).
+    func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution
+    func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution
+    func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution
+    func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError) -> GroupEvolution
+    func mergePendingCommit(in group: MLSGroupID) async throws(EngineError)
+    func clearPendingCommit(in group: MLSGroupID) async throws(EngineError)
+
+    /// An application message: the engine builds the inner rumor (`sender`, now, `kind`, `tags`,
+    /// `content`) and returns the kind-445 event carrying it.
+    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+        async throws(EngineError) -> Event
+    /// MIP-03: ingests a kind-445 event.
+    func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult
+
+    /// MIP-02: stores a welcome rumor unwrapped from the gift wrap `wrapperID` as pending.
+    func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome
+    func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot
+    func declineWelcome(_ welcomeID: EventID) async throws(EngineError)
+    func pendingWelcomes() async throws(EngineError) -> [PendingWelcome]
+
+    func groups() async throws(EngineError) -> [GroupSnapshot]
+    func group(_ group: MLSGroupID) async throws(EngineError) -> GroupSnapshot
+    /// Sorted ascending.
+    func members(of group: MLSGroupID) async throws(EngineError) -> [PublicKey]
+    /// Sorted ascending.
+    func admins(of group: MLSGroupID) async throws(EngineError) -> [PublicKey]
+    func relays(of group: MLSGroupID) async throws(EngineError) -> [String]
+    func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64
+    func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage]
+}

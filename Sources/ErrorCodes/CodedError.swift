@@ -1,0 +1,24 @@
+// The shape every module's error type shares: a stable code to assert on, and a human reason.
+// Each module still has its own error type (one per module); this removes the repeated plumbing.
+
+/// A stable error identifier such as `event.badSignature`, typed by the error it belongs to so that
+/// codes of different modules cannot be compared by mistake.
+public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { name }
+}
+
+/// An error with a stable code and a free-text reason. Equality and hashing use the code only,
+/// so tests can write `#expect(throws: SomeError(.someCode, ""))` without matching wording.
+public protocol CodedError: Error, Hashable, Sendable, CustomStringConvertible {
+    associatedtype Domain
+    var code: ErrorCode<Domain> { get }
+    var reason: String { get }
+}
+
+extension CodedError {
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public var description: String { "\(code.name): \(reason)" }
+}

@@ -1,0 +1,71 @@
+import EngineInterface
+import Nostr
+
+// Decoders for the record shapes of docs/driver-protocol.md ("Value conventions").
+extension DriverReply {
+    /// Group object.
+    func groupSnapshot() throws(EngineError) -> GroupSnapshot {
+        GroupSnapshot(
+            mlsGroupID: try mlsGroupID(),
+            nostrGroupID: try string("nostr_group_id"),
+            name: try string("name"),
+            description: try string("description"),
+            admins: try pubkeys("admin_pubkeys"),
+            epoch: try uint64("epoch"),
+            state: GroupSnapshot.State(rawValue: try string("state"))
+        )
+    }
+
+    /// Update object.
+    func evolution() throws(EngineError) -> GroupEvolution {
+        GroupEvolution(
+            mlsGroupID: try mlsGroupID(),
+            event: try event("evolution_event"),
+            welcomeRumors: try rumors("welcome_rumors")
+        )
+    }
+
+    /// Message object.
+    func receivedMessage() throws(EngineError) -> ReceivedMessage {
+        ReceivedMessage(
+            mlsGroupID: try mlsGroupID(),
+            rumor: try rumor("rumor"),
+            wrapperID: try eventID("event_id"),
+            sender: try pubkey("sender_pubkey")
+        )
+    }
+
+    /// Welcome object.
+    func pendingWelcome() throws(EngineError) -> PendingWelcome {
+        guard let count = Int(exactly: try uint64("member_count")) else { throw malformed("member_count", "is too large") }
+        return PendingWelcome(
+            id: try eventID("id"),
+            wrapperID: try eventID("wrapper_event_id"),
+            mlsGroupID: try mlsGroupID(),
+            groupName: try string("group_name"),
+            groupDescription: try string("group_description"),
+            groupAdmins: try pubkeys("group_admin_pubkeys"),
+            groupRelays: try strings("group_relays"),
+            welcomer: try pubkey("welcomer"),
+            memberCount: count
+        )
+    }
+
+    /// `process_message` result.
+    func processingResult() throws(EngineError) -> ProcessingResult {
+        switch try string("type") {
+        case "application_message": return .applicationMessage(try object("message").receivedMessage())
+        case "commit": return .commit(try mlsGroupID())
+        case "proposal": return .proposal(try object("update").evolution())
+        case "pending_proposal": return .pendingProposal(try mlsGroupID())
+        case "ignored_proposal": return .ignoredProposal(try mlsGroupID(), reason: try string("reason"))
+        case "external_join_proposal": return .externalJoinProposal(try mlsGroupID())
+        case "unprocessable":
+            let group = fields["mls_group_id"]?.string.map(MLSGroupID.init(hex:))
+            return .unprocessable(group, reason: try string("reason"))
+        case "previously_failed": return .previouslyFailed
+        case "error": return .rejected(EngineError(EngineError.Code(try string("code")), try string("reason")))
+        case let other: throw malformed("type", "is the unknown result type \(other)")
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import EngineInterface
+import Nostr
+
+/// One engine instance hosted by a driver process: a ``ProtocolEngine`` whose every call is one
+/// driver-protocol request.
+public struct ExternalProcessEngine: ProtocolEngine {
+    public let driver: DriverProcess
+    /// The instance name inside the driver.
+    public let instance: String
+
+    init(driver: DriverProcess, instance: String) {
+        self.driver = driver
+        self.instance = instance
+    }
+
+    private func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:]) async throws(EngineError)
+        -> DriverReply
+    {
+        var params = params
+        params["instance"] = .string(instance)
+        return DriverReply(method, try await driver.call(method, params))
+    }
+
+    private func groupParams(_ group: MLSGroupID) -> [String: JSONValue] { ["mls_group_id": .string(group.hex)] }
+
+    public func capabilities() async throws(EngineError) -> EngineCapabilities {
+        try await driver.capabilities()
+    }
+
+    public func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
+        -> KeyPackageDraft
+    {
+        let reply = try await call(.createKeyPackage, [
+            "public_key": .string(publicKey.hex), "relays": .strings(relays), "protected": .bool(protected),
+        ])
+        return KeyPackageDraft(
+            content: try reply.string("content"),
+            tags: try reply.tags("tags"),
+            legacyTags: try reply.tags("tags_legacy"),
+            dTag: try reply.string("d_tag"),
+            keyPackageRef: try reply.string("key_package_ref")
+        )
+    }
+
+    public func validateKeyPackage(_ event: Event) async throws(EngineError) {
+        _ = try await call(.parseKeyPackage, ["event": event.jsonValue])
+    }
+
+    public func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
+        let reply = try await call(.createGroup, [
+            "creator": .string(request.creator.hex),
+            "key_package_events": .array(request.keyPackages.map(\.jsonValue)),
+            "name": .string(request.name),
+            "description": .string(request.description),
+            "relays": .strings(request.relays),
+            "admins": .strings(request.admins.map(\.hex)),
+        ])
+        return CreatedGroup(group: try reply.object("group").groupSnapshot(), welcomeRumors: try reply.rumors("welcome_rumors"))
+    }
+
+    public func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
+        var params = groupParams(group)
+        params["key_package_events"] = .array(keyPackages.map(\.jsonValue))
+        return try await call(.addMembers, params).evolution()
+    }
+
+    public func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
+        var params = groupParams(group)
+        params["pubkeys"] = .strings(pubkeys.map(\.hex))
+        return try await call(.removeMembers, params).evolution()
+    }
+
+    public func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        try await call(.leaveGroup, groupParams(group)).evolution()
+    }
+
+    public func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        try await call(.selfDemote, groupParams(group)).evolution()
+    }
+
+    public func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        try await call(.selfUpdate, groupParams(group)).evolution()
+    }
+
+    public func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
+        -> GroupEvolution
+    {
+        var fields: [String: JSONValue] = [:]
+        if let name = changes.name { fields["name"] = .string(name) }
+        if let description = changes.description { fields["description"] = .string(description) }
+        if let relays = changes.relays { fields["relays"] = .strings(relays) }
+        if let admins = changes.admins { fields["admins"] = .strings(admins.map(\.hex)) }
+        var params = groupParams(group)
+        params["changes"] = .object(fields)
+        return try await call(.updateGroupData, params).evolution()
+    }
+
+    public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
+        _ = try await call(.mergePendingCommit, groupParams(group))
+    }
+
+    public func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
+        _ = try await call(.clearPendingCommit, groupParams(group))
+    }
+
+    public func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+        async throws(EngineError) -> Event
+    {
+        var params = groupParams(group)
+        params["sender_pubkey"] = .string(sender.hex)
+        params["kind"] = JSONValue(kind.rawValue)
+        params["content"] = .string(content)
+        params["tags"] = .array(tags.map { .strings($0) })
+        return try await call(.createMessage, params).event("event")
+    }
+
+    public func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
+        try await call(.processMessage, ["event": event.jsonValue]).processingResult()
+    }
+
+    public func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
+        let rumorValue: JSONValue
+        do { rumorValue = try JSONValue(parsing: rumor.rumorJSON()) } catch {
+            throw EngineError(.internal, "our own rumor JSON does not parse: \(error)")
+        }
+        let reply = try await call(.processWelcome, ["wrapper_event_id": .string(wrapperID.hex), "rumor": rumorValue])
+        return try reply.object("welcome").pendingWelcome()
+    }
+
+    public func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
+        try await call(.acceptWelcome, ["welcome_id": .string(welcomeID.hex)]).object("group").groupSnapshot()
+    }
+
+    public func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
+        _ = try await call(.declineWelcome, ["welcome_id": .string(welcomeID.hex)])
+    }
+
+    public func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
+        var result: [PendingWelcome] = []
+        for welcome in try await call(.pendingWelcomes).objects("welcomes") { result.append(try welcome.pendingWelcome()) }
+        return result
+    }
+
+    public func groups() async throws(EngineError) -> [GroupSnapshot] {
+        var result: [GroupSnapshot] = []
+        for group in try await call(.groups).objects("groups") { result.append(try group.groupSnapshot()) }
+        return result
+    }
+
+    public func group(_ group: MLSGroupID) async throws(EngineError) -> GroupSnapshot {
+        try await call(.group, groupParams(group)).object("group").groupSnapshot()
+    }
+
+    public func members(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
+        try await call(.members, groupParams(group)).pubkeys("pubkeys").sorted()
+    }
+
+    public func admins(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
+        try await call(.admins, groupParams(group)).pubkeys("pubkeys").sorted()
+    }
+
+    public func relays(of group: MLSGroupID) async throws(EngineError) -> [String] {
+        try await call(.relays, groupParams(group)).strings("relays")
+    }
+
+    public func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 {
+        try await call(.epoch, groupParams(group)).uint64("epoch")
+    }
+
+    public func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] {
+        var result: [ReceivedMessage] = []
+        for message in try await call(.messages, groupParams(group)).objects("messages") {
+            result.append(try message.receivedMessage())
+        }
+        return result
+    }
+}
+
+extension JSONValue {
+    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+}

@@ -1,0 +1,28 @@
+import ErrorCodes
+
+/// The one error type of GroupCore: why an action was refused or failed.
+public struct CoreError: CodedError {
+    public typealias Code = ErrorCode<CoreError>
+
+    public let code: Code
+    public let reason: String
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+extension CoreError.Code {
+    public static let unknownChat = Self("core.unknownChat")
+    public static let chatRemoved = Self("core.chatRemoved")
+    public static let notAdmin = Self("core.notAdmin")
+    public static let allPeersFailed = Self("core.allPeersFailed")
+    public static let partialFailureAborted = Self("core.partialFailureAborted")
+    public static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
+    public static let engine = Self("core.engine")
+    public static let busy = Self("core.busy")
+    /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).
+    public static let invalidAction = Self("core.invalidAction")
+    /// The core has not been started (no `.start` input yet).
+    public static let notStarted = Self("core.notStarted")
+}

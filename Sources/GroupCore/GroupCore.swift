@@ -1,0 +1,140 @@
+// GroupCore: the app core members run; see IO/CoreIO.swift for its boundary.
+import EngineInterface
+import Nostr
+
+/// One member's app core: owns its chats and state, talks to relays only through the effects it
+/// returns, and to MLS only through its engine.
+///
+/// The host must await each `handle` before sending the next input (the actor would otherwise
+/// interleave inputs at engine awaits and a run would stop being a function of its inputs).
+/// Time arrives with every input (`now`, Unix seconds); randomness comes from the generator given
+/// at init. The core never reads a clock or the OS RNG.
+public actor GroupCore {
+    public let configuration: CoreConfiguration
+    let engine: any ProtocolEngine
+    var random: CoreRandom
+    var publicKey: PublicKey { configuration.keypair.publicKey }
+
+    /// The Unix time of the input being handled.
+    var now: UInt64 = 0
+    /// Effects produced while handling the current input.
+    var pending: [CoreEffect] = []
+    var causes: [String] = []
+    var started = false
+
+    var published = AppState()
+    var chats: [String: ChatRecord] = [:]
+    var currentChatID: String?
+    var errors: [AppError] = []
+    var failedPeers: [FailedPeer] = []
+    var rejections: [Rejection] = []
+    var busy: [String: BusyOperation] = [:]
+
+    var directory = Directory()
+    /// Ids of events already handled (received or our own), so that duplicates are ignored.
+    var seenEvents: Set<String> = []
+    var fetches: [UInt64: KeyPackageFetch] = [:]
+    /// Key-package subscription id → (fetch, invitee, relay).
+    var fetchSubscriptions: [String: (fetch: UInt64, peer: PublicKey, relay: String)] = [:]
+    var commits: [String: PendingCommit] = [:]
+    /// Key-package event id → author, to match welcome rumors (their `e` tag) to invitees.
+    var keyPackageAuthors: [String: PublicKey] = [:]
+    var publishes: [String: PublishPurpose] = [:]
+    var timers: [TimerToken: TimerPurpose] = [:]
+    /// Lost relays we are trying to resubscribe to, by attempts so far.
+    var reconnectAttempts: [String: Int] = [:]
+    var nextNumber: UInt64 = 1
+
+    /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
+    public init(
+        configuration: CoreConfiguration, engine: any ProtocolEngine, generator: some RandomNumberGenerator & Sendable
+    ) {
+        self.configuration = configuration
+        self.engine = engine
+        random = CoreRandom(base: generator)
+    }
+
+    /// The full current state (equal to the state of the last update emitted).
+    public func state() -> AppState { published }
+
+    /// Handles one input at Unix time `now` and returns what the host must do, in order.
+    public func handle(_ input: CoreInput, now: UInt64) async -> [CoreEffect] {
+        self.now = now
+        pending = []
+        causes = []
+        switch input {
+        case .start: await start()
+        case .action(let action): await perform(action)
+        case .relay(let url, let message): await receive(message, from: url)
+        case .relayFrame(let url, let frame): await receive(frame: frame, from: url)
+        case .relayUnreachable(let url): await relayUnreachable(url)
+        case .relayReachable(let url): relayReachable(url)
+        case .timer(let token): await timerFired(token)
+        }
+        publishStateIfChanged()
+        return pending
+    }
+
+    // MARK: - Helpers shared by the extensions
+
+    func emit(_ effect: CoreEffect) { pending.append(effect) }
+
+    func note(_ text: String) { pending.append(.note(text)) }
+
+    func changed(_ cause: String) { causes.append(cause) }
+
+    func makeNumber() -> UInt64 {
+        defer { nextNumber += 1 }
+        return nextNumber
+    }
+
+    func startTimer(_ purpose: TimerPurpose, milliseconds: UInt64) -> TimerToken {
+        let token = TimerToken(makeNumber())
+        timers[token] = purpose
+        emit(.startTimer(token, milliseconds: milliseconds))
+        return token
+    }
+
+    func send(_ message: ClientMessage, to relays: [String]) {
+        for url in relays { emit(.send(url: url, message: message)) }
+    }
+
+    /// Signs `unsigned` with our key and publishes it; our own events are never re-processed.
+    @discardableResult
+    func publish(_ unsigned: UnsignedEvent, to relays: [String]) -> Event? {
+        do {
+            let event = try unsigned.signed(with: configuration.keypair, using: &random)
+            publishSigned(event, to: relays)
+            return event
+        } catch {
+            fail(CoreError(.engine, "could not sign kind \(unsigned.kind): \(error.reason)"), chatID: nil)
+            return nil
+        }
+    }
+
+    func publishSigned(_ event: Event, to relays: [String]) {
+        seenEvents.insert(event.id.hex)
+        send(.event(event), to: relays)
+    }
+
+    func fail(_ error: CoreError, chatID: String?, engineCode: EngineError.Code? = nil) {
+        errors.append(AppError(code: error.code, message: error.reason, chatID: chatID, engineCode: engineCode))
+        note("error \(error.code): \(error.reason)")
+        changed("error \(error.code)")
+    }
+
+    func fail(_ error: EngineError, during what: String, chatID: String?) {
+        fail(CoreError(.engine, "\(what): \(error)"), chatID: chatID, engineCode: error.code)
+    }
+
+    func reject(_ event: Event, reason: String, detail: String) {
+        rejections.append(Rejection(eventID: event.id.hex, kind: event.kind, reason: reason, detail: detail))
+        note("rejected \(event.kind) \(event.id.hex.prefix(8)): \(reason)")
+        changed("rejection \(reason)")
+    }
+
+    func setBusy(_ key: String, _ operation: BusyOperation?) {
+        busy[key] = operation
+        changed(operation == nil ? "done \(key)" : "busy \(key)")
+    }
+}

@@ -1,0 +1,39 @@
+import EngineInterface
+import Nostr
+
+/// What the core remembers about one group, refreshed from the engine after every commit.
+struct ChatRecord: Sendable {
+    /// hex of the Marmot group id (the `h` tag); stable across epochs.
+    let chatID: String
+    let mlsGroupID: MLSGroupID
+    var name: String
+    var members: [PublicKey]
+    var admins: [PublicKey]
+    var relays: [String]
+    var epoch: UInt64
+    /// Sorted by created_at, ties by id.
+    var messages: [ChatMessage] = []
+    var unread = 0
+    var isRemoved = false
+
+    init(snapshot: GroupSnapshot, members: [PublicKey], relays: [String]) {
+        chatID = snapshot.nostrGroupID
+        mlsGroupID = snapshot.mlsGroupID
+        name = snapshot.name
+        self.members = members
+        admins = snapshot.admins
+        self.relays = relays
+        epoch = snapshot.epoch
+        isRemoved = snapshot.state == .inactive
+    }
+
+    var isGroup: Bool { members.count > 2 || name != CoreConfiguration.directChatName }
+
+    /// Inserts a message in created_at/id order; false when a message with its id is already there.
+    mutating func insert(_ message: ChatMessage) -> Bool {
+        guard !messages.contains(where: { $0.id == message.id }) else { return false }
+        let index = messages.firstIndex { ($0.timestamp, $0.id) > (message.timestamp, message.id) } ?? messages.endIndex
+        messages.insert(message, at: index)
+        return true
+    }
+}

@@ -1,0 +1,154 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    /// Carries out a UI action; refusals become errors in state, never thrown.
+    func perform(_ action: AppAction) async {
+        guard started else {
+            fail(CoreError(.notStarted, "\(action) before start"), chatID: nil)
+            return
+        }
+        switch action {
+        case .createChat(let peer):
+            startCreation(peers: [peer], name: CoreConfiguration.directChatName, description: "", policy: .abort)
+        case .createGroup(let peers, let name, let description, let policy):
+            startCreation(peers: peers, name: name, description: description, policy: policy)
+        case .addMembers(let chatID, let peers):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            let fresh = Self.distinct(peers).filter { $0 != publicKey && !chat.members.contains($0) }
+            guard !fresh.isEmpty else {
+                fail(CoreError(.invalidAction, "every peer to add is already a member"), chatID: chatID)
+                return
+            }
+            fetchKeyPackages(of: fresh, for: .add(chatID: chatID))
+        case .removeMembers(let chatID, let members):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            let targets = Self.distinct(members).filter { chat.members.contains($0) && $0 != publicKey }
+            guard !targets.isEmpty else {
+                fail(CoreError(.invalidAction, "nobody to remove (not members, or ourselves)"), chatID: chatID)
+                return
+            }
+            await commit(.remove(targets), in: chat)
+        case .rename(let chatID, let name):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            await commit(.rename(name), in: chat)
+        case .leave(let chatID):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            await leave(chat)
+        case .sendMessage(let chatID, let text):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            await sendMessage(text, in: chat)
+        case .openChat(let chatID):
+            guard chats[chatID] != nil else {
+                fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
+                return
+            }
+            currentChatID = chatID
+            markRead(chatID)
+            changed("open \(chatID.prefix(8))")
+        case .markRead(let chatID):
+            guard chats[chatID] != nil else {
+                fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
+                return
+            }
+            markRead(chatID)
+        }
+    }
+
+    private func startCreation(peers: [PublicKey], name: String, description: String, policy: PartialFailurePolicy) {
+        let invitees = Self.distinct(peers).filter { $0 != publicKey }
+        guard !invitees.isEmpty else {
+            fail(CoreError(.invalidAction, "a chat needs at least one peer other than ourselves"), chatID: nil)
+            return
+        }
+        fetchKeyPackages(of: invitees, for: .create(name: name, description: description, policy: policy))
+    }
+
+    /// The chat if it exists, we are still in it, no commit of ours is in flight, and (when asked)
+    /// we are an admin; otherwise records why not.
+    private func writableChat(_ chatID: String, needsAdmin: Bool) -> ChatRecord? {
+        guard let chat = chats[chatID] else {
+            fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
+            return nil
+        }
+        guard !chat.isRemoved else {
+            fail(CoreError(.chatRemoved, "we are no longer a member of \(chatID.prefix(8))"), chatID: chatID)
+            return nil
+        }
+        guard commits[chatID] == nil else {
+            fail(CoreError(.busy, "a commit of ours is waiting for its relays in \(chatID.prefix(8))"), chatID: chatID)
+            return nil
+        }
+        guard !needsAdmin || chat.admins.contains(publicKey) else {
+            fail(CoreError(.notAdmin, "only admins may change \(chatID.prefix(8))"), chatID: chatID)
+            return nil
+        }
+        return chat
+    }
+
+    private func markRead(_ chatID: String) {
+        guard chats[chatID]?.unread != 0 else { return }
+        chats[chatID]?.unread = 0
+        changed("read \(chatID.prefix(8))")
+    }
+
+    static func distinct(_ keys: [PublicKey]) -> [PublicKey] {
+        var seen: Set<PublicKey> = []
+        return keys.filter { seen.insert($0).inserted }
+    }
+
+    /// MIP-01: the creator's group is merged at once and nothing but the welcomes is published.
+    func createGroup(name: String, description: String, invitees: [(PublicKey, Event)], failed: [FailedPeer]) async {
+        let request = GroupCreation(
+            creator: publicKey, keyPackages: invitees.map(\.1), name: name, description: description,
+            relays: configuration.groupRelays, admins: [publicKey]
+        )
+        do {
+            let created = try await engine.createGroup(request)
+            await adopt(created.group)
+            let chatID = created.group.nostrGroupID
+            record(failed, chatID: chatID)
+            note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
+            sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })
+        } catch {
+            record(failed, chatID: nil)
+            fail(error, during: "creating the group", chatID: nil)
+        }
+    }
+
+    func addMembers(_ invitees: [(PublicKey, Event)], to chatID: String) async {
+        guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+        await commit(.add(invitees.map(\.1)), in: chat)
+    }
+
+    /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
+    private func leave(_ chat: ChatRecord) async {
+        do {
+            let proposal = try await engine.leaveGroup(chat.mlsGroupID)
+            publishSigned(proposal.event, to: chat.relays)
+            note("proposed to leave \(chat.chatID.prefix(8))")
+        } catch {
+            fail(error, during: "leaving", chatID: chat.chatID)
+        }
+    }
+
+    private func sendMessage(_ text: String, in chat: ChatRecord) async {
+        do {
+            let event = try await engine.createMessage(
+                in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text, tags: [])
+            // The engine stamps the inner rumor; its id and time come back with the stored copy.
+            let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
+            let rumorID = stored?.rumor.id.hex ?? event.id.hex
+            let message = ChatMessage(
+                id: rumorID, senderPubkey: publicKey, senderName: configuration.profileName, content: text,
+                timestamp: stored?.rumor.createdAt ?? event.createdAt, isMine: true, delivery: .pending
+            )
+            _ = chats[chat.chatID]?.insert(message)
+            changed("sent \(rumorID.prefix(8))")
+            publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
+            publishSigned(event, to: chat.relays)
+        } catch {
+            fail(error, during: "sending a message", chatID: chat.chatID)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    /// MIP-02 joining: unwrap, process and accept the welcome, subscribe to the group, then
+    /// self-update (MDK marks a fresh member `self_update_state = required`).
+    func receiveGiftWrap(_ wrap: Event) async {
+        let opened: GiftWrap.Unwrapped
+        do {
+            opened = try GiftWrap.unwrap(wrap, recipient: configuration.keypair)
+        } catch {
+            reject(wrap, reason: error.code.name, detail: error.reason)
+            return
+        }
+        guard opened.rumor.kind == .welcome else {
+            reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
+            return
+        }
+        let snapshot: GroupSnapshot
+        do {
+            let welcome = try await engine.processWelcome(wrapperID: wrap.id, rumor: opened.rumor)
+            snapshot = try await engine.acceptWelcome(welcome.id)
+        } catch {
+            reject(wrap, reason: error.code.name, detail: error.reason)
+            return
+        }
+        await adopt(snapshot)
+        note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
+        guard let chat = chats[snapshot.nostrGroupID] else { return }
+        // Everyone welcomed by one commit joins at the same moment; self-updating at once would
+        // put several commits on one epoch (MDK forks a committer that merged a loser). Each
+        // joiner waits by its rank among the members, so the commits follow one another.
+        let rank = UInt64(chat.members.firstIndex(of: publicKey) ?? 0)
+        _ = startTimer(.selfUpdate(chatID: chat.chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds * (rank + 1))
+    }
+
+    /// The post-join self-update, once its turn has come (and again later if a commit of ours is
+    /// still in flight).
+    func selfUpdateDue(_ chatID: String) async {
+        guard let chat = chats[chatID], !chat.isRemoved else { return }
+        guard commits[chatID] == nil else {
+            _ = startTimer(.selfUpdate(chatID: chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds)
+            return
+        }
+        await commit(.selfUpdate, in: chat)
+    }
+
+    /// MIP-03: a kind-445 event for one of our groups.
+    func receiveGroupEvent(_ event: Event) async {
+        let result: ProcessingResult
+        do {
+            result = try await engine.processMessage(event)
+        } catch {
+            reject(event, reason: error.code.name, detail: error.reason)
+            return
+        }
+        let chatID = event.firstTagValue("h") ?? ""
+        switch result {
+        case .applicationMessage(let received):
+            receiveMessage(received, in: chatID)
+        case .commit:
+            await refresh(chatID)
+            note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
+        case .proposal(let evolution):
+            await answerProposal(evolution, in: chatID)
+        case .pendingProposal, .externalJoinProposal:
+            note("proposal \(event.id.hex.prefix(8)) stored")
+        case .ignoredProposal(_, let reason):
+            note("proposal \(event.id.hex.prefix(8)) ignored: \(reason)")
+        case .unprocessable(_, let reason):
+            reject(event, reason: "unprocessable", detail: reason)
+        case .previouslyFailed:
+            reject(event, reason: "previously_failed", detail: "the engine failed this event before")
+        case .rejected(let error):
+            reject(event, reason: error.code.name, detail: error.reason)
+        }
+    }
+
+    private func receiveMessage(_ received: ReceivedMessage, in chatID: String) {
+        guard var chat = chats[chatID] else { return }
+        let mine = received.sender == publicKey
+        let message = ChatMessage(
+            id: received.rumor.id.hex, senderPubkey: received.sender, senderName: displayName(of: received.sender),
+            content: received.rumor.content, timestamp: received.rumor.createdAt, isMine: mine,
+            delivery: mine ? .sent : .received
+        )
+        guard chat.insert(message) else { return }
+        if !mine && currentChatID != chatID { chat.unread += 1 }
+        chats[chatID] = chat
+        changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
+    }
+
+    /// MDK answers a member's SelfRemove proposal with a commit at every receiver. Publishing all
+    /// of them would race (MIP-03 picks one, and a committer that merged a loser forks), so only
+    /// the admin with the smallest key publishes; everyone else keeps it pending, and the
+    /// engine adopts the published commit when it arrives.
+    private func answerProposal(_ evolution: GroupEvolution, in chatID: String) async {
+        guard let chat = chats[chatID] else { return }
+        guard chat.admins.first == publicKey, commits[chatID] == nil else {
+            note("left the proposal's commit to \(chat.admins.first?.hex.prefix(8) ?? "an admin")")
+            return
+        }
+        await publishCommit(evolution, label: "commit proposal", in: chatID)
+    }
+}

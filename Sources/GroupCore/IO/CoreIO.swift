@@ -1,0 +1,63 @@
+// GroupCore's boundary with the world. The core does no I/O and reads no clock: the host (the
+// simulation, or an app) feeds it inputs with the current time and carries out the effects it
+// returns. Engine calls are the only awaited dependency; the host awaits each `handle` fully
+// before the next input, so a run stays deterministic.
+import Nostr
+
+/// What a UI can ask of the core (fire-and-forget: results arrive as state updates).
+public enum AppAction: Hashable, Sendable {
+    case createChat(peer: PublicKey)
+    case createGroup(peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy)
+    case addMembers(chatID: String, peers: [PublicKey])
+    case removeMembers(chatID: String, members: [PublicKey])
+    case leave(chatID: String)
+    case rename(chatID: String, name: String)
+    case sendMessage(chatID: String, text: String)
+    case openChat(chatID: String)
+    case markRead(chatID: String)
+}
+
+/// What to do when some invitees' key packages cannot be used.
+public enum PartialFailurePolicy: String, Hashable, Sendable {
+    /// Create the group with the others; report each failed peer (the default).
+    case proceed
+    /// Create nothing; report every failed peer.
+    case abort
+}
+
+/// A timer the core asked for; it comes back as `CoreInput.timer` with the same token.
+public struct TimerToken: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "t\(rawValue)" }
+}
+
+/// Everything that can happen to a core.
+public enum CoreInput: Hashable, Sendable {
+    /// The member comes online: publish profile, relay lists and key package; subscribe.
+    case start
+    case action(AppAction)
+    /// A frame from a relay, already decoded.
+    case relay(url: String, message: RelayMessage)
+    /// A frame from a relay as text: the core decodes it, so a frame whose event fails its id or
+    /// signature check still reaches the request that asked for it and is classified there.
+    case relayFrame(url: String, frame: String)
+    /// The relay connection could not be used (down, partitioned): pending requests to it fail.
+    case relayUnreachable(url: String)
+    /// The relay can be reached again (the platform's reachability signal): resubscribe now.
+    case relayReachable(url: String)
+    case timer(TimerToken)
+}
+
+/// What the core asks its host to do.
+public enum CoreEffect: Hashable, Sendable {
+    /// Send a client frame to a relay.
+    case send(url: String, message: ClientMessage)
+    /// Deliver `.timer(token)` after `milliseconds` of virtual time.
+    case startTimer(TimerToken, milliseconds: UInt64)
+    /// The state changed.
+    case update(AppUpdate)
+    /// A decision worth a line in the host's trace (merge, clear, welcome sent, proposal left to
+    /// an admin…); it changes nothing by itself.
+    case note(String)
+}

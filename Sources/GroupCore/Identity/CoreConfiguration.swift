@@ -1,0 +1,53 @@
+import Nostr
+
+/// Who a member is and which relays it uses for what (the relay roles of Pika): the host builds
+/// this from the world's generator and relay plan.
+public struct CoreConfiguration: Sendable {
+    /// The member's Nostr identity; it signs profiles, relay lists, key packages and seals.
+    public var keypair: Keypair
+    /// The kind-0 `name`.
+    public var profileName: String
+    /// Where profiles (kind 0) and relay lists (kinds 10050, 10051) are published and read.
+    public var discoveryRelays: [String]
+    /// Where our key package (kind 30443) is published; listed in our kind 10051.
+    public var keyPackageRelays: [String]
+    /// Where gift wraps to us arrive; listed in our kind 10050.
+    public var inboxRelays: [String]
+    /// The relays written into the group data of groups we create.
+    public var groupRelays: [String]
+    /// False models a member that never published a key package (invitations to it fail).
+    public var publishesKeyPackage: Bool
+    /// How long a key-package fetch waits for relays before the silent ones count as timed out.
+    public var keyPackageFetchTimeoutMilliseconds: UInt64
+    /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
+    public var commitTimeoutMilliseconds: UInt64
+    /// The post-join self-update waits this long times (our rank among the members + 1).
+    public var selfUpdateStaggerMilliseconds: UInt64
+
+    public init(
+        keypair: Keypair,
+        profileName: String,
+        discoveryRelays: [String],
+        keyPackageRelays: [String],
+        inboxRelays: [String],
+        groupRelays: [String],
+        publishesKeyPackage: Bool = true,
+        keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
+        commitTimeoutMilliseconds: UInt64 = 5_000,
+        selfUpdateStaggerMilliseconds: UInt64 = 500
+    ) {
+        self.keypair = keypair
+        self.profileName = profileName
+        self.discoveryRelays = discoveryRelays
+        self.keyPackageRelays = keyPackageRelays
+        self.inboxRelays = inboxRelays
+        self.groupRelays = groupRelays
+        self.publishesKeyPackage = publishesKeyPackage
+        self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
+        self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+        self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
+    }
+
+    /// The group name of a 1:1 chat; any other name makes a two-member chat a group.
+    public static let directChatName = ""
+}

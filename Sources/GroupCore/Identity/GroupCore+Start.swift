@@ -1,0 +1,43 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    static let directorySubscription = SubscriptionID("dir")
+    static let inboxSubscription = SubscriptionID("inbox")
+    static let directoryFilter = Filter(kinds: [.metadata, .inboxRelays, .keyPackageRelays])
+    var inboxFilter: Filter { Filter(kinds: [.giftWrap], tags: ["p": [publicKey.hex]]) }
+
+    /// Comes online: profile and relay lists on the discovery relays, the key package on the
+    /// key-package relays, then subscriptions to the directory and to our gift wraps.
+    func start() async {
+        guard !started else { return }
+        started = true
+        let config = configuration
+        let profile = JSONValue.object(["name": .string(config.profileName)]).serialized()
+        publish(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .metadata, content: profile), to: config.discoveryRelays)
+        publish(relayList(.inboxRelays, config.inboxRelays), to: config.discoveryRelays)
+        publish(relayList(.keyPackageRelays, config.keyPackageRelays), to: config.discoveryRelays)
+        if config.publishesKeyPackage { await publishKeyPackage() }
+
+        send(.request(subscription: Self.directorySubscription, filters: [Self.directoryFilter]), to: config.discoveryRelays)
+        send(.request(subscription: Self.inboxSubscription, filters: [inboxFilter]), to: config.inboxRelays)
+        note("started as \(publicKey.hex.prefix(8))")
+        changed("started")
+    }
+
+    private func relayList(_ kind: Kind, _ relays: [String]) -> UnsignedEvent {
+        UnsignedEvent(pubkey: publicKey, createdAt: now, kind: kind, tags: relays.map { ["relay", $0] }, content: "")
+    }
+
+    /// MIP-00: the engine drafts the key package, our Nostr code signs it as kind 30443.
+    func publishKeyPackage() async {
+        do {
+            let draft = try await engine.createKeyPackage(
+                for: publicKey, relays: configuration.keyPackageRelays, protected: false)
+            publish(draft.unsignedEvent(author: publicKey, createdAt: now), to: configuration.keyPackageRelays)
+            note("published key package \(draft.keyPackageRef.prefix(8))")
+        } catch {
+            fail(error, during: "creating our key package", chatID: nil)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    /// Starts looking up every invitee's key package at once, each on its own key-package relays
+    /// (from its kind 10051; ours when it published none), with one timeout for the whole fetch.
+    func fetchKeyPackages(of peers: [PublicKey], for purpose: KeyPackageFetch.Purpose) {
+        let id = makeNumber()
+        let timer = startTimer(.keyPackageFetch(id), milliseconds: configuration.keyPackageFetchTimeoutMilliseconds)
+        var lookups: [PublicKey: KeyPackageFetch.Lookup] = [:]
+        for (index, peer) in peers.enumerated() {
+            let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays
+            lookups[peer] = KeyPackageFetch.Lookup(outstanding: Set(relays))
+            for (relayIndex, url) in relays.enumerated() {
+                let subscription = "kp\(id)-\(index)-\(relayIndex)"
+                fetchSubscriptions[subscription] = (id, peer, url)
+                let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
+                emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
+            }
+        }
+        fetches[id] = KeyPackageFetch(id: id, purpose: purpose, peers: peers, lookups: lookups, timer: timer)
+        setBusy("fetch\(id)", BusyOperation(kind: "fetchKeyPackages", chatID: purpose.chatID))
+        note("fetching key packages of \(peers.count) peer(s) as fetch \(id)")
+    }
+
+    /// A key-package event (or an unusable one) offered on a lookup subscription.
+    func offerKeyPackage(
+        _ event: Event?, invalid: (FailedPeer.Reason, String)?, lookup: (fetch: UInt64, peer: PublicKey, relay: String)
+    ) async {
+        guard var entry = fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
+        var problem = invalid
+        if let event, problem == nil {
+            problem = await check(event, from: lookup.peer)
+            if problem == nil, entry.best.map({ $0.createdAt < event.createdAt }) ?? true {
+                entry.best = event
+                keyPackageAuthors[event.id.hex] = event.pubkey
+            }
+        }
+        if let problem, entry.problem == nil { entry.problem = problem }
+        fetches[lookup.fetch]?.lookups[lookup.peer] = entry
+    }
+
+    /// Why a key-package event cannot be used, or nil when it can (MIP-00 tags, NIP-40 expiry,
+    /// then the engine's own validation).
+    private func check(_ event: Event, from peer: PublicKey) async -> (FailedPeer.Reason, String)? {
+        guard event.pubkey == peer, event.kind == .keyPackage || event.kind == .keyPackageLegacy else {
+            return (.invalidKeyPackage, "kind \(event.kind) by \(event.pubkey.hex.prefix(8)) answered a lookup for \(peer.hex.prefix(8))")
+        }
+        if let suite = event.firstTagValue("mls_ciphersuite"), suite.lowercased() != "0x0001" {
+            return (.wrongCiphersuite, "ciphersuite \(suite), we speak 0x0001")
+        }
+        let extensions = Set(event.tags.first { $0.first == "mls_extensions" }?.dropFirst().map { $0.lowercased() } ?? [])
+        let missing = ["0x000a", "0xf2ee"].filter { !extensions.contains($0) }
+        if !missing.isEmpty { return (.missingExtensions, "mls_extensions lacks \(missing.joined(separator: ", "))") }
+        if let expiration = event.firstTagValue("expiration").flatMap(UInt64.init), expiration <= now {
+            return (.expired, "expired at \(expiration) (NIP-40)")
+        }
+        do {
+            try await engine.validateKeyPackage(event)
+            return nil
+        } catch {
+            let text = error.reason.lowercased()
+            let expired = text.contains("lifetime") || text.contains("expired")
+            return (expired ? .expired : .invalidKeyPackage, "\(error.code): \(error.reason)")
+        }
+    }
+
+    /// A relay finished answering a lookup (EOSE/CLOSED) or failed; resolves the invitee when it
+    /// was the last relay, and the fetch when it was the last invitee.
+    func lookupFinished(_ lookup: (fetch: UInt64, peer: PublicKey, relay: String), relayFailed: Bool) async {
+        let subscriptions = fetchSubscriptions.filter {
+            $0.value.fetch == lookup.fetch && $0.value.peer == lookup.peer && $0.value.relay == lookup.relay
+        }
+        for subscription in subscriptions.keys.sorted() {
+            fetchSubscriptions[subscription] = nil
+            if !relayFailed { emit(.send(url: lookup.relay, message: .close(SubscriptionID(subscription)))) }
+        }
+        guard var entry = fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
+        entry.outstanding.remove(lookup.relay)
+        if relayFailed { entry.unreachable.insert(lookup.relay) }
+        if entry.outstanding.isEmpty { entry.outcome = Self.outcome(of: entry) }
+        fetches[lookup.fetch]?.lookups[lookup.peer] = entry
+        if let fetch = fetches[lookup.fetch], fetch.isComplete { await complete(fetch) }
+    }
+
+    /// Usable key package first; else the problem seen; else "relay down" when no relay answered;
+    /// else "no key package".
+    private static func outcome(of entry: KeyPackageFetch.Lookup) -> KeyPackageFetch.Outcome {
+        if let best = entry.best { return .found(best) }
+        if let problem = entry.problem { return .failed(problem.reason, problem.detail) }
+        if !entry.unreachable.isEmpty {
+            return .failed(.relayDown, "key-package relay(s) unreachable: \(entry.unreachable.sorted().joined(separator: ", "))")
+        }
+        return .failed(.noKeyPackage, "no kind 30443 event on the invitee's key-package relays")
+    }
+
+    func fetchTimedOut(_ id: UInt64) async {
+        guard var fetch = fetches[id] else { return }
+        for peer in fetch.peers where fetch.lookups[peer]?.outcome == nil {
+            guard let entry = fetch.lookups[peer] else { continue }
+            fetch.lookups[peer]?.outcome = entry.best.map { .found($0) }
+                ?? entry.problem.map { .failed($0.reason, $0.detail) }
+                ?? .failed(.timeout, "no answer from \(entry.outstanding.sorted().joined(separator: ", ")) in time")
+        }
+        for (subscription, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.fetch == id {
+            fetchSubscriptions[subscription] = nil
+            emit(.send(url: lookup.relay, message: .close(SubscriptionID(subscription))))
+        }
+        await complete(fetch)
+    }
+
+    /// Acts on a finished fetch under the partial-failure policy.
+    private func complete(_ fetch: KeyPackageFetch) async {
+        fetches[fetch.id] = nil
+        timers[fetch.timer] = nil
+        setBusy("fetch\(fetch.id)", nil)
+        var found: [(PublicKey, Event)] = []
+        var failed: [FailedPeer] = []
+        for peer in fetch.peers {
+            switch fetch.lookups[peer]?.outcome {
+            case .found(let event): found.append((peer, event))
+            case .failed(let reason, let detail): failed.append(FailedPeer(pubkey: peer, reason: reason, detail: detail, chatID: nil))
+            case nil: failed.append(FailedPeer(pubkey: peer, reason: .timeout, detail: "unresolved", chatID: nil))
+            }
+        }
+        note("fetch \(fetch.id): \(found.count) found, \(failed.map { $0.reason.rawValue }.joined(separator: ","))")
+        let abort: CoreError?
+        if found.isEmpty {
+            abort = CoreError(.allPeersFailed, "no invitee's key package could be used (\(failed.count) failed)")
+        } else if !failed.isEmpty, case .create(_, _, .abort) = fetch.purpose {
+            abort = CoreError(.partialFailureAborted, "\(failed.count) invitee(s) failed and the action asked to abort")
+        } else {
+            abort = nil
+        }
+        if let abort {
+            record(failed, chatID: fetch.purpose.chatID)
+            fail(abort, chatID: fetch.purpose.chatID)
+            return
+        }
+        switch fetch.purpose {
+        case .create(let name, let description, _):
+            await createGroup(name: name, description: description, invitees: found, failed: failed)
+        case .add(let chatID):
+            record(failed, chatID: chatID)
+            await addMembers(found, to: chatID)
+        }
+    }
+
+    func record(_ failed: [FailedPeer], chatID: String?) {
+        guard !failed.isEmpty else { return }
+        failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
+        changed("failed peers \(failed.count)")
+    }
+}
+
+extension KeyPackageFetch.Purpose {
+    var chatID: String? {
+        if case .add(let chatID) = self { chatID } else { nil }
+    }
+}

@@ -1,0 +1,34 @@
+import Nostr
+
+/// A key-package fetch for one action: every invitee looked up in parallel on its key-package relays.
+struct KeyPackageFetch: Sendable {
+    enum Purpose: Sendable {
+        case create(name: String, description: String, policy: PartialFailurePolicy)
+        case add(chatID: String)
+    }
+
+    /// One invitee's lookup.
+    struct Lookup: Sendable {
+        var outstanding: Set<String>
+        var unreachable: Set<String> = []
+        /// The newest usable key package so far.
+        var best: Event?
+        /// The first reason an offered key package was unusable.
+        var problem: (reason: FailedPeer.Reason, detail: String)?
+        var outcome: Outcome?
+    }
+
+    enum Outcome: Sendable {
+        case found(Event)
+        case failed(FailedPeer.Reason, String)
+    }
+
+    let id: UInt64
+    let purpose: Purpose
+    /// Invitees in the order the action named them (welcome order).
+    let peers: [PublicKey]
+    var lookups: [PublicKey: Lookup]
+    let timer: TimerToken
+
+    var isComplete: Bool { lookups.values.allSatisfy { $0.outcome != nil } }
+}

@@ -1,0 +1,103 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    /// Decodes a relay frame. An EVENT whose id or signature fails is not dropped silently: the
+    /// request that asked for it learns why (a key-package lookup classifies it, a group or inbox
+    /// subscription records a rejection).
+    func receive(frame: String, from url: String) async {
+        do {
+            let message = try RelayMessage(json: frame)
+            await receive(message, from: url)
+        } catch {
+            guard let value = try? JSONValue(parsing: frame), let items = value.array, items.count == 3,
+                items[0].string == "EVENT", let subscription = items[1].string,
+                let event = try? Event.decodeUnverified(items[2])
+            else {
+                note("undecodable frame from \(url): \(error.code)")
+                return
+            }
+            if let lookup = fetchSubscriptions[subscription] {
+                await offerKeyPackage(nil, invalid: (.invalidSignature, "\(error.code): \(error.reason)"), lookup: lookup)
+            } else {
+                reject(event, reason: error.code.name, detail: error.reason)
+            }
+        }
+    }
+
+    func receive(_ message: RelayMessage, from url: String) async {
+        heardFrom(url)
+        switch message {
+        case .event(let subscription, let event):
+            if let lookup = fetchSubscriptions[subscription.rawValue] {
+                await offerKeyPackage(event, invalid: nil, lookup: lookup)
+            } else if subscription == Self.directorySubscription {
+                if directory.learn(event) { changed("directory \(event.pubkey.hex.prefix(8)) kind \(event.kind)") }
+            } else {
+                guard seenEvents.insert(event.id.hex).inserted else { return }
+                switch event.kind {
+                case .giftWrap: await receiveGiftWrap(event)
+                case .groupEvent: await receiveGroupEvent(event)
+                default: note("ignored kind \(event.kind) on \(subscription)")
+                }
+            }
+        case .endOfStoredEvents(let subscription), .closed(let subscription, _):
+            if let lookup = fetchSubscriptions[subscription.rawValue] {
+                await lookupFinished(lookup, relayFailed: false)
+            }
+        case .ok(let eventID, let accepted, let text):
+            await acknowledge(eventID: eventID, accepted: accepted, message: text, from: url)
+        case .notice, .auth, .count:
+            break
+        }
+    }
+
+    /// The relay could not be reached or dropped us: lookups and publishes waiting on it fail there.
+    func relayUnreachable(_ url: String) async {
+        note("relay unreachable \(url)")
+        scheduleResubscription(to: url)
+        for (_, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
+            await lookupFinished(lookup, relayFailed: true)
+        }
+        for eventID in publishes.keys.sorted() {
+            await acknowledge(eventID: eventID, accepted: false, message: "unreachable", from: url)
+        }
+    }
+
+    /// An OK (or an unreachable relay, as a refusal) for an event we published.
+    func acknowledge(eventID: String, accepted: Bool, message: String, from url: String) async {
+        guard let purpose = publishes[eventID] else { return }
+        switch purpose {
+        case .commit(let chatID):
+            await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: accepted, message: message, from: url)
+        case .message(let chatID, let messageID, var outstanding):
+            guard outstanding.remove(url) != nil else { return }
+            if accepted {
+                publishes[eventID] = nil
+                setDelivery(.sent, of: messageID, in: chatID)
+            } else if outstanding.isEmpty {
+                publishes[eventID] = nil
+                setDelivery(.failed, of: messageID, in: chatID)
+            } else {
+                publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
+            }
+        }
+    }
+
+    private func setDelivery(_ delivery: ChatMessage.Delivery, of messageID: String, in chatID: String) {
+        guard var chat = chats[chatID], let index = chat.messages.firstIndex(where: { $0.id == messageID }) else { return }
+        chat.messages[index].delivery = delivery
+        chats[chatID] = chat
+        changed("message \(messageID.prefix(8)) \(delivery.rawValue)")
+    }
+
+    func timerFired(_ token: TimerToken) async {
+        guard let purpose = timers.removeValue(forKey: token) else { return }
+        switch purpose {
+        case .keyPackageFetch(let id): await fetchTimedOut(id)
+        case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)
+        case .selfUpdate(let chatID): await selfUpdateDue(chatID)
+        case .resubscribe(let url): resubscribe(to: url)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import EngineInterface
+import Nostr
+
+extension GroupCore {
+    /// Builds the state from the records and emits an update when it differs from the last one.
+    func publishStateIfChanged() {
+        var next = AppState()
+        next.chatList = chats.values.map(summary).sorted {
+            ($0.lastMessageAt ?? 0, $1.chatID) > ($1.lastMessageAt ?? 0, $0.chatID)
+        }
+        next.currentChat = currentChatID.flatMap { chats[$0] }.map(view)
+        next.busy = busy.keys.sorted().compactMap { busy[$0] }
+        next.errors = errors
+        next.failedPeers = failedPeers
+        next.rejections = rejections
+        next.rev = published.rev
+        guard next != published else { return }
+        next.rev = published.rev + 1
+        published = next
+        let cause = causes.isEmpty ? "state" : causes.joined(separator: "; ")
+        emit(.update(AppUpdate(rev: next.rev, cause: cause, state: next)))
+    }
+
+    func memberInfo(_ chat: ChatRecord) -> [MemberInfo] {
+        chat.members.map { MemberInfo(pubkey: $0, name: displayName(of: $0), isAdmin: chat.admins.contains($0)) }
+    }
+
+    func displayName(of key: PublicKey) -> String? {
+        key == publicKey ? configuration.profileName : directory.name(of: key)
+    }
+
+    private func summary(_ chat: ChatRecord) -> ChatSummary {
+        ChatSummary(
+            chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
+            lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
+            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved
+        )
+    }
+
+    private func view(_ chat: ChatRecord) -> ChatViewState {
+        ChatViewState(
+            chatID: chat.chatID, groupName: chat.name, members: memberInfo(chat), isAdmin: chat.admins.contains(publicKey),
+            epoch: chat.epoch, messages: chat.messages, canLoadOlder: false
+        )
+    }
+
+    /// Re-reads a group from the engine (members, admins, name, epoch, removal).
+    func refresh(_ chatID: String) async {
+        guard var chat = chats[chatID] else { return }
+        do {
+            let snapshot = try await engine.group(chat.mlsGroupID)
+            chat.name = snapshot.name
+            chat.admins = snapshot.admins
+            chat.epoch = snapshot.epoch
+            if snapshot.state == .inactive {
+                if !chat.isRemoved { note("removed from \(chatID.prefix(8))") }
+                chat.isRemoved = true
+            } else {
+                chat.members = try await engine.members(of: chat.mlsGroupID)
+                chat.relays = try await engine.relays(of: chat.mlsGroupID)
+            }
+            chats[chatID] = chat
+            changed("refresh \(chatID.prefix(8)) epoch \(chat.epoch)")
+        } catch {
+            fail(error, during: "reading group \(chatID.prefix(8))", chatID: chatID)
+        }
+    }
+
+    /// Records a new group and subscribes to its kind-445 events on its relays.
+    func adopt(_ snapshot: GroupSnapshot) async {
+        do {
+            let members = try await engine.members(of: snapshot.mlsGroupID)
+            let relays = try await engine.relays(of: snapshot.mlsGroupID)
+            let chat = ChatRecord(snapshot: snapshot, members: members, relays: relays)
+            chats[chat.chatID] = chat
+            changed("chat \(chat.chatID.prefix(8))")
+            send(.request(subscription: Self.groupSubscription(chat.chatID), filters: [Self.groupFilter(chat.chatID)]), to: relays)
+        } catch {
+            fail(error, during: "reading new group", chatID: snapshot.nostrGroupID)
+        }
+    }
+
+    static func groupSubscription(_ chatID: String) -> SubscriptionID { SubscriptionID("g-\(chatID.prefix(32))") }
+
+    static func groupFilter(_ chatID: String) -> Filter { Filter(kinds: [.groupEvent], tags: ["h": [chatID]]) }
+}

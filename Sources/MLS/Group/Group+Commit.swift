@@ -1,0 +1,219 @@
+// Sending: proposals, commits with Welcome, and application messages (RFC 9420 §12.1–12.4).
+import TLSCodec
+
+/// How a handshake message travels.
+public enum HandshakeWireFormat: Sendable {
+    case publicMessage
+    case privateMessage
+}
+
+/// The result of creating a commit: what to send, and the state to adopt once it is accepted.
+public struct CreatedCommit: Sendable {
+    public var commit: MLSMessage
+    public var welcome: Welcome?
+    /// The group at the new epoch; adopt it only after the commit is confirmed by the delivery service.
+    public var next: Group
+}
+
+extension Group {
+    /// Sends a proposal and caches it so a later commit (ours or another member's) can reference it.
+    public mutating func propose(
+        _ proposal: Proposal, as wireFormat: HandshakeWireFormat = .publicMessage,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        try checkCanSend()
+        let framed = FramedContent(
+            groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [],
+            content: .proposal(proposal))
+        let signed = try AuthenticatedContent.sign(
+            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+        try storeProposal(proposal, content: signed)
+        return try frame(signed, as: wireFormat, using: &generator)
+    }
+
+    /// Proposes replacing our leaf with one carrying a fresh encryption key (§12.1.2); the new
+    /// private key is kept until a commit applies the Update or the epoch ends.
+    public mutating func proposeUpdate(
+        as wireFormat: HandshakeWireFormat = .publicMessage, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        guard var leaf = tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+        let keyPair = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
+        leaf.encryptionKey = keyPair.publicKey
+        leaf.source = .update
+        try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: leafIndex)
+        let message = try propose(.update(leaf), as: wireFormat, using: &generator)
+        pendingLeafKeys[keyPair.publicKey] = keyPair.privateKey
+        return message
+    }
+
+    /// Encrypts application data to the group.
+    /// - Parameter paddingLength: zero bytes added to hide the message length.
+    public mutating func protect(
+        application data: [UInt8], authenticatedData: [UInt8] = [], paddingLength: Int = 0,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        try checkCanSend()
+        let framed = FramedContent(
+            groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: authenticatedData,
+            content: .application(data))
+        let signed = try AuthenticatedContent.sign(
+            framed, wireFormat: WireFormat.privateMessage, context: context, suite: suite,
+            signaturePrivateKey: signaturePrivateKey)
+        let message = try PrivateMessage.protect(
+            signed, suite: suite, secretTree: &secretTree, senderDataSecret: secrets.senderDataSecret,
+            paddingLength: paddingLength, using: &generator)
+        return MLSMessage(body: .privateMessage(message))
+    }
+
+    /// Commits every pending proposal (by reference) plus `proposals` (by value).
+    /// - Parameters:
+    ///   - forcePath: include an UpdatePath even when no proposal requires one (a self-update).
+    ///   - ratchetTreeInWelcome: put the tree in the GroupInfo's ratchet_tree extension.
+    ///   - now: seconds since the epoch, to check the lifetimes of added key packages.
+    /// - Returns: the commit, a Welcome when members were added, and the next epoch's state.
+    public mutating func commit(
+        adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
+        ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> CreatedCommit {
+        try checkCanSend()
+        let me = Sender.member(leafIndex: leafIndex)
+        let nextEpoch = try self.nextEpoch()
+        var items: [ProposalOrRef] = []
+        var resolved: [(Proposal, Sender)] = []
+        for ref in pendingOrder {
+            guard let pending = pendingProposals[ref] else { continue }
+            items.append(.reference(ref))
+            resolved.append(pending)
+        }
+        for proposal in proposals {
+            items.append(.proposal(proposal))
+            resolved.append((proposal, me))
+        }
+        var applied = try applyProposals(resolved, committer: me, now: now)
+        let addedKeyPackages = resolved.compactMap { item -> KeyPackage? in
+            if case .add(let kp) = item.0 { return kp }
+            return nil
+        }
+
+        var next = self
+        next.privateKeys = keys(matching: applied.tree)
+        var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
+        var path: UpdatePath?
+        var pathSecrets: [UInt32: [UInt8]] = [:]
+        if forcePath || applied.requiresPath {
+            guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+            let (suite, groupID, confirmed, extensions) =
+                (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
+            let created = try applied.tree.createUpdatePath(
+                suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
+                groupID: groupID, excluded: Set(applied.joiners),
+                context: { treeHash in
+                    GroupContext(
+                        cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
+                        confirmedTranscriptHash: confirmed, extensions: extensions)
+                }, using: &generator)
+            commitSecret = created.commitSecret
+            path = created.path
+            pathSecrets = created.pathSecrets
+            next.privateKeys = created.privateKeys
+        }
+
+        let commit = Commit(proposals: items, path: path)
+        let framed = FramedContent(
+            groupID: groupID, epoch: epoch, sender: me, authenticatedData: [], content: .commit(commit))
+        var signed = try AuthenticatedContent.sign(
+            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+        let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: signed)
+        let newContext = GroupContext(
+            cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
+            confirmedTranscriptHash: confirmed, extensions: applied.extensions)
+        let psks = try resolvePSKs(applied.psks)
+        let newSecrets = EpochSecrets(
+            suite: suite, initSecret: secrets.initSecret, commitSecret: commitSecret, pskSecret: suite.pskSecret(psks),
+            groupContext: try serialize(newContext))
+        let tag = suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed)
+        signed.auth.confirmationTag = tag
+        let message = try frame(signed, as: wireFormat, using: &generator)
+
+        next.tree = applied.tree
+        next.context = newContext
+        next.interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
+        next.confirmationTag = tag
+        next.enterEpoch(newSecrets)
+        next.reInit = applied.reInit
+
+        var welcome: Welcome?
+        if !addedKeyPackages.isEmpty {
+            welcome = try next.welcome(
+                for: addedKeyPackages, joiners: applied.joiners, pathSecrets: pathSecrets, psks: applied.psks,
+                includeTree: ratchetTreeInWelcome, using: &generator)
+        }
+        return CreatedCommit(commit: message, welcome: welcome, next: next)
+    }
+
+    /// Builds the Welcome for members added by the commit that produced this (new) epoch.
+    private func welcome(
+        for keyPackages: [KeyPackage], joiners: [UInt32], pathSecrets: [UInt32: [UInt8]], psks: [PreSharedKeyID],
+        includeTree: Bool, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> Welcome {
+        var extensions: [Extension] = []
+        if includeTree {
+            extensions.append(Extension(type: ExtensionType.ratchetTree, data: try serialize(tree.wire)))
+        }
+        extensions.append(Extension(type: ExtensionType.externalPub, data: try externalPubExtension()))
+        var info = GroupInfo(groupContext: context, extensions: extensions, confirmationTag: confirmationTag, signer: leafIndex)
+        try info.sign(suite: suite, privateKey: signaturePrivateKey)
+        let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: secrets.welcomeSecret)
+        let encryptedGroupInfo = try suite.seal(key: key, nonce: nonce, aad: [], plaintext: try serialize(info))
+
+        let path = tree.filteredDirectPath(of: leafIndex)
+        var sealed: [EncryptedGroupSecrets] = []
+        for (keyPackage, joiner) in zip(keyPackages, joiners) {
+            let ancestor = path.first { TreeMath.isInSubtree(TreeMath.nodeIndex(ofLeaf: joiner), of: $0) }
+            let groupSecrets = GroupSecrets(
+                joinerSecret: secrets.joinerSecret, pathSecret: ancestor.flatMap { pathSecrets[$0] }, psks: psks)
+            sealed.append(
+                EncryptedGroupSecrets(
+                    newMember: try keyPackage.reference(suite: suite),
+                    encryptedGroupSecrets: try suite.encryptWithLabel(
+                        publicKey: keyPackage.initKey, label: "Welcome", context: encryptedGroupInfo,
+                        plaintext: try serialize(groupSecrets), using: &generator)))
+        }
+        return Welcome(cipherSuite: suite.id, secrets: sealed, encryptedGroupInfo: encryptedGroupInfo)
+    }
+
+    /// The external_pub extension body: `HPKEPublicKey external_pub;`.
+    private func externalPubExtension() throws(MLSError) -> [UInt8] {
+        var w = TLSWriter()
+        w.writeOpaque(try secrets.externalPublicKey())
+        return w.bytes
+    }
+
+    /// Wraps signed content for sending.
+    private mutating func frame(
+        _ signed: AuthenticatedContent, as wireFormat: HandshakeWireFormat,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        switch wireFormat {
+        case .publicMessage:
+            return MLSMessage(
+                body: .publicMessage(
+                    try PublicMessage.protect(signed, suite: suite, membershipKey: secrets.membershipKey, context: context)))
+        case .privateMessage:
+            return MLSMessage(
+                body: .privateMessage(
+                    try PrivateMessage.protect(
+                        signed, suite: suite, secretTree: &secretTree, senderDataSecret: secrets.senderDataSecret,
+                        using: &generator)))
+        }
+    }
+}
+
+extension HandshakeWireFormat {
+    var value: UInt16 {
+        switch self {
+        case .publicMessage: WireFormat.publicMessage
+        case .privateMessage: WireFormat.privateMessage
+        }
+    }
+}

@@ -1,0 +1,137 @@
+// Joining from a Welcome (RFC 9420 §12.4.3.1).
+import TLSCodec
+
+/// The private half of a KeyPackage, kept by its owner until a Welcome consumes it.
+public struct KeyPackagePrivate: Sendable {
+    public var keyPackage: KeyPackage
+    public var initPrivateKey: [UInt8]
+    public var encryptionPrivateKey: [UInt8]
+    public var signaturePrivateKey: [UInt8]
+
+    public init(keyPackage: KeyPackage, initPrivateKey: [UInt8], encryptionPrivateKey: [UInt8], signaturePrivateKey: [UInt8]) {
+        self.keyPackage = keyPackage
+        self.initPrivateKey = initPrivateKey
+        self.encryptionPrivateKey = encryptionPrivateKey
+        self.signaturePrivateKey = signaturePrivateKey
+    }
+}
+
+/// What a Welcome reveals to one invitee before it commits to joining.
+public struct OpenedWelcome: Sendable {
+    public var groupSecrets: GroupSecrets
+    public var groupInfo: GroupInfo
+    public var pskSecret: [UInt8]
+    public var epochSecrets: EpochSecrets
+}
+
+extension Welcome {
+    /// Decrypts the GroupSecrets sealed to `keyPackage` and the GroupInfo, and checks the
+    /// confirmation tag against the key schedule. The GroupInfo signature is checked by the caller,
+    /// who knows the signer's key.
+    /// - Throws: `.notInvited`, `.decryptionFailed`, `.missingPSK`, `.badConfirmationTag`, `.malformed`.
+    public func open(
+        keyPackage: KeyPackage, initPrivateKey: [UInt8], suite: CipherSuite,
+        psks resolve: ([PreSharedKeyID]) throws(MLSError) -> [ResolvedPSK]
+    ) throws(MLSError) -> OpenedWelcome {
+        guard cipherSuite == suite.id else { throw MLSError(.unsupportedCipherSuite, "Welcome for suite \(cipherSuite)") }
+        let ref = try keyPackage.reference(suite: suite)
+        guard let mine = secrets.first(where: { $0.newMember == ref }) else {
+            throw MLSError(.notInvited, "no EncryptedGroupSecrets for our key package")
+        }
+        let secretsBytes = try suite.decryptWithLabel(
+            privateKey: initPrivateKey, label: "Welcome", context: encryptedGroupInfo,
+            ciphertext: mine.encryptedGroupSecrets)
+        let groupSecrets = try decodeExactly(GroupSecrets.self, from: secretsBytes)
+        let pskSecret = suite.pskSecret(try resolve(groupSecrets.psks))
+        let welcomeSecret = EpochSecrets.welcomeSecret(
+            suite: suite, joinerSecret: groupSecrets.joinerSecret, pskSecret: pskSecret)
+        let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: welcomeSecret)
+        let groupInfoBytes = try suite.open(key: key, nonce: nonce, aad: [], ciphertext: encryptedGroupInfo)
+        let groupInfo = try decodeExactly(GroupInfo.self, from: groupInfoBytes)
+        guard groupInfo.groupContext.cipherSuite == suite.id else {
+            throw MLSError(.unsupportedCipherSuite, "GroupInfo suite differs from the Welcome's")
+        }
+        let epochSecrets = EpochSecrets(
+            suite: suite, joinerSecret: groupSecrets.joinerSecret, pskSecret: pskSecret,
+            groupContext: try serialize(groupInfo.groupContext))
+        let expected = suite.confirmationTag(
+            confirmationKey: epochSecrets.confirmationKey,
+            confirmedTranscriptHash: groupInfo.groupContext.confirmedTranscriptHash)
+        guard constantTimeEqual(expected, groupInfo.confirmationTag) else {
+            throw MLSError(.badConfirmationTag, "GroupInfo confirmation tag does not match")
+        }
+        return OpenedWelcome(
+            groupSecrets: groupSecrets, groupInfo: groupInfo, pskSecret: pskSecret, epochSecrets: epochSecrets)
+    }
+}
+
+extension Group {
+    /// Joins a group from a Welcome.
+    /// - Parameters:
+    ///   - ratchetTree: the tree when the GroupInfo has no ratchet_tree extension.
+    ///   - externalPSKs: external PSKs this member holds, by id.
+    /// - Throws: any `MLSError` of `Welcome.open`, plus `.badSignature`, `.invalidTree`,
+    ///   `.invalidParentHash`, `.invalidUpdatePath`.
+    public init(
+        welcome: Welcome, keyPackage own: KeyPackagePrivate, ratchetTree: RatchetTree? = nil,
+        externalPSKs: [[UInt8]: [UInt8]] = [:]
+    ) throws(MLSError) {
+        let suite = try CipherSuite(id: welcome.cipherSuite)
+        let opened = try welcome.open(keyPackage: own.keyPackage, initPrivateKey: own.initPrivateKey, suite: suite) {
+            (ids: [PreSharedKeyID]) throws(MLSError) in
+            var out: [ResolvedPSK] = []
+            for id in ids {
+                guard case .external(let name) = id.kind, let secret = externalPSKs[name] else {
+                    throw MLSError(.missingPSK, "a Welcome PSK is not held")
+                }
+                out.append(ResolvedPSK(id: id, secret: secret))
+            }
+            return out
+        }
+        let info = opened.groupInfo
+        let tree: RatchetTree
+        if let data = info.extensions.data(ofType: ExtensionType.ratchetTree) {
+            tree = try RatchetTree(bytes: data)
+        } else if let ratchetTree {
+            tree = ratchetTree
+        } else {
+            throw MLSError(.invalidTree, "no ratchet tree in the GroupInfo or given")
+        }
+        guard let signer = tree.leaf(info.signer),
+            info.verifySignature(suite: suite, publicKey: signer.signatureKey)
+        else { throw MLSError(.badSignature, "GroupInfo signature does not verify") }
+        guard tree.treeHash(suite: suite) == info.groupContext.treeHash else {
+            throw MLSError(.invalidTree, "tree hash differs from the GroupContext's")
+        }
+        try tree.verifyParentHashes(suite: suite)
+        try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID)
+        try Group.validateLeaves(of: tree, extensions: info.groupContext.extensions)
+        guard let me = tree.occupiedLeaves.first(where: { tree.leaf($0) == own.keyPackage.leafNode }) else {
+            throw MLSError(.notInvited, "our leaf is not in the tree")
+        }
+
+        var keys = TreePrivateKeys(leaf: me, leafPrivateKey: own.encryptionPrivateKey)
+        if let pathSecret = opened.groupSecrets.pathSecret {
+            let path = tree.filteredDirectPath(of: info.signer)
+            guard let start = path.firstIndex(where: { TreeMath.isInSubtree(TreeMath.nodeIndex(ofLeaf: me), of: $0) })
+            else { throw MLSError(.invalidUpdatePath, "no common ancestor with the committer") }
+            try keys.learn(suite: suite, pathSecret: pathSecret, chain: path[start...])
+        }
+        guard keys.isConsistent(with: tree, suite: suite) else {
+            throw MLSError(.invalidUpdatePath, "our private keys do not match the tree")
+        }
+
+        self.suite = suite
+        context = info.groupContext
+        self.tree = tree
+        privateKeys = keys
+        secrets = opened.epochSecrets
+        secretTree = SecretTree(suite: suite, encryptionSecret: opened.epochSecrets.encryptionSecret, leafCount: tree.leafCount)
+        interimTranscriptHash = suite.interimTranscriptHash(
+            confirmed: info.groupContext.confirmedTranscriptHash, confirmationTag: info.confirmationTag)
+        confirmationTag = info.confirmationTag
+        signaturePrivateKey = own.signaturePrivateKey
+        self.externalPSKs = externalPSKs
+        resumptionPSKs[context.epoch] = opened.epochSecrets.resumptionPSK
+    }
+}

@@ -1,0 +1,66 @@
+// Read-only views Marmot needs to apply its admin rules (MIP-03) *before* a commit is applied:
+// the authenticated content of a message of this epoch, and the proposals a commit covers.
+// Additive: nothing here changes the group's state.
+import TLSCodec
+
+extension MLSMessage {
+    /// The epoch a framed (public or private) message belongs to; nil for other wire formats.
+    public var framedEpoch: UInt64? {
+        switch body {
+        case .publicMessage(let m): m.content.epoch
+        case .privateMessage(let m): m.epoch
+        default: nil
+        }
+    }
+}
+
+extension Group {
+    /// Unprotects a message of the current epoch on a copy of the secret tree and verifies its
+    /// signature, without applying it (the group is unchanged).
+    /// - Throws: `.wrongEpoch`, `.decryptionFailed`, `.badMembershipTag`, `.badSignature`, `.malformed`.
+    public func inspect(_ message: MLSMessage) throws(MLSError) -> AuthenticatedContent {
+        var copy = self
+        let content: AuthenticatedContent
+        switch message.body {
+        case .publicMessage(let m):
+            guard m.content.groupID == groupID, m.content.epoch == epoch else {
+                throw MLSError(.wrongEpoch, "message for epoch \(m.content.epoch), we are at \(epoch)")
+            }
+            content = try m.unprotect(suite: suite, membershipKey: secrets.membershipKey, context: context)
+        case .privateMessage(let m):
+            guard m.groupID == groupID, m.epoch == epoch else {
+                throw MLSError(.wrongEpoch, "message for epoch \(m.epoch), we are at \(epoch)")
+            }
+            content = try m.unprotect(
+                suite: suite, secretTree: &copy.secretTree, senderDataSecret: secrets.senderDataSecret)
+        default:
+            throw MLSError(.malformed, "wire format \(message.body.wireFormat) is not a framed message")
+        }
+        try content.verifySignature(
+            suite: suite, publicKey: signatureKey(of: content.content.sender, content: content.content.content),
+            context: context)
+        return content
+    }
+
+    /// The proposals `commit` covers, references resolved against this epoch's received proposals.
+    /// - Throws: `.invalidProposal` for a reference to a proposal this member never received.
+    public func resolvedProposals(of commit: Commit, committer: Sender) throws(MLSError) -> [(
+        proposal: Proposal, sender: Sender
+    )] {
+        var out: [(proposal: Proposal, sender: Sender)] = []
+        for item in commit.proposals {
+            switch item {
+            case .proposal(let p): out.append((p, committer))
+            case .reference(let ref):
+                guard let pending = pendingProposals[ref] else {
+                    throw MLSError(.invalidProposal, "commit references an unknown proposal")
+                }
+                out.append((pending.proposal, pending.sender))
+            }
+        }
+        return out
+    }
+
+    /// True when proposals received this epoch wait for a commit.
+    public var hasPendingProposals: Bool { !pendingOrder.isEmpty }
+}

@@ -1,0 +1,256 @@
+// Receiving messages (RFC 9420 §6, §12.4.2): unprotect, authenticate, and for commits apply the
+// proposals, merge the path, advance the transcript and key schedule, and check the confirmation tag.
+import ErrorCodes
+import TLSCodec
+
+/// What a received message turned out to be.
+public enum ReceivedMessage: Sendable, Equatable {
+    /// Application data from a member.
+    case application([UInt8], sender: UInt32)
+    /// A proposal, stored until a commit covers it.
+    case proposal(Proposal, sender: Sender)
+    /// A commit that moved the group to a new epoch.
+    case commit(epoch: UInt64, sender: Sender)
+}
+
+/// The effect of a commit's proposals on the tree and context, before the path and key schedule.
+struct AppliedProposals {
+    var tree: RatchetTree
+    var extensions: [Extension]
+    var joiners: [UInt32] = []
+    var psks: [PreSharedKeyID] = []
+    var externalInit: [UInt8]?
+    var reInit: Proposal?
+    var requiresPath: Bool
+    var removedUs = false
+}
+
+extension Group {
+    /// Unprotects and processes one message of this group's current epoch.
+    /// - Parameter now: seconds since the epoch, to check the lifetimes of added key packages;
+    ///   nil skips that check (e.g. when replaying recorded traffic).
+    /// - Throws: `.wrongEpoch`, `.badMembershipTag`, `.badSignature`, `.decryptionFailed`,
+    ///   `.invalidProposal`, `.badConfirmationTag`, and the tree errors of a bad path.
+    public mutating func process(_ message: MLSMessage, now: UInt64? = nil) throws(MLSError) -> ReceivedMessage {
+        guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        let content: AuthenticatedContent
+        switch message.body {
+        case .publicMessage(let m):
+            try checkEpoch(m.content.groupID, m.content.epoch)
+            content = try m.unprotect(suite: suite, membershipKey: secrets.membershipKey, context: context)
+        case .privateMessage(let m):
+            try checkEpoch(m.groupID, m.epoch)
+            content = try m.unprotect(suite: suite, secretTree: &secretTree, senderDataSecret: secrets.senderDataSecret)
+        default:
+            throw MLSError(.malformed, "wire format \(message.body.wireFormat) is not a framed message")
+        }
+        let framed = content.content
+        try content.verifySignature(
+            suite: suite, publicKey: signatureKey(of: framed.sender, content: framed.content), context: context)
+        switch framed.content {
+        case .application(let data):
+            guard case .member(let leaf) = framed.sender else {
+                throw MLSError(.invalidSender, "application data from a non-member")
+            }
+            return .application(data, sender: leaf)
+        case .proposal(let proposal):
+            try storeProposal(proposal, content: content)
+            return .proposal(proposal, sender: framed.sender)
+        case .commit(let commit):
+            try applyCommit(commit, content: content, now: now)
+            return .commit(epoch: epoch, sender: framed.sender)
+        }
+    }
+
+    private func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
+        guard group == groupID else { throw MLSError(.wrongEpoch, "message for another group") }
+        guard messageEpoch == epoch else { throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)") }
+    }
+
+    mutating func storeProposal(_ proposal: Proposal, content: AuthenticatedContent) throws(MLSError) {
+        let ref = Proposal.reference(suite: suite, authenticatedContent: try serialize(content))
+        if pendingProposals[ref] == nil { pendingOrder.append(ref) }
+        pendingProposals[ref] = (proposal, content.content.sender)
+    }
+
+    /// Applies a received commit and enters the next epoch.
+    mutating func applyCommit(_ commit: Commit, content: AuthenticatedContent, now: UInt64?) throws(MLSError) {
+        let committer = content.content.sender
+        let nextEpoch = try self.nextEpoch()
+        if case .member(let leaf) = committer, leaf == leafIndex {
+            throw MLSError(.invalidSender, "our own commit must be merged, not processed")
+        }
+        var resolved: [(Proposal, Sender)] = []
+        for item in commit.proposals {
+            switch item {
+            case .proposal(let p): resolved.append((p, committer))
+            case .reference(let ref):
+                guard let pending = pendingProposals[ref] else {
+                    throw MLSError(.invalidProposal, "commit references an unknown proposal")
+                }
+                resolved.append(pending)
+            }
+        }
+        var applied = try applyProposals(resolved, committer: committer, now: now)
+        if case .newMemberCommit = committer {
+            guard applied.externalInit != nil else { throw MLSError(.invalidProposal, "external commit without ExternalInit") }
+        }
+        guard commit.path != nil || !applied.requiresPath else {
+            throw MLSError(.invalidProposal, "commit needs a path for its proposals")
+        }
+        if applied.removedUs {
+            isActive = false
+            return
+        }
+
+        var keys = keys(matching: applied.tree)
+        var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
+        if let path = commit.path {
+            let sender: UInt32
+            switch committer {
+            case .member(let leaf): sender = leaf
+            case .newMemberCommit: sender = applied.tree.add(path.leafNode)
+            default: throw MLSError(.invalidSender, "commit from a non-member")
+            }
+            try applied.tree.merge(path, sender: sender, suite: suite, groupID: groupID)
+            let provisional = GroupContext(
+                cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
+                confirmedTranscriptHash: context.confirmedTranscriptHash, extensions: applied.extensions)
+            commitSecret = try applied.tree.decryptPath(
+                path, sender: sender, keys: &keys, excluded: Set(applied.joiners), context: provisional, suite: suite
+            ).commitSecret
+        }
+
+        let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: content)
+        let newContext = GroupContext(
+            cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
+            confirmedTranscriptHash: confirmed, extensions: applied.extensions)
+        let initSecret: [UInt8]
+        if let kemOutput = applied.externalInit {
+            initSecret = try HPKE.receiverExport(
+                suite: suite, enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
+                info: [], exporterContext: mlsLabel("external init secret"), length: suite.hashLength)
+        } else {
+            initSecret = secrets.initSecret
+        }
+        let pskSecret = suite.pskSecret(try resolvePSKs(applied.psks))
+        let newSecrets = EpochSecrets(
+            suite: suite, initSecret: initSecret, commitSecret: commitSecret, pskSecret: pskSecret,
+            groupContext: try serialize(newContext))
+        guard let tag = content.auth.confirmationTag,
+            constantTimeEqual(tag, suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed))
+        else { throw MLSError(.badConfirmationTag, "commit confirmation tag does not match") }
+
+        tree = applied.tree
+        context = newContext
+        privateKeys = keys
+        interimTranscriptHash = suite.interimTranscriptHash(confirmed: confirmed, confirmationTag: tag)
+        confirmationTag = tag
+        enterEpoch(newSecrets)
+        reInit = applied.reInit
+    }
+
+    /// Applies proposals in the order of §12.4.2: GroupContextExtensions, Update, Remove (and
+    /// SelfRemove), Add, then PSKs; checks each on the way.
+    func applyProposals(
+        _ proposals: [(Proposal, Sender)], committer: Sender, now: UInt64?
+    ) throws(MLSError) -> AppliedProposals {
+        try validateProposalList(proposals, committer: committer)
+        var result = AppliedProposals(tree: tree, extensions: context.extensions, requiresPath: proposals.isEmpty)
+        for (proposal, _) in proposals {
+            if case .groupContextExtensions(let extensions) = proposal {
+                result.extensions = extensions
+                result.requiresPath = true
+                for leaf in tree.occupiedLeaves.compactMap(tree.leaf) {
+                    try Group.checkRequiredCapabilities(extensions, leaf: leaf)
+                }
+            }
+        }
+        for (proposal, sender) in proposals {
+            guard case .update(let leaf) = proposal else { continue }
+            guard case .member(let index) = sender, sender != committer else {
+                throw MLSError(.invalidProposal, "Update must come from a member other than the committer")
+            }
+            guard case .update = leaf.source, leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) else {
+                throw MLSError(.invalidProposal, "Update leaf is not a valid update-sourced leaf")
+            }
+            try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
+            try result.tree.update(leaf: index, with: leaf)
+            result.requiresPath = true
+        }
+        for (proposal, sender) in proposals {
+            let removed: UInt32
+            switch proposal {
+            case .remove(let leaf): removed = leaf
+            case .selfRemove:
+                guard case .member(let leaf) = sender else {
+                    throw MLSError(.invalidProposal, "SelfRemove from a non-member")
+                }
+                removed = leaf
+            default: continue
+            }
+            if case .member(let committerLeaf) = committer, committerLeaf == removed {
+                throw MLSError(.invalidProposal, "a commit cannot remove its committer")
+            }
+            try result.tree.remove(leaf: removed)
+            if removed == leafIndex { result.removedUs = true }
+            result.requiresPath = true
+        }
+        for (proposal, _) in proposals {
+            guard case .add(let keyPackage) = proposal else { continue }
+            try validate(keyPackage, extensions: result.extensions, now: now)
+            result.joiners.append(result.tree.add(keyPackage.leafNode))
+        }
+        for (proposal, _) in proposals {
+            switch proposal {
+            case .preSharedKey(let id): result.psks.append(id)
+            case .externalInit(let kemOutput):
+                result.externalInit = kemOutput
+                result.requiresPath = true
+            case .reInit: result.reInit = proposal
+            default: continue
+            }
+        }
+        return result
+    }
+
+    /// Checks a KeyPackage offered in an Add against this group (§12.1.1).
+    func validate(_ keyPackage: KeyPackage, extensions: [Extension], now: UInt64?) throws(MLSError) {
+        try keyPackage.validate(suite: suite, now: now)
+        try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
+        let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
+        let newLeaf = keyPackage.leafNode
+        guard Set(members.map(\.credential.type)).isSubset(of: newLeaf.capabilities.credentials),
+            members.allSatisfy({ $0.capabilities.credentials.contains(newLeaf.credential.type) })
+        else { throw MLSError(.missingCapability, "credential types are not supported on both sides") }
+    }
+}
+
+extension MLSError.Code {
+    /// A KeyPackage or leaf used outside its lifetime.
+    public static let expired = Self("mls.expired")
+}
+
+extension KeyPackage {
+    /// Checks suite, version, both signatures, the leaf source, distinct keys and, when `now`
+    /// (seconds since the epoch) is given, the lifetime (§10.1).
+    /// - Throws: `.unsupportedCipherSuite`, `.badSignature`, `.invalidProposal`, `.expired`.
+    public func validate(suite: CipherSuite, now: UInt64?) throws(MLSError) {
+        guard cipherSuite == suite.id, version == ProtocolVersion.mls10 else {
+            throw MLSError(.unsupportedCipherSuite, "KeyPackage for suite \(cipherSuite), version \(version)")
+        }
+        guard verifySignature(suite: suite) else { throw MLSError(.badSignature, "KeyPackage signature does not verify") }
+        guard case .keyPackage(let lifetime) = leafNode.source,
+            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0)
+        else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
+        guard initKey != leafNode.encryptionKey else {
+            throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
+        }
+        if let now, now < lifetime.notBefore || now > lifetime.notAfter {
+            throw MLSError(.expired, "KeyPackage lifetime \(lifetime.notBefore)...\(lifetime.notAfter) excludes \(now)")
+        }
+    }
+
+    /// True when the KeyPackage carries the last_resort extension (it may be used more than once).
+    public var isLastResort: Bool { extensions.contains { $0.type == ExtensionType.lastResort } }
+}

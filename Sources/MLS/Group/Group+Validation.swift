@@ -1,0 +1,86 @@
+// The rules of RFC 9420 §12.2 for the proposals a commit covers, checked before any is applied.
+
+extension Group {
+    /// Checks the list of proposals covered by a commit from `committer`.
+    /// - Throws: `.invalidProposal` naming the first rule broken, `.missingCapability` when a
+    ///   member does not support a proposal type.
+    func validateProposalList(_ proposals: [(Proposal, Sender)], committer: Sender) throws(MLSError) {
+        let external = committer == .newMemberCommit
+        var touchedLeaves = Set<UInt32>()
+        var psks = Set<PreSharedKeyID>()
+        var signatureKeys = Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
+        var encryptionKeys = Set(tree.nodes.compactMap { $0?.encryptionKey })
+        var counts: [UInt16: Int] = [:]
+        let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
+
+        for (proposal, sender) in proposals {
+            counts[proposal.type, default: 0] += 1
+            try checkSender(sender, mayPropose: proposal)
+            if !Proposal.Kind.defaults.contains(proposal.type) {
+                guard members.allSatisfy({ $0.capabilities.proposals.contains(proposal.type) }) else {
+                    throw MLSError(.missingCapability, "a member does not support proposal type \(proposal.type)")
+                }
+            }
+            switch proposal {
+            case .add(let keyPackage):
+                let leaf = keyPackage.leafNode
+                guard signatureKeys.insert(leaf.signatureKey).inserted,
+                    encryptionKeys.insert(leaf.encryptionKey).inserted
+                else { throw MLSError(.invalidProposal, "Add repeats a signature or encryption key in the group") }
+            case .update(let leaf):
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted else {
+                    throw MLSError(.invalidProposal, "a leaf is updated or removed twice")
+                }
+                guard encryptionKeys.insert(leaf.encryptionKey).inserted else {
+                    throw MLSError(.invalidProposal, "Update reuses an encryption key")
+                }
+            case .remove(let index):
+                guard tree.leaf(index) != nil, touchedLeaves.insert(index).inserted else {
+                    throw MLSError(.invalidProposal, "Remove of a blank leaf, or a leaf touched twice")
+                }
+            case .selfRemove:
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted else {
+                    throw MLSError(.invalidProposal, "SelfRemove of a leaf touched twice")
+                }
+            case .preSharedKey(let id):
+                guard psks.insert(id).inserted else { throw MLSError(.invalidProposal, "PSK listed twice") }
+                if case .resumption(let usage, _, _) = id.kind, usage != 1 {
+                    throw MLSError(.invalidProposal, "resumption PSK with usage \(usage) in a regular commit")
+                }
+            case .reInit, .externalInit, .groupContextExtensions:
+                continue
+            }
+        }
+        guard counts[Proposal.Kind.groupContextExtensions, default: 0] <= 1 else {
+            throw MLSError(.invalidProposal, "more than one GroupContextExtensions")
+        }
+        if counts[Proposal.Kind.reInit, default: 0] > 0, proposals.count != 1 {
+            throw MLSError(.invalidProposal, "ReInit must be the only proposal")
+        }
+        if external {
+            let allowed: Set<UInt16> = [Proposal.Kind.externalInit, Proposal.Kind.remove, Proposal.Kind.psk]
+            guard counts[Proposal.Kind.externalInit] == 1, counts[Proposal.Kind.remove, default: 0] <= 1,
+                counts.keys.allSatisfy(allowed.contains)
+            else { throw MLSError(.invalidProposal, "external commit proposals must be one ExternalInit, PSKs, one Remove") }
+        } else if counts[Proposal.Kind.externalInit] != nil {
+            throw MLSError(.invalidProposal, "ExternalInit in a member's commit")
+        }
+    }
+
+    /// Which senders may send which proposals (§12.1, §12.1.8).
+    private func checkSender(_ sender: Sender, mayPropose proposal: Proposal) throws(MLSError) {
+        switch (sender, proposal) {
+        case (.member, .externalInit):
+            throw MLSError(.invalidProposal, "ExternalInit from a member")
+        case (.member, _), (.newMemberCommit, _):
+            return
+        case (.newMemberProposal, .add):
+            return
+        case (.external, .add), (.external, .remove), (.external, .preSharedKey), (.external, .reInit),
+            (.external, .groupContextExtensions):
+            return
+        default:
+            throw MLSError(.invalidProposal, "sender may not propose type \(proposal.type)")
+        }
+    }
+}

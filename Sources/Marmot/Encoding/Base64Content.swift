@@ -1,0 +1,35 @@
+import ErrorCodes
+// Marmot 0.8 carries every binary payload (key packages, welcomes, kind-445 contents) as standard
+// padded base64 and marks it with ["encoding","base64"]; hex is rejected by MDK and by us.
+import Foundation
+
+extension MarmotError.Code {
+    /// Content that is not valid padded base64.
+    public static let invalidBase64 = Self("encoding.invalidBase64")
+    /// A missing `encoding` tag or one other than `base64`.
+    public static let invalidEncoding = Self("encoding.invalidEncoding")
+}
+
+/// The `["encoding","base64"]` tag and its codec.
+public enum Base64Content {
+    public static let tag = ["encoding", "base64"]
+
+    public static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    /// - Throws: `.invalidBase64`.
+    public static func decode(_ text: String) throws(MarmotError) -> [UInt8] {
+        guard let data = Data(base64Encoded: text) else {
+            throw MarmotError(.invalidBase64, "content is not padded standard base64")
+        }
+        return Array(data)
+    }
+
+    /// Checks that `tags` declare base64 content (exactly one `encoding` tag, value `base64`).
+    /// - Throws: `.invalidEncoding`.
+    public static func requireTag(in tags: [[String]]) throws(MarmotError) {
+        let encodings = tags.filter { $0.first == "encoding" }
+        guard encodings.count == 1, encodings[0].count >= 2, encodings[0][1] == "base64" else {
+            throw MarmotError(.invalidEncoding, "expected one [\"encoding\",\"base64\"] tag")
+        }
+    }
+}

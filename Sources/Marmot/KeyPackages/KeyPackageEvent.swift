@@ -1,0 +1,144 @@
+import ErrorCodes
+import HexEncoding
+import MLS
+import Nostr
+
+extension MarmotError.Code {
+    /// Not kind 30443 or 443.
+    public static let keyPackageWrongKind = Self("keyPackage.wrongKind")
+    /// A required tag is missing or has a wrong value.
+    public static let keyPackageInvalidTag = Self("keyPackage.invalidTag")
+    /// The `i` tag differs from the KeyPackageRef of the content.
+    public static let keyPackageRefMismatch = Self("keyPackage.refMismatch")
+    /// The credential identity is not the event author.
+    public static let keyPackageIdentityMismatch = Self("keyPackage.identityMismatch")
+    /// The content is not a valid KeyPackage (decoding, signatures, keys, suite).
+    public static let keyPackageInvalid = Self("keyPackage.invalid")
+    /// The KeyPackage lifetime does not include the validation time.
+    public static let keyPackageExpired = Self("keyPackage.expired")
+    /// The Nostr event id or signature does not verify.
+    public static let keyPackageBadEvent = Self("keyPackage.badEvent")
+}
+
+// MIP-00 key-package event (MDK 0.8.0 tags, in this order):
+//   kind 30443 (addressable) or legacy 443, content = base64(TLS KeyPackage)
+//   ["d", hex32]                         30443 only
+//   ["mls_protocol_version", "1.0"]
+//   ["mls_ciphersuite", "0x0001"]
+//   ["mls_extensions", "0x000a", "0xf2ee"]
+//   ["mls_proposals", "0x000a"]
+//   ["relays", url…]
+//   ["i", hex(KeyPackageRef)]
+//   ["-"]                                NIP-70, optional
+//   ["client", name]
+//   ["encoding", "base64"]
+/// Building and validating MIP-00 key-package events.
+public enum KeyPackageEvent {
+    /// The tags of a key package: the 30443 list (with `d`) and the legacy 443 list (without).
+    public static func tags(
+        keyPackageRef: [UInt8], dTag: String, relays: [String], protected: Bool, client: String
+    ) -> (tags: [[String]], legacyTags: [[String]]) {
+        var common: [[String]] = [
+            ["mls_protocol_version", "1.0"],
+            ["mls_ciphersuite", hexTag(MarmotCapabilities.suite.id)],
+            ["mls_extensions"] + MarmotCapabilities.keyPackageExtensions.map(hexTag),
+            ["mls_proposals"] + MarmotCapabilities.proposals.map(hexTag),
+            ["relays"] + relays,
+            ["i", keyPackageRef.hexString],
+        ]
+        if protected { common.append(["-"]) }
+        common += [["client", client], Base64Content.tag]
+        return ([["d", dTag]] + common, common)
+    }
+
+    /// `0x%04x`, lower case, as MDK writes type numbers in tags.
+    public static func hexTag(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A key-package event checked the way a group creator checks it before inviting its author.
+    public struct Validated: Hashable, Sendable {
+        public let event: Event
+        public let keyPackage: KeyPackage
+        /// RFC 9420 KeyPackageRef, equal to the `i` tag when present.
+        public let reference: [UInt8]
+    }
+
+    /// Validates tags, content, KeyPackage signatures, lifetime at `now`, and that the credential is the
+    /// author. Unlike MDK 0.8.0 it also verifies the event id and signature.
+    /// - Throws: the `keyPackage.*` codes, `.invalidEncoding`, `.invalidBase64`.
+    public static func validate(_ event: Event, now: UInt64) throws(MarmotError) -> Validated {
+        guard event.kind == .keyPackage || event.kind == .keyPackageLegacy else {
+            throw MarmotError(.keyPackageWrongKind, "kind \(event.kind) is not 30443 or 443")
+        }
+        do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
+        let tags = event.tags
+        let addressable = event.kind == .keyPackage
+        if addressable {
+            guard let d = value(of: "d", in: tags), d.count == 64, (try? [UInt8](hex: d)) != nil else {
+                throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs a d tag of 64 hex characters")
+            }
+        }
+        guard value(of: "mls_protocol_version", in: tags) == "1.0" else {
+            throw MarmotError(.keyPackageInvalidTag, "mls_protocol_version must be 1.0")
+        }
+        guard value(of: "mls_ciphersuite", in: tags)?.lowercased() == hexTag(MarmotCapabilities.suite.id) else {
+            throw MarmotError(.keyPackageInvalidTag, "mls_ciphersuite must be 0x0001")
+        }
+        let extensions = Set((tags.first { $0.first == "mls_extensions" } ?? []).dropFirst().map { $0.lowercased() })
+        guard extensions.isSuperset(of: MarmotCapabilities.keyPackageExtensions.map(hexTag)) else {
+            throw MarmotError(.keyPackageInvalidTag, "mls_extensions must list 0x000a and 0xf2ee")
+        }
+        let relays = (tags.first { $0.first == "relays" } ?? []).dropFirst()
+        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+            throw MarmotError(.keyPackageInvalidTag, "relays tag needs at least one ws(s):// URL")
+        }
+        try Base64Content.requireTag(in: tags)
+        let proposals = tags.first { $0.first == "mls_proposals" }
+        if let proposals {
+            guard proposals == ["mls_proposals"] + MarmotCapabilities.proposals.map(hexTag) else {
+                throw MarmotError(.keyPackageInvalidTag, "mls_proposals must be exactly [\"mls_proposals\",\"0x000a\"]")
+            }
+        } else if addressable {
+            throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an mls_proposals tag")
+        }
+        let statedRef = value(of: "i", in: tags)
+        if statedRef == nil, addressable { throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an i tag") }
+
+        let keyPackage: KeyPackage
+        do { keyPackage = try KeyPackage(tlsBytes: try Base64Content.decode(event.content)) } catch let error as MarmotError {
+            throw error
+        } catch {
+            throw MarmotError(.keyPackageInvalid, "content is not a TLS KeyPackage: \(error)")
+        }
+        let suite = MarmotCapabilities.suite
+        do { try keyPackage.validate(suite: suite, now: now) } catch {
+            throw MarmotError(error.code == .expired ? .keyPackageExpired : .keyPackageInvalid, error.description)
+        }
+        let reference = try mls { () throws(MLSError) in try keyPackage.reference(suite: suite) }
+        if let statedRef, statedRef.lowercased() != reference.hexString {
+            throw MarmotError(.keyPackageRefMismatch, "i tag \(statedRef) is not the KeyPackageRef \(reference.hexString)")
+        }
+        guard case .basic(let identity) = keyPackage.leafNode.credential, identity == event.pubkey.bytes else {
+            throw MarmotError(.keyPackageIdentityMismatch, "credential identity is not the event author \(event.pubkey.hex)")
+        }
+        return Validated(event: event, keyPackage: keyPackage, reference: reference)
+    }
+
+    static func value(of name: String, in tags: [[String]]) -> String? {
+        guard let tag = tags.first(where: { $0.first == name }), tag.count >= 2 else { return nil }
+        return tag[1]
+    }
+}
+
+/// The relay URLs Marmot accepts in tags and group data: ws:// or wss:// with a host.
+public enum RelayURL {
+    public static func isValid(_ url: String) -> Bool {
+        for scheme in ["wss://", "ws://"] where url.hasPrefix(scheme) {
+            let rest = url.dropFirst(scheme.count)
+            return !rest.isEmpty && !rest.hasPrefix("/") && !rest.contains(where: \.isWhitespace)
+        }
+        return false
+    }
+}

@@ -1,0 +1,72 @@
+import ErrorCodes
+import MLS
+import Nostr
+
+extension MarmotError.Code {
+    /// A commit by a non-admin that is neither a pure self-update nor SelfRemove-only (MIP-03).
+    public static let commitFromNonAdmin = Self("admin.commitFromNonAdmin")
+    /// A change that would leave the group with no admin among its members.
+    public static let noAdminRemains = Self("admin.noAdminRemains")
+    /// An Update or UpdatePath leaf that changes the member's credential identity.
+    public static let identityChanged = Self("admin.identityChanged")
+}
+
+/// What MIP-03 needs to know about a commit before it is applied.
+public struct CommitSummary: Sendable {
+    /// The committer's leaf index and Nostr identity.
+    public var committer: UInt32
+    public var committerIdentity: PublicKey
+    /// The commit's proposals, resolved, with their senders.
+    public var proposals: [(proposal: Proposal, sender: Sender)]
+    /// The credential of the commit's UpdatePath leaf, if it has a path.
+    public var pathCredential: Credential?
+
+    public init(
+        committer: UInt32, committerIdentity: PublicKey, proposals: [(proposal: Proposal, sender: Sender)],
+        pathCredential: Credential?
+    ) {
+        self.committer = committer
+        self.committerIdentity = committerIdentity
+        self.proposals = proposals
+        self.pathCredential = pathCredential
+    }
+}
+
+/// MIP-03 authorization of commits: admins may commit anything; other members only a pure
+/// self-update or a commit of SelfRemove proposals.
+public enum AdminPolicy {
+    /// - Throws: `.commitFromNonAdmin`, `.identityChanged`.
+    public static func authorize(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
+        let ownCredential = Credential.basic(identity: commit.committerIdentity.bytes)
+        if let path = commit.pathCredential, path != ownCredential {
+            throw MarmotError(.identityChanged, "the UpdatePath leaf changes the committer's identity")
+        }
+        for (proposal, _) in commit.proposals {
+            if case .update(let leaf) = proposal, leaf.credential != ownCredential {
+                throw MarmotError(.identityChanged, "an Update leaf changes its member's identity")
+            }
+        }
+        if admins.contains(commit.committerIdentity) { return }
+        let own = Sender.member(leafIndex: commit.committer)
+        let pureSelfUpdate = commit.proposals.allSatisfy { item in
+            if case .update = item.proposal { return item.sender == own }
+            return false
+        }
+        let selfRemoveOnly = !commit.proposals.isEmpty && commit.proposals.allSatisfy { item in
+            if case .selfRemove = item.proposal { return true }
+            return false
+        }
+        guard pureSelfUpdate || selfRemoveOnly else {
+            throw MarmotError(
+                .commitFromNonAdmin, "\(commit.committerIdentity.hex) is not an admin and the commit is not a self-update or SelfRemove")
+        }
+    }
+
+    /// Checks that some admin is still a member after a commit.
+    /// - Throws: `.noAdminRemains`.
+    public static func requireAdmin(admins: [PublicKey], members: [PublicKey]) throws(MarmotError) {
+        guard !Set(admins).isDisjoint(with: members) else {
+            throw MarmotError(.noAdminRemains, "no admin of the group data is a member")
+        }
+    }
+}

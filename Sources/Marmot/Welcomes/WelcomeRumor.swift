@@ -1,0 +1,63 @@
+import ErrorCodes
+import MLS
+import Nostr
+import TLSCodec
+
+extension MarmotError.Code {
+    /// A kind-444 rumor whose kind, tags or content break MIP-02.
+    public static let invalidWelcome = Self("welcome.invalid")
+}
+
+// MIP-02 welcome rumor (unsigned, NIP-59 gift-wrapped by the caller):
+//   kind 444, pubkey = committer, content = base64(TLS MLSMessage{version, wire_format 3, Welcome})
+//   ["relays", url…]  ["e", <invitee key-package event id>]  ["client", name]  ["encoding", "base64"]
+/// Building and parsing MIP-02 welcome rumors.
+public enum WelcomeRumor {
+    /// The rumor carrying `welcome` to the author of `keyPackageEvent`.
+    public static func make(
+        welcome: Welcome, committer: PublicKey, createdAt: UInt64, relays: [String], keyPackageEvent: EventID,
+        client: String
+    ) throws(MarmotError) -> UnsignedEvent {
+        let bytes = try tlsEncoded(MLSMessage(body: .welcome(welcome)))
+        return UnsignedEvent(
+            pubkey: committer, createdAt: createdAt, kind: .welcome,
+            tags: [["relays"] + relays, ["e", keyPackageEvent.hex], ["client", client], Base64Content.tag],
+            content: Base64Content.encode(bytes))
+    }
+
+    /// What a valid welcome rumor carries.
+    public struct Parsed: Hashable, Sendable {
+        public let welcome: Welcome
+        public let relays: [String]
+        /// The id of the invitee key-package event the welcome answers.
+        public let keyPackageEvent: String
+    }
+
+    /// Checks the rumor as MDK 0.8.0 does (kind, relays, non-empty `e`, base64 encoding, non-empty
+    /// client when present) and decodes the MLS Welcome.
+    /// - Throws: `.invalidWelcome`, `.invalidEncoding`, `.invalidBase64`.
+    public static func parse(_ rumor: UnsignedEvent) throws(MarmotError) -> Parsed {
+        guard rumor.kind == .welcome else { throw MarmotError(.invalidWelcome, "kind \(rumor.kind) is not 444") }
+        let relays = Array((rumor.tags.first { $0.first == "relays" } ?? []).dropFirst())
+        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+            throw MarmotError(.invalidWelcome, "relays tag needs at least one ws(s):// URL")
+        }
+        guard let e = KeyPackageEvent.value(of: "e", in: rumor.tags), !e.isEmpty else {
+            throw MarmotError(.invalidWelcome, "missing e tag naming the key-package event")
+        }
+        if let client = rumor.tags.first(where: { $0.first == "client" }) {
+            guard client.count >= 2, !client[1].isEmpty else { throw MarmotError(.invalidWelcome, "empty client tag") }
+        }
+        try Base64Content.requireTag(in: rumor.tags)
+        let message: MLSMessage
+        do { message = try MLSMessage(tlsBytes: try Base64Content.decode(rumor.content)) } catch let error as MarmotError {
+            throw error
+        } catch {
+            throw MarmotError(.invalidWelcome, "content is not a TLS MLSMessage: \(error)")
+        }
+        guard case .welcome(let welcome) = message.body else {
+            throw MarmotError(.invalidWelcome, "MLSMessage wire format \(message.body.wireFormat) is not a Welcome")
+        }
+        return Parsed(welcome: welcome, relays: relays, keyPackageEvent: e)
+    }
+}

@@ -1,0 +1,88 @@
+import HexEncoding
+import EngineInterface
+import Marmot
+import MLS
+import Nostr
+
+/// One member's stored state of a group.
+struct GroupRecord: Sendable {
+    /// The group at its current (merged) epoch.
+    var mls: Group
+    var data: GroupData
+    var state: GroupSnapshot.State
+    /// Our own commit, built but not yet merged.
+    var pending: Group?
+    /// Earlier epochs (at most `lookback`), for late application messages and outer-layer keys.
+    var pastEpochs: [UInt64: Group] = [:]
+    /// The state before the last received commit, to roll back to when a better competing commit arrives.
+    var rollback: RollbackPoint?
+    var messages: [ReceivedMessage] = []
+    /// Wrapper ids already handled, and what our own events are.
+    var processed: Set<EventID> = []
+    var failed: Set<EventID> = []
+    var ownEvents: [EventID: OwnEvent] = [:]
+
+    /// MDK's DEFAULT_EPOCH_LOOKBACK.
+    static let lookback: UInt64 = 5
+
+    var id: MLSGroupID { MLSGroupID(hex: mls.groupID.hexString) }
+
+    /// Our own Nostr identity (the credential of our leaf).
+    var identity: PublicKey? {
+        mls.tree.leaf(mls.leafIndex).flatMap { ApplicationRumor.identity(of: $0.credential) }
+    }
+
+    /// Members' identities, sorted ascending.
+    var members: [PublicKey] { Self.members(of: mls) }
+
+    static func members(of group: Group) -> [PublicKey] {
+        group.tree.occupiedLeaves.compactMap { group.tree.leaf($0).flatMap { ApplicationRumor.identity(of: $0.credential) } }
+            .sorted()
+    }
+
+    /// The leaf of the member whose identity is `key`.
+    func leaf(of key: PublicKey) -> UInt32? {
+        mls.tree.occupiedLeaves.first { mls.tree.leaf($0)?.credential == .basic(identity: key.bytes) }
+    }
+
+    var snapshot: GroupSnapshot {
+        GroupSnapshot(
+            mlsGroupID: id, nostrGroupID: data.nostrGroupIDHex, name: data.name, description: data.description,
+            admins: data.admins, epoch: mls.epoch, state: state)
+    }
+
+    /// The group states whose outer-layer keys may open an incoming event, newest first.
+    var decryptionCandidates: [Group] {
+        [mls] + pastEpochs.keys.sorted(by: >).compactMap { pastEpochs[$0] }
+    }
+
+    /// Moves to `next`, keeping the old epoch for late messages and pruning beyond the lookback.
+    mutating func advance(to next: Group) throws(MarmotError) {
+        let newData = try GroupData(extensions: next.context.extensions)
+        pastEpochs[mls.epoch] = mls
+        // Epochs come from peers' Welcomes and may be near UInt64.max: compare without adding.
+        for epoch in pastEpochs.keys where next.epoch > Self.lookback && epoch < next.epoch - Self.lookback {
+            pastEpochs[epoch] = nil
+        }
+        mls = next
+        data = newData
+        pending = nil
+    }
+}
+
+/// The state to restore when MIP-03 prefers a competing commit over the one applied.
+struct RollbackPoint: Sendable {
+    var mls: Group
+    var data: GroupData
+    var pastEpochs: [UInt64: Group]
+    var state: GroupSnapshot.State
+    var createdAt: UInt64
+    var eventID: EventID
+}
+
+/// What one of our own published events was, so its echo is recognised.
+enum OwnEvent: Sendable {
+    case message(ReceivedMessage)
+    case commit
+    case proposal
+}

@@ -1,0 +1,189 @@
+import EngineInterface
+import HexEncoding
+import Marmot
+import MLS
+import Nostr
+
+extension NativeSwiftEngine {
+    public func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
+        guard !request.relays.isEmpty, request.relays.allSatisfy(RelayURL.isValid) else {
+            throw EngineError(.invalidInput, "a group needs at least one ws(s):// relay")
+        }
+        guard !request.admins.isEmpty else { throw EngineError(.lastAdmin, "a group needs at least one admin") }
+        var invitees: [KeyPackageEvent.Validated] = []
+        for event in request.keyPackages { invitees.append(try validated(event)) }
+        let creator = try newKeyPackage(for: request.creator)
+        let groupID = random.bytes(16)
+        let data = GroupData(
+            nostrGroupID: random.bytes(32), name: request.name, description: request.description, admins: request.admins,
+            relays: request.relays)
+        let extensions = try marmotStep { () throws(MarmotError) in
+            try MarmotCapabilities.groupContextExtensions(data: data, invitees: invitees.map(\.keyPackage))
+        }
+        var group = try mlsStep { () throws(MLSError) in
+            try Group(creating: groupID, creator: creator, extensions: extensions, using: &random)
+        }
+        var record = GroupRecord(mls: group, data: data, state: .active)
+        var rumors: [UnsignedEvent] = []
+        if !invitees.isEmpty {
+            // The initial Add commit is merged locally and never published; only the welcomes go out.
+            let now = clock()
+            let created = try mlsStep { () throws(MLSError) in
+                try group.commit(
+                    adding: invitees.map { .add($0.keyPackage) }, as: .privateMessage, now: now, using: &random)
+            }
+            try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
+            record.pastEpochs = [:]
+            rumors = try welcomeRumors(created.welcome, for: invitees, from: request.creator, relays: data.relays)
+        }
+        groups[record.id] = record
+        return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
+    }
+
+    public func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
+        let record = try activeRecord(group)
+        let me = try requireAdmin(record)
+        guard !keyPackages.isEmpty else { throw EngineError(.invalidInput, "no key packages to add") }
+        var invitees: [KeyPackageEvent.Validated] = []
+        for event in keyPackages { invitees.append(try validated(event)) }
+        return try stageCommit(in: group, adding: invitees.map { .add($0.keyPackage) }, welcoming: invitees, as: me)
+    }
+
+    public func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
+        let record = try activeRecord(group)
+        let me = try requireAdmin(record)
+        guard !pubkeys.contains(me) else { throw EngineError(.cannotRemoveSelf, "use leave_group to leave") }
+        var proposals: [Proposal] = []
+        for key in Set(pubkeys).sorted() {
+            guard let leaf = record.leaf(of: key) else { throw EngineError(.invalidInput, "\(key.hex) is not a member") }
+            proposals.append(.remove(leaf: leaf))
+        }
+        // Removed admins lose their rights in the same commit (MDK strips them with a GroupContextExtensions).
+        var data = record.data
+        data.admins = data.admins.filter { !pubkeys.contains($0) }
+        if data.admins != record.data.admins {
+            proposals.append(.groupContextExtensions(data.replacing(in: record.mls.context.extensions)))
+        }
+        return try stageCommit(in: group, adding: proposals, as: me)
+    }
+
+    public func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        var record = try activeRecord(group)
+        guard let me = record.identity, !record.data.admins.contains(me) else {
+            throw EngineError(.adminCannotLeave, "admins must self_demote before leaving")
+        }
+        // SelfRemove travels as a PublicMessage (MLS extensions draft); the legacy Remove of our own
+        // leaf, used when the group does not require SelfRemove, as a PrivateMessage.
+        let selfRemove = MarmotCapabilities.requiresSelfRemove(record.mls.context.extensions)
+        let message = try mlsStep { () throws(MLSError) in
+            try record.mls.propose(
+                selfRemove ? .selfRemove : .remove(leaf: record.mls.leafIndex),
+                as: selfRemove ? .publicMessage : .privateMessage, using: &random)
+        }
+        let event = try seal(message, in: record)
+        record.ownEvents[event.id] = .proposal
+        groups[group] = record
+        return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: [])
+    }
+
+    public func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        let record = try activeRecord(group)
+        let me = try requireAdmin(record)
+        return try updateGroupData(record, GroupDataChanges(admins: record.data.admins.filter { $0 != me }), as: me)
+    }
+
+    public func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        let record = try activeRecord(group)
+        guard let me = record.identity else { throw EngineError(.engineError, "our leaf has no Nostr identity") }
+        return try stageCommit(in: group, adding: [], as: me)
+    }
+
+    public func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
+        -> GroupEvolution
+    {
+        let record = try activeRecord(group)
+        return try updateGroupData(record, changes, as: try requireAdmin(record))
+    }
+
+    func updateGroupData(_ record: GroupRecord, _ changes: GroupDataChanges, as me: PublicKey) throws(EngineError)
+        -> GroupEvolution
+    {
+        var data = record.data
+        if let name = changes.name { data.name = name }
+        if let description = changes.description { data.description = description }
+        if let relays = changes.relays {
+            guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+                throw EngineError(.invalidInput, "relays must be ws(s):// URLs")
+            }
+            data.relays = relays
+        }
+        if let admins = changes.admins { data.admins = admins }
+        try marmotStep { () throws(MarmotError) in try AdminPolicy.requireAdmin(admins: data.admins, members: record.members) }
+        return try stageCommit(
+            in: record.id, adding: [.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], as: me)
+    }
+
+    public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
+        var record = try record(group)
+        guard let next = record.pending else { return }
+        try marmotStep { () throws(MarmotError) in try record.advance(to: next) }
+        record.rollback = nil
+        groups[group] = record
+    }
+
+    public func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
+        var record = try record(group)
+        record.pending = nil
+        groups[group] = record
+    }
+
+    // MARK: - Shared steps
+
+    /// Builds a commit of `proposals` (plus any received ones pending) with a path, encrypted under the
+    /// pre-commit epoch's key, and keeps the next epoch staged until `mergePendingCommit`.
+    func stageCommit(
+        in group: MLSGroupID, adding proposals: [Proposal], welcoming invitees: [KeyPackageEvent.Validated] = [],
+        as me: PublicKey
+    ) throws(EngineError) -> GroupEvolution {
+        var record = try activeRecord(group)
+        let now = clock()
+        let created = try mlsStep { () throws(MLSError) in
+            try record.mls.commit(adding: proposals, as: .privateMessage, now: now, using: &random)
+        }
+        let nextData = try marmotStep { () throws(MarmotError) in try GroupData(extensions: created.next.context.extensions) }
+        let event = try seal(created.commit, in: record)
+        let rumors = try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
+        record.pending = created.next
+        record.ownEvents[event.id] = .commit
+        groups[group] = record
+        return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: rumors)
+    }
+
+    /// One kind-444 rumor per invitee, all carrying the same Welcome (as MDK does).
+    func welcomeRumors(
+        _ welcome: Welcome?, for invitees: [KeyPackageEvent.Validated], from committer: PublicKey, relays: [String]
+    ) throws(EngineError) -> [UnsignedEvent] {
+        guard let welcome, !invitees.isEmpty else { return [] }
+        let now = clock()
+        var rumors: [UnsignedEvent] = []
+        for invitee in invitees {
+            rumors.append(try marmotStep { () throws(MarmotError) in
+                try WelcomeRumor.make(
+                    welcome: welcome, committer: committer, createdAt: now, relays: relays,
+                    keyPackageEvent: invitee.event.id, client: Self.clientTag)
+            })
+        }
+        return rumors
+    }
+
+    /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key.
+    func seal(_ message: MLSMessage, in record: GroupRecord) throws(EngineError) -> Event {
+        let now = clock()
+        return try marmotStep { () throws(MarmotError) in
+            let content = try GroupEventCipher.seal(
+                try tlsEncoded(message), key: GroupEventKey.of(record.mls), using: &random)
+            return try GroupEventEnvelope.make(
+                nostrGroupID: record.data.nostrGroupID, content: content, createdAt: now, using: &random)
+        }
+    }
+}

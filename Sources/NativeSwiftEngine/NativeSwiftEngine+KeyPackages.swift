@@ -1,0 +1,49 @@
+import EngineInterface
+import HexEncoding
+import Marmot
+import MLS
+import Nostr
+
+extension NativeSwiftEngine {
+    public func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
+        -> KeyPackageDraft
+    {
+        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+            throw EngineError(.invalidInput, "a key package needs at least one ws(s):// relay")
+        }
+        let own = try newKeyPackage(for: publicKey)
+        let reference = try mlsStep { () throws(MLSError) in try own.keyPackage.reference(suite: MarmotCapabilities.suite) }
+        let bytes = try marmotStep { () throws(MarmotError) in try tlsEncoded(own.keyPackage) }
+        keyPackages[reference] = own
+        let dTag = random.bytes(32).hexString
+        let tags = KeyPackageEvent.tags(
+            keyPackageRef: reference, dTag: dTag, relays: relays, protected: protected, client: Self.clientTag)
+        return KeyPackageDraft(
+            content: Base64Content.encode(bytes), tags: tags.tags, legacyTags: tags.legacyTags, dTag: dTag,
+            keyPackageRef: reference.hexString)
+    }
+
+    public func validateKeyPackage(_ event: Event) async throws(EngineError) {
+        _ = try validated(event)
+    }
+
+    func validated(_ event: Event) throws(EngineError) -> KeyPackageEvent.Validated {
+        let now = clock()
+        return try marmotStep { () throws(MarmotError) in try KeyPackageEvent.validate(event, now: now) }
+    }
+
+    /// A last-resort KeyPackage for `identity` with a fresh signature key, valid around the clock's now.
+    func newKeyPackage(for identity: PublicKey) throws(EngineError) -> KeyPackagePrivate {
+        let suite = MarmotCapabilities.suite
+        let now = clock()
+        let lifetime = Lifetime(
+            notBefore: now > Self.keyPackageBackdate ? now - Self.keyPackageBackdate : 0,
+            notAfter: now.addingReportingOverflow(Self.keyPackageLifetime).overflow ? .max : now + Self.keyPackageLifetime)
+        return try mlsStep { () throws(MLSError) in
+            try KeyPackagePrivate.generate(
+                suite: suite, credential: .basic(identity: identity.bytes),
+                signatureKeyPair: try suite.generateSignatureKeyPair(using: &random), capabilities: MarmotCapabilities.leaf,
+                lifetime: lifetime, extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &random)
+        }
+    }
+}

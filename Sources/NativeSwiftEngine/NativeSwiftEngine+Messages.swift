@@ -1,0 +1,238 @@
+import EngineInterface
+import ErrorCodes
+import Marmot
+import MLS
+import Nostr
+import TLSCodec
+
+// Ingest rejections beyond those EngineInterface names (docs/driver-protocol.md, process_message).
+extension EngineError.Code {
+    public static let eventTooOld = Self("event_too_old")
+    public static let eventInFuture = Self("event_in_future")
+    public static let invalidTags = Self("invalid_tags")
+}
+
+extension NativeSwiftEngine {
+    public func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+        async throws(EngineError) -> Event
+    {
+        var record = try activeRecord(group)
+        let rumor = UnsignedEvent(pubkey: sender, createdAt: clock(), kind: kind, tags: tags, content: content)
+        let message = try mlsStep { () throws(MLSError) in
+            try record.mls.protect(application: ApplicationRumor.encode(rumor), using: &random)
+        }
+        let event = try seal(message, in: record)
+        let stored = ReceivedMessage(mlsGroupID: group, rumor: rumor, wrapperID: event.id, sender: sender)
+        record.ownEvents[event.id] = .message(stored)
+        record.messages.append(stored)
+        groups[group] = record
+        return event
+    }
+
+    public func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
+        let now = clock()
+        let nostrGroupID: [UInt8]
+        do {
+            nostrGroupID = try GroupEventEnvelope.check(event, now: now)
+            try event.verify()
+        } catch let error as MarmotError {
+            return .rejected(Self.ingestError(error))
+        } catch {
+            return .rejected(EngineError(.invalidInput, "\(error)"))
+        }
+        guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupID == nostrGroupID }),
+            var record = groups[id]
+        else { return .rejected(EngineError(.unknownGroup, "no group with h \(event.firstTagValue("h") ?? "")")) }
+
+        if let own = record.ownEvents[event.id] {
+            switch own {
+            case .message(let message): return .applicationMessage(message)
+            case .commit: return .commit(id)
+            case .proposal: return .unprocessable(id, reason: "own_proposal")
+            }
+        }
+        if record.failed.contains(event.id) { return .previouslyFailed }
+        if record.processed.contains(event.id) { return .unprocessable(id, reason: "duplicate") }
+        guard record.state == .active else { return .unprocessable(id, reason: "inactive") }
+
+        var message: MLSMessage?
+        for candidate in record.decryptionCandidates {
+            guard let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(candidate)) else { continue }
+            message = try? MLSMessage(tlsBytes: plain)
+            break
+        }
+        guard let message, let epoch = message.framedEpoch else {
+            record.failed.insert(event.id)
+            groups[id] = record
+            return .rejected(EngineError(.undecryptable, "no exporter key of the last \(GroupRecord.lookback + 1) epochs opens it"))
+        }
+
+        let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
+        switch result {
+        case .unprocessable, .rejected: record.failed.insert(event.id)
+        default: record.processed.insert(event.id)
+        }
+        groups[id] = record
+        return result
+    }
+
+    /// Routes a decrypted message to the epoch it belongs to.
+    func ingest(_ message: MLSMessage, epoch: UInt64, event: Event, record: inout GroupRecord, now: UInt64)
+        -> ProcessingResult
+    {
+        let id = record.id
+        if epoch == record.mls.epoch { return ingestCurrent(message, event: event, record: &record, now: now) }
+        if epoch < record.mls.epoch, var past = record.pastEpochs[epoch] {
+            if case .privateMessage(let m) = message.body, m.contentType == 1 {
+                let result = application(message, in: &past, event: event, group: id)
+                record.pastEpochs[epoch] = past
+                if case .applicationMessage(let received) = result { record.messages.append(received) }
+                return result
+            }
+            // A competing commit for the epoch we just left: MIP-03 keeps the earlier one.
+            if let rollback = record.rollback, rollback.mls.epoch == epoch,
+                CommitOrdering.prefers((event.createdAt, event.id), over: (rollback.createdAt, rollback.eventID))
+            {
+                var restored = record
+                restored.mls = rollback.mls
+                restored.data = rollback.data
+                restored.pastEpochs = rollback.pastEpochs
+                restored.state = rollback.state
+                restored.pending = nil
+                restored.rollback = nil
+                let result = ingestCurrent(message, event: event, record: &restored, now: now)
+                if case .commit = result { record = restored }
+                return result
+            }
+        }
+        return .unprocessable(id, reason: "wrong_epoch")
+    }
+
+    /// Handles a message of the current epoch: application data, a proposal, or a commit.
+    func ingestCurrent(_ message: MLSMessage, event: Event, record: inout GroupRecord, now: UInt64) -> ProcessingResult {
+        let id = record.id
+        let content: AuthenticatedContent
+        do { content = try record.mls.inspect(message) } catch { return .unprocessable(id, reason: error.code.name) }
+        guard case .member(let senderLeaf) = content.content.sender,
+            let senderLeafNode = record.mls.tree.leaf(senderLeaf),
+            let sender = ApplicationRumor.identity(of: senderLeafNode.credential)
+        else { return .unprocessable(id, reason: "sender_not_member") }
+
+        switch content.content.content {
+        case .application:
+            let result = application(message, in: &record.mls, event: event, group: id)
+            if case .applicationMessage(let received) = result { record.messages.append(received) }
+            return result
+        case .proposal(let proposal):
+            return self.proposal(proposal, message: message, from: sender, leaf: senderLeaf, record: &record, now: now)
+        case .commit(let commit):
+            return self.commit(commit, message: message, content: content, from: sender, event: event, record: &record, now: now)
+        }
+    }
+
+    func application(_ message: MLSMessage, in group: inout Group, event: Event, group id: MLSGroupID) -> ProcessingResult {
+        var next = group
+        let processed: MLS.ReceivedMessage
+        do { processed = try next.process(message) } catch { return .unprocessable(id, reason: error.code.name) }
+        guard case .application(let data, let leaf) = processed else { return .unprocessable(id, reason: "not_application") }
+        group = next
+        let credential = next.tree.leaf(leaf)?.credential
+        do {
+            let rumor = try ApplicationRumor.open(data, sender: credential)
+            return .applicationMessage(
+                EngineInterface.ReceivedMessage(mlsGroupID: id, rumor: rumor, wrapperID: event.id, sender: rumor.pubkey))
+        } catch {
+            return .unprocessable(id, reason: error.code == .authorMismatch ? "author_mismatch" : error.code.name)
+        }
+    }
+
+    /// MDK 0.8.0's answers: a non-admin's SelfRemove (or, for an admin receiver, a legacy Remove of the
+    /// sender itself) is committed at once; Adds and Removes of others wait; anything else is ignored.
+    func proposal(
+        _ proposal: Proposal, message: MLSMessage, from sender: PublicKey, leaf: UInt32, record: inout GroupRecord,
+        now: UInt64
+    ) -> ProcessingResult {
+        let id = record.id
+        let senderIsAdmin = record.data.admins.contains(sender)
+        let weAreAdmin = record.identity.map(record.data.admins.contains) ?? false
+        let autoCommit: Bool
+        switch proposal {
+        case .selfRemove:
+            guard !senderIsAdmin else { return .ignoredProposal(id, reason: "admin_self_remove") }
+            autoCommit = true
+        case .remove(let removed) where removed == leaf:
+            guard !senderIsAdmin else { return .ignoredProposal(id, reason: "admin_self_remove") }
+            autoCommit = weAreAdmin
+        case .add, .remove:
+            autoCommit = false
+        default:
+            return .ignoredProposal(id, reason: "unsupported_proposal")
+        }
+        var next = record.mls
+        do { _ = try next.process(message, now: now) } catch { return .unprocessable(id, reason: error.code.name) }
+        record.mls = next
+        guard autoCommit else { return .pendingProposal(id) }
+        do {
+            var staged = record.mls
+            let created = try staged.commit(as: .privateMessage, now: now, using: &random)
+            let event = try seal(created.commit, in: record)
+            record.mls = staged
+            record.pending = created.next
+            record.ownEvents[event.id] = .commit
+            return .proposal(GroupEvolution(mlsGroupID: id, event: event, welcomeRumors: []))
+        } catch {
+            return .rejected(EngineError(.engineError, "auto-commit of a leave failed: \(error)"))
+        }
+    }
+
+    func commit(
+        _ commit: Commit, message: MLSMessage, content: AuthenticatedContent, from sender: PublicKey, event: Event,
+        record: inout GroupRecord, now: UInt64
+    ) -> ProcessingResult {
+        let id = record.id
+        guard case .member(let leaf) = content.content.sender else { return .unprocessable(id, reason: "sender_not_member") }
+        do {
+            let proposals = try record.mls.resolvedProposals(of: commit, committer: content.content.sender)
+            try AdminPolicy.authorize(
+                CommitSummary(
+                    committer: leaf, committerIdentity: sender, proposals: proposals,
+                    pathCredential: commit.path?.leafNode.credential),
+                admins: record.data.admins)
+        } catch let error as MarmotError {
+            return .rejected(EngineError(error))
+        } catch {
+            return .unprocessable(id, reason: "\(error)")
+        }
+        var next = record.mls
+        do { _ = try next.process(message, now: now) } catch { return .unprocessable(id, reason: error.code.name) }
+        let before = RollbackPoint(
+            mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
+            createdAt: event.createdAt, eventID: event.id)
+        if !next.isActive {
+            record.mls = next
+            record.pending = nil
+            record.state = .inactive
+            return .commit(id)
+        }
+        do {
+            let data = try GroupData(extensions: next.context.extensions)
+            try AdminPolicy.requireAdmin(admins: data.admins, members: GroupRecord.members(of: next))
+            try record.advance(to: next)
+        } catch {
+            return .rejected(EngineError(error))
+        }
+        record.rollback = before
+        return .commit(id)
+    }
+
+    static func ingestError(_ error: MarmotError) -> EngineError {
+        let code: EngineError.Code =
+            switch error.code {
+            case .groupEventTooOld: .eventTooOld
+            case .groupEventInFuture: .eventInFuture
+            case .invalidEncoding: .invalidEncoding
+            default: .invalidTags
+            }
+        return EngineError(code, error.description)
+    }
+}

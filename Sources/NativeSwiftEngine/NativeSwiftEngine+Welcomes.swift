@@ -1,0 +1,51 @@
+import EngineInterface
+import HexEncoding
+import Marmot
+import MLS
+import Nostr
+
+extension NativeSwiftEngine {
+    public func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
+        if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
+        let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
+        let suite = MarmotCapabilities.suite
+        // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
+        guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first else {
+            throw EngineError(.invalidWelcome, "the welcome is for none of our key packages")
+        }
+        guard parsed.welcome.cipherSuite == suite.id else {
+            throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
+        }
+        let group: Group
+        do { group = try Group(welcome: parsed.welcome, keyPackage: own) } catch {
+            throw EngineError(.invalidWelcome, error.description)
+        }
+        let data: GroupData
+        do { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
+        let summary = PendingWelcome(
+            id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,
+            groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
+            memberCount: group.tree.occupiedLeaves.count)
+        welcomes[rumor.id] = StoredWelcome(summary: summary, group: group, data: data)
+        return summary
+    }
+
+    public func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
+        guard let stored = welcomes.removeValue(forKey: welcomeID) else {
+            throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+        }
+        let record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
+        groups[record.id] = record
+        return record.snapshot
+    }
+
+    public func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
+        guard welcomes.removeValue(forKey: welcomeID) != nil else {
+            throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+        }
+    }
+
+    public func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
+        welcomes.values.map(\.summary).sorted { $0.id < $1.id }
+    }
+}

@@ -1,0 +1,101 @@
+import EngineInterface
+import ErrorCodes
+import Marmot
+import MLS
+import Nostr
+
+/// The marmot-conform Marmot engine: MIP-00…03 on our own MLS, one instance per simulated member.
+///
+/// Deterministic by construction: every random byte comes from the generator given at creation and
+/// every timestamp from the injected clock, so the same seed and clock give byte-identical events.
+public actor NativeSwiftEngine: ProtocolEngine {
+    /// The `client` tag of our key packages and welcomes.
+    public static let clientTag = "marmot-conform/0.1"
+    /// OpenMLS's default KeyPackage lifetime, which MDK uses: one hour back, 84 days ahead.
+    static let keyPackageBackdate: UInt64 = 3_600
+    static let keyPackageLifetime: UInt64 = 84 * 86_400
+
+    var random: RandomSource
+    let clock: @Sendable () -> UInt64
+    /// Our key packages' private parts by KeyPackageRef; last-resort, so never deleted.
+    var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
+    var groups: [MLSGroupID: GroupRecord] = [:]
+    var welcomes: [EventID: StoredWelcome] = [:]
+
+    /// - Parameters:
+    ///   - generator: the only source of randomness (seed it for reproducible runs).
+    ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
+    public init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
+        random = RandomSource(base: generator)
+        self.clock = clock
+    }
+
+    public func capabilities() async throws(EngineError) -> EngineCapabilities {
+        EngineCapabilities(
+            name: "marmot-conform-swift", version: "0.1",
+            capabilities: [
+                .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
+                .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
+                .declineWelcome,
+            ])
+    }
+
+    // MARK: - Plumbing shared by the operations
+
+    func record(_ id: MLSGroupID) throws(EngineError) -> GroupRecord {
+        guard let record = groups[id] else { throw EngineError(.unknownGroup, "no group \(id.hex)") }
+        return record
+    }
+
+    /// A group we are an active member of.
+    func activeRecord(_ id: MLSGroupID) throws(EngineError) -> GroupRecord {
+        let record = try record(id)
+        guard record.state == .active else { throw EngineError(.invalidInput, "group \(id.hex) is \(record.state.rawValue)") }
+        return record
+    }
+
+    /// Our identity in `record`, which must be an admin.
+    func requireAdmin(_ record: GroupRecord) throws(EngineError) -> PublicKey {
+        guard let me = record.identity, record.data.admins.contains(me) else {
+            throw EngineError(.notAdmin, "only admins may do this (MIP-03)")
+        }
+        return me
+    }
+}
+
+/// A processed welcome: the joined group, held until accepted.
+struct StoredWelcome: Sendable {
+    var summary: PendingWelcome
+    var group: Group
+    var data: GroupData
+}
+
+extension EngineError {
+    /// Maps a Marmot failure to the driver protocol's codes.
+    init(_ error: MarmotError) {
+        let name = error.code.name
+        let code: EngineError.Code =
+            if name.hasPrefix("keyPackage.") { .invalidKeyPackage }
+            else if name.hasPrefix("welcome.") { .invalidWelcome }
+            else if name.hasPrefix("encoding.") { .invalidEncoding }
+            else if error.code == .noAdminRemains { .lastAdmin }
+            else if error.code == .commitFromNonAdmin { .commitFromNonAdmin }
+            else { .engineError }
+        self.init(code, error.description)
+    }
+
+    init(_ error: MLSError) { self.init(.engineError, error.description) }
+}
+
+/// Runs an MLS step inside an engine operation.
+func mlsStep<T>(_ body: () throws(MLSError) -> T) throws(EngineError) -> T {
+    do { return try body() } catch { throw EngineError(error) }
+}
+
+/// Runs a Marmot step inside an engine operation.
+func marmotStep<T>(_ body: () throws(MarmotError) -> T) throws(EngineError) -> T {
+    do { return try body() } catch { throw EngineError(error) }
+}
+
+/// MLS has its own `ReceivedMessage`; in this module the name means the engine interface's.
+typealias ReceivedMessage = EngineInterface.ReceivedMessage

@@ -1,0 +1,201 @@
+// Runs scenario files over seeds and engine selections: compares stored vectors, applies the
+// known-defects ledger, checks determinism on request, and writes failure capsules.
+import Foundation
+
+/// What to run and how.
+public struct RunRequest: Sendable {
+    public var selection: String
+    public var seeds: [UInt64]
+    public var updateVectors: Bool
+    public var checkDeterminism: Bool
+    /// Where `<scenario stem>.json` outcome vectors live.
+    public var vectorsDirectory: URL
+    /// Where failure capsules are written.
+    public var capsuleDirectory: URL
+    public var ledger: DefectLedger
+    /// Engine name → version, for the ledger and capsules.
+    public var engineVersions: [String: String]
+    /// `YYYY-MM-DD`, for ledger expiry.
+    public var today: String
+    /// The command line that reruns one scenario; the runner appends the file, engine and seed.
+    public var commandName: String
+
+    public init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
+                capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
+                commandName: String = "marmot-conform") {
+        self.selection = selection
+        self.seeds = seeds
+        self.updateVectors = updateVectors
+        self.checkDeterminism = checkDeterminism
+        self.vectorsDirectory = vectorsDirectory
+        self.capsuleDirectory = capsuleDirectory
+        self.ledger = ledger
+        self.engineVersions = engineVersions
+        self.today = today
+        self.commandName = commandName
+    }
+}
+
+public struct ConformanceRunner: Sendable {
+    public let executor: ScenarioExecutor
+    public init(executor: ScenarioExecutor) { self.executor = executor }
+
+    static let vectorClause = Clause("marmot-conform", "scenario vectors")
+    static let determinismClause = Clause("marmot-conform", "determinism")
+
+    /// Runs every scenario for every seed, reporting each finished run to `progress`.
+    public func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
+                    progress: (ScenarioRun) -> Void) async -> [ScenarioRun] {
+        var runs: [ScenarioRun] = []
+        var fingerprints = StoredFingerprints(url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"))
+        for (scenario, text) in scenarios {
+            var outcomesBySeed: [UInt64: Outcome] = [:]
+            for seed in request.seeds {
+                let reproduce = "\(request.commandName) run \(scenario.file) --engine \(request.selection) --seed \(seed)"
+                var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
+                if execution.run.notRun == nil {
+                    if request.checkDeterminism {
+                        execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, request: request))
+                    }
+                    if let outcome = execution.outcome.map(Self.vectorOutcome) {
+                        outcomesBySeed[seed] = outcome
+                        if scenario.storesVector {
+                            execution.run.checks.append(vectorCheck(scenario, outcome: outcome, request: request))
+                        }
+                    }
+                    if let fingerprint = execution.run.fingerprint {
+                        let key = "\(scenario.vectorName) \(request.selection) seed \(seed)"
+                        if request.updateVectors {
+                            fingerprints.entries[key] = fingerprint
+                        } else {
+                            execution.run.checks.append(fingerprints.check(key, fingerprint))
+                        }
+                    }
+                    let version = request.engineVersions[request.selection] ?? ""
+                    execution.run = request.ledger.apply(to: execution.run, engineVersion: version, today: request.today)
+                    if execution.run.verdict == .fail {
+                        execution.run.capsule = writeCapsule(execution, text: text, request: request)
+                    }
+                }
+                progress(execution.run)
+                runs.append(execution.run)
+            }
+            if request.updateVectors { fingerprints.save() }
+            if request.updateVectors, scenario.storesVector, let first = request.seeds.first, let outcome = outcomesBySeed[first] {
+                try? FileManager.default.createDirectory(at: request.vectorsDirectory, withIntermediateDirectories: true)
+                try? Data(outcome.json().utf8).write(to: vectorURL(scenario, request))
+            }
+        }
+        return runs
+    }
+
+    /// The part of an outcome every engine must reproduce: rejection reasons are left out because
+    /// engines word them differently (MDK 0.8.0 raises some as errors, others as "unprocessable");
+    /// scenarios that care assert them explicitly in `expect`.
+    static func vectorOutcome(_ outcome: Outcome) -> Outcome {
+        guard case .map(let members) = outcome else { return outcome }
+        return .map(members.mapValues { member in
+            guard case .map(var fields) = member else { return member }
+            fields["rejections"] = nil
+            return .map(fields)
+        })
+    }
+
+    func vectorURL(_ scenario: Scenario, _ request: RunRequest) -> URL {
+        request.vectorsDirectory.appendingPathComponent(scenario.vectorName + ".json")
+    }
+
+    /// The stored engine-independent outcome must equal what this run produced.
+    func vectorCheck(_ scenario: Scenario, outcome: Outcome, request: RunRequest) -> CheckResult {
+        let url = vectorURL(scenario, request)
+        let name = "stored vector \(url.lastPathComponent)"
+        guard !request.updateVectors else {
+            return CheckResult(check: name, clause: Self.vectorClause, verdict: .pass, detail: "rewritten (--update-vectors)")
+        }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail,
+                               detail: "no stored vector at \(url.path): review the outcome and run with --update-vectors")
+        }
+        do {
+            let stored = try Outcome(json: text, file: url.path)
+            let differences = stored.differences(from: outcome)
+            return CheckResult(
+                check: name, clause: Self.vectorClause, verdict: differences.isEmpty ? .pass : .fail,
+                detail: differences.isEmpty ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
+        } catch {
+            return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail, detail: error.description)
+        }
+    }
+
+    /// A second run with the same seed must leave the same trace fingerprint.
+    func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, request: RunRequest) async -> CheckResult {
+        let name = "same seed, same trace"
+        guard let fingerprint = first.run.fingerprint else {
+            return CheckResult(check: name, clause: Self.determinismClause, verdict: .info,
+                               detail: "not checked: an engine in this run draws its own randomness (e.g. MDK)")
+        }
+        let second = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: first.run.reproduce)
+        let same = second.run.fingerprint == fingerprint
+        return CheckResult(check: name, clause: Self.determinismClause, verdict: same ? .pass : .fail,
+                           expected: fingerprint, observed: second.run.fingerprint ?? "none")
+    }
+
+    func writeCapsule(_ execution: Execution, text: String, request: RunRequest) -> String? {
+        let capsule = FailureCapsule(
+            scenarioFile: execution.run.file, scenarioText: text, engine: execution.run.engine,
+            engineVersions: request.engineVersions, seed: execution.run.seed, stepLog: execution.stepLog,
+            traceTail: execution.traceTail, fingerprint: execution.run.fingerprint,
+            failures: execution.run.checks.filter { $0.verdict == .fail }, reproduce: execution.run.reproduce)
+        let url = request.capsuleDirectory.appendingPathComponent(capsule.suggestedFileName)
+        do {
+            try FileManager.default.createDirectory(at: request.capsuleDirectory, withIntermediateDirectories: true)
+            try capsule.json().write(to: url)
+            return url.path
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension Scenario {
+    /// The vector file's name: the scenario file's path under `scenarios/`, folders joined by `-`.
+    public var vectorName: String {
+        var path = file
+        if let range = path.range(of: "scenarios/") { path = String(path[range.upperBound...]) }
+        if path.hasSuffix(".yaml") { path.removeLast(5) } else if path.hasSuffix(".yml") { path.removeLast(4) }
+        return path.replacingOccurrences(of: "/", with: "-")
+    }
+}
+
+/// Trace fingerprints of deterministic runs (our own engine, fixed seed), pinned so that any change
+/// in what a replayed run does is deliberate: `vectors/scenarios/fingerprints.json`.
+struct StoredFingerprints {
+    let url: URL
+    var entries: [String: String]
+
+    init(url: URL) {
+        self.url = url
+        let data = (try? Data(contentsOf: url)) ?? Data("{}".utf8)
+        entries = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+    }
+
+    func check(_ key: String, _ fingerprint: String) -> CheckResult {
+        let name = "stored trace fingerprint"
+        guard let stored = entries[key] else {
+            return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .info,
+                               detail: "none stored for \(key) (run with --update-vectors to pin it)")
+        }
+        return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: stored == fingerprint ? .pass : .fail,
+                           expected: stored, observed: fingerprint,
+                           detail: stored == fingerprint ? "" : "the run no longer replays the pinned trace for \(key)")
+    }
+
+    func save() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let data = try? encoder.encode(entries) {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? (data + Data("\n".utf8)).write(to: url)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// Which engine each member runs. The runner never names a concrete engine: the caller (the CLI,
+// a test) hands it factories by name.
+import EngineInterface
+import Simulation
+
+/// The engines a run may use, by name (`swift`, `mdk`, …).
+public struct EngineSet: Sendable {
+    /// Makes a member's engine from its context: label, storage key, seeded stream and the world clock.
+    public typealias Factory = ContextualEngineFactory
+
+    public struct Entry: Sendable {
+        public let factory: Factory
+        /// Whether runs with only this engine replay byte for byte (our own engine: yes; MDK: no).
+        public let deterministic: Bool
+        public init(factory: @escaping Factory, deterministic: Bool) {
+            self.factory = factory
+            self.deterministic = deterministic
+        }
+    }
+
+    public var entries: [String: Entry]
+    public init(_ entries: [String: Entry]) { self.entries = entries }
+
+    /// The engine of each member: its own `engine:` field, else the run's selection; `mixed`
+    /// alternates the available engines over the members in declaration order.
+    public func assignment(for scenario: Scenario, selection: String) -> [String: String] {
+        let available = entries.keys.sorted()
+        var out: [String: String] = [:]
+        for (index, member) in scenario.members.enumerated() {
+            if let fixed = member.engine {
+                out[member.label] = fixed
+            } else if selection == "mixed", !available.isEmpty {
+                // Alternate so that every engine both creates and joins groups across scenarios.
+                let order = ["swift", "mdk"].filter(available.contains) + available.filter { $0 != "swift" && $0 != "mdk" }
+                out[member.label] = order[index % order.count]
+            } else {
+                out[member.label] = selection
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,81 @@
+// What each member ended up with, as an engine-independent Outcome: members are named by label,
+// never by key, and nothing random (ids, timestamps, MLS group ids) is kept.
+import EngineInterface
+import GroupCore
+import Nostr
+import Simulation
+
+enum Observation {
+    /// Label of every member key.
+    static func labels(in world: World) -> [PublicKey: String] {
+        Dictionary(uniqueKeysWithValues: world.labels.compactMap { label in world.member(label).map { ($0.publicKey, label) } })
+    }
+
+    /// The outcome of every member, keyed by label.
+    static func outcome(of world: World) async -> Outcome {
+        let names = labels(in: world)
+        var members: [String: Outcome] = [:]
+        for label in world.labels {
+            guard let member = world.member(label) else { continue }
+            members[label] = await outcome(of: member, names: names)
+        }
+        return .map(members)
+    }
+
+    static func name(_ key: PublicKey, _ names: [PublicKey: String]) -> String {
+        names[key] ?? "unknown:\(key.hex.prefix(8))"
+    }
+
+    static func outcome(of member: SimulatedMember, names: [PublicKey: String]) async -> Outcome {
+        let state = await member.core.state()
+        let snapshots = (try? await member.engine.groups()) ?? []
+        var chats: [Outcome] = []
+        for chat in state.chatList {
+            var fields: [String: Outcome] = [
+                "name": .string(chat.groupName),
+                "members": .list(chat.members.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
+                "admins": .list(chat.members.filter(\.isAdmin).map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
+                "removed": .bool(chat.isRemoved),
+            ]
+            if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
+                fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
+                let messages = (try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []
+                // A set, written sorted: engines stamp messages in whole seconds, so arrival order
+                // within a second is not part of the outcome.
+                fields["messages"] = .list(
+                    messages.map { "\(name($0.sender, names)): \($0.rumor.content)" }.sorted().map(Outcome.string))
+            }
+            chats.append(.map(fields))
+        }
+        chats.sort { $0.summary < $1.summary }
+        return .map([
+            "chats": .list(chats),
+            "failed-peers": .list(state.failedPeers.map {
+                .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+            }.sorted { $0.summary < $1.summary }),
+            "errors": .list(state.errors.map { .string($0.code.name) }),
+            "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
+        ])
+    }
+
+    /// Groups on which the active members disagree (members, admins, name, epoch), per MIP-03
+    /// convergence; empty when everyone agrees.
+    static func divergences(in world: World) async -> [String] {
+        let names = labels(in: world)
+        var views: [String: [(label: String, view: String)]] = [:]
+        for label in world.labels {
+            guard let member = world.member(label), let groups = try? await member.engine.groups() else { continue }
+            for group in groups where group.state == .active {
+                let roster = ((try? await member.engine.members(of: group.mlsGroupID)) ?? []).map { name($0, names) }.sorted()
+                let admins = group.admins.map { name($0, names) }.sorted()
+                let view = "name \(group.name), epoch \(group.epoch), members \(roster), admins \(admins)"
+                views[group.nostrGroupID, default: []].append((label, view))
+            }
+        }
+        var out: [String] = []
+        for (_, members) in views.sorted(by: { $0.key < $1.key }) where Set(members.map(\.view)).count > 1 {
+            out.append(members.map { "\($0.label): \($0.view)" }.joined(separator: "; "))
+        }
+        return out
+    }
+}

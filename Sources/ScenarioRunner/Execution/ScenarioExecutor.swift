@@ -1,0 +1,124 @@
+// Runs one scenario on one engine selection with one seed, in a fresh world, and judges it.
+import DeterministicScheduler
+import EngineInterface
+import GroupCore
+import InMemoryRelay
+import Nostr
+import Simulation
+
+/// Everything one run produced.
+public struct Execution: Sendable {
+    public var run: ScenarioRun
+    /// What every member ended up with (nil when the run did not execute).
+    public let outcome: Outcome?
+    public let stepLog: [String]
+    public let traceTail: [String]
+}
+
+/// Interprets a scenario's steps against a `World` and checks its expectations.
+public struct ScenarioExecutor: Sendable {
+    public let engines: EngineSet
+    /// Unix time of virtual instant zero. MDK stamps its own events from the wall clock, so runs
+    /// that include it pass the time at start (chosen by the caller; this module reads no clock).
+    public let epochUnixSeconds: UInt64
+
+    public init(engines: EngineSet, epochUnixSeconds: UInt64) {
+        self.engines = engines
+        self.epochUnixSeconds = epochUnixSeconds
+    }
+
+    static let scenarioClause = Clause("marmot-conform", "scenario execution")
+    static let stateClause = Clause("GroupCore", "state updates")
+    static let convergenceClause = Clause("MIP-03", "Commit Message Race Conditions")
+
+    /// Runs `scenario` with `seed`; `selection` is `swift`, `mdk` or `mixed`.
+    public func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
+        var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection, seed: seed, reproduce: reproduce)
+        let assignment = engines.assignment(for: scenario, selection: selection)
+        if let missing = Set(assignment.values).sorted().first(where: { engines.entries[$0] == nil }) {
+            run.notRun = "engine '\(missing)' is not available in this run"
+            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+        }
+        let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
+            guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
+                throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
+            }
+            return try await entry.factory(context)
+        })
+        var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
+        do {
+            for member in scenario.members {
+                _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario))
+            }
+        } catch {
+            run.notRun = "could not start the members' engines: \(error)"
+            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+        }
+        if let lacking = await interpreter.missingCapability() {
+            run.notRun = lacking
+            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+        }
+        run.checks += await interpreter.run(scenario.steps)
+        if !interpreter.orders.isEmpty { run.interleaving = interpreter.orders.joined(separator: "|") }
+        // Let what the steps set in motion finish before judging.
+        _ = await world.runUntilQuiescent()
+        run.checks += await stateChecks(world)
+        let outcome = await Observation.outcome(of: world)
+        run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
+        if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
+            run.fingerprint = world.fingerprint
+        }
+        let tail = world.network.trace.entries.suffix(40).map(\.description) + world.log.entries.suffix(40).map(\.description)
+        return Execution(run: run, outcome: outcome, stepLog: interpreter.log, traceTail: tail)
+    }
+
+    func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
+        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds) }
+        let relays = scenario.relays.map { relay in
+            WorldConfiguration.RelaySpec(relay.name, role: Self.role(relay.roles.first))
+        }
+        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays)
+    }
+
+    static func role(_ name: String?) -> RelayRole {
+        switch name {
+        case "key-packages": .keyPackage
+        case "inbox": .inbox
+        case "group": .group
+        default: .general
+        }
+    }
+
+    /// A member's relays per role; with no relays declared, the world's standard set.
+    func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
+        guard !scenario.relays.isEmpty else {
+            return MemberOptions(profileName: member.profileName, publishesKeyPackage: member.publishesKeyPackage)
+        }
+        let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
+        func with(_ role: String) -> [String] {
+            let named = own.filter { $0.roles.contains(role) }.map(\.name)
+            return named.isEmpty ? own.map(\.name) : named
+        }
+        return MemberOptions(
+            profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
+            inboxRelays: with("inbox"), groupRelays: with("group"), publishesKeyPackage: member.publishesKeyPackage)
+    }
+
+    /// Always-on invariants of GroupCore: revs 1, 2, 3… and `state()` equal to the last update.
+    func stateChecks(_ world: World) async -> [CheckResult] {
+        var problems: [String] = []
+        for label in world.labels {
+            guard let member = world.member(label) else { continue }
+            let revs = member.updates.map(\.rev)
+            if revs != Array(1...UInt64(max(revs.count, 1))).prefix(revs.count).map({ $0 }) {
+                problems.append("\(label): revs \(revs.prefix(12)) are not 1, 2, 3…")
+            }
+            if let last = member.updates.last, await member.core.state() != last.state {
+                problems.append("\(label): state() differs from the last update")
+            }
+        }
+        return [CheckResult(
+            check: "rev continuity", clause: Self.stateClause, verdict: problems.isEmpty ? .pass : .fail,
+            expected: "every update has rev = previous + 1", observed: problems.isEmpty ? nil : problems.joined(separator: "; "))]
+    }
+}

@@ -1,0 +1,31 @@
+// The machine-readable report (`--json`), documented in docs/report-format.md.
+import Foundation
+
+public enum JSONReport {
+    /// The report format version; bump it on any incompatible change.
+    public static let formatVersion = 1
+
+    struct Document: Codable {
+        let format: Int
+        let tool: String
+        let summary: Summary
+        let runs: [ScenarioRun]
+    }
+
+    struct Summary: Codable {
+        let passed: Int, failed: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
+    }
+
+    /// The report for `runs` as pretty-printed JSON with sorted keys.
+    public static func json(_ runs: [ScenarioRun], toolVersion: String) throws -> String {
+        let s = RunSummary(runs)
+        let document = Document(
+            format: formatVersion, tool: "marmot-conform \(toolVersion)",
+            summary: Summary(passed: s[.pass], failed: s[.fail], unsupported: s[.unsupported], info: s[.info],
+                             knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
+            runs: runs)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+}

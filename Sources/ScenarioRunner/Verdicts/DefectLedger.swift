@@ -1,0 +1,106 @@
+// The known-defects ledger: engine failures we have confirmed against the spec, recorded so that
+// CI stays green while the defect is reported, and so that a fix shows up as an unexpected pass.
+//
+//   - engine: mdk
+//     version: 0.8.0
+//     scenario: two admins rename concurrently
+//     check: converged
+//     clause: { spec: MIP-03, section: Commit Message Race Conditions }
+//     reason: a committer that merged its own losing commit never rolls back
+//     link: https://github.com/marmot-protocol/marmot/blob/master/03.md
+//     expires: 2027-06-30
+
+/// One confirmed engine defect.
+public struct KnownDefect: Hashable, Sendable {
+    public let engine: String
+    public let version: String
+    public let scenario: String
+    public let check: String
+    public let clause: Clause
+    public let reason: String
+    public let link: String
+    /// `YYYY-MM-DD`; after this day the entry no longer excuses the failure, forcing a review.
+    public let expires: String
+    public let location: SourceLocation?
+
+    public init(engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
+                link: String, expires: String, location: SourceLocation? = nil) {
+        self.engine = engine
+        self.version = version
+        self.scenario = scenario
+        self.check = check
+        self.clause = clause
+        self.reason = reason
+        self.link = link
+        self.expires = expires
+        self.location = location
+    }
+}
+
+/// The ledger file, loaded and checked.
+public struct DefectLedger: Sendable {
+    public let entries: [KnownDefect]
+
+    public init(entries: [KnownDefect]) { self.entries = entries }
+
+    static let keys = ["engine", "version", "scenario", "check", "clause", "reason", "link", "expires"]
+
+    /// Parses a ledger file (a YAML list of entries; every field required).
+    public init(yaml text: String, file: String) throws(ScenarioError) {
+        let root = try YAMLLoader.load(text, file: file)
+        var entries: [KnownDefect] = []
+        for node in try root.list("the ledger") {
+            let f = try node.fields(of: "a ledger entry", allowed: Self.keys, required: Self.keys)
+            let clause = try f.required("clause").fields(of: "clause", allowed: ["spec", "section"], required: ["spec", "section"])
+            let expiresNode = try f.required("expires")
+            let expires = try expiresNode.string("expires")
+            guard Self.isDate(expires) else {
+                throw ScenarioError(.invalidValue, at: expiresNode.location, "expires must be a date YYYY-MM-DD, found '\(expires)'")
+            }
+            let key = (try f.required("engine").string("engine"), try f.required("scenario").string("scenario"),
+                       try f.required("check").string("check"))
+            if entries.contains(where: { ($0.engine, $0.scenario, $0.check) == key }) {
+                throw ScenarioError(.duplicateName, at: f.location, "a second entry for engine \(key.0), scenario '\(key.1)', check '\(key.2)'")
+            }
+            entries.append(KnownDefect(
+                engine: key.0, version: try f.required("version").string("version"), scenario: key.1, check: key.2,
+                clause: Clause(try clause.required("spec").string("spec"), try clause.required("section").string("section")),
+                reason: try f.required("reason").string("reason"), link: try f.required("link").string("link"),
+                expires: expires, location: f.location))
+        }
+        self.entries = entries
+    }
+
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil
+        else { return false }
+        return (1...12).contains(month) && (1...31).contains(day)
+    }
+
+    /// Applies the ledger to a run: a listed failing check becomes a known defect (unless the entry
+    /// expired before `today`, a `YYYY-MM-DD` string), a listed passing check an unexpected pass.
+    public func apply(to run: ScenarioRun, engineVersion: String, today: String) -> ScenarioRun {
+        var run = run
+        for index in run.checks.indices {
+            let check = run.checks[index]
+            guard let entry = entries.first(where: {
+                $0.engine == run.engine && $0.version == engineVersion && $0.scenario == run.scenario && $0.check == check.check
+            }) else { continue }
+            switch check.verdict {
+            case .fail where entry.expires >= today:
+                run.checks[index].verdict = .knownDefect
+                run.checks[index].detail = "known defect of \(entry.engine) \(entry.version): \(entry.reason) (\(entry.link))"
+            case .fail:
+                run.checks[index].detail += " [ledger entry expired on \(entry.expires): review it]"
+            case .pass:
+                run.checks[index].verdict = .unexpectedPass
+                run.checks[index].detail = "listed as a known defect of \(entry.engine) \(entry.version) but passed: remove the ledger entry"
+            default:
+                break
+            }
+        }
+        return run
+    }
+}

@@ -1,0 +1,118 @@
+// Verdicts, after h2spec and Autobahn: every check cites the clause it enforces, and outcomes that
+// are not plain failures (a missing feature, behaviour the spec leaves open, a known engine defect)
+// have verdicts of their own so that a CI gate can act on them.
+
+/// The clause of a specification a check enforces.
+public struct Clause: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The document, e.g. `MIP-03`, `RFC 9420`, `NIP-01`.
+    public let spec: String
+    /// The section, e.g. `Commit Message Race Conditions` or `§12.4`.
+    public let section: String
+
+    public init(_ spec: String, _ section: String) {
+        self.spec = spec
+        self.section = section
+    }
+
+    public var description: String { section.hasPrefix("§") ? "\(spec) \(section)" : "\(spec) \"\(section)\"" }
+}
+
+/// The outcome of one check, or of a whole scenario run.
+public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
+    case pass
+    case fail
+    /// The engine lacks a capability the scenario needs (decided before step one).
+    case unsupported
+    /// Behaviour the spec leaves open; reported, never failing.
+    case info
+    /// A failure recorded in the known-defects ledger; does not fail CI.
+    case knownDefect = "known-defect"
+    /// A check listed in the ledger passed: the entry can be removed.
+    case unexpectedPass = "unexpected-pass"
+
+    /// Whether this verdict makes a conformance run fail.
+    public var failsTheRun: Bool { self == .fail }
+}
+
+/// The result of one oracle check.
+public struct CheckResult: Hashable, Sendable, Codable {
+    /// A stable name, e.g. `converged` or `member bob: members`.
+    public let check: String
+    public let clause: Clause
+    public var verdict: Verdict
+    public let expected: String?
+    public let observed: String?
+    /// Why, in a sentence (for a known defect: the ledger's reason).
+    public var detail: String
+
+    public init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "") {
+        self.check = check
+        self.clause = clause
+        self.verdict = verdict
+        self.expected = expected
+        self.observed = observed
+        self.detail = detail
+    }
+}
+
+/// One scenario run on one engine selection with one seed.
+public struct ScenarioRun: Hashable, Sendable, Codable {
+    public let scenario: String
+    public let file: String
+    /// `swift`, `mdk` or `mixed`.
+    public let engine: String
+    public let seed: UInt64
+    public var checks: [CheckResult]
+    /// Why the run could not execute (unsupported capability, engine start failure).
+    public var notRun: String?
+    /// The world trace fingerprint, when the run is deterministic.
+    public var fingerprint: String?
+    /// The order the seed gave each `parallel` block's actions, e.g. `alice,carol`; blocks separated by `|`.
+    public var interleaving: String?
+    /// The command that reproduces this run.
+    public let reproduce: String
+    /// The failure capsule written for a failing run.
+    public var capsule: String?
+
+    public init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
+                notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil) {
+        self.scenario = scenario
+        self.file = file
+        self.engine = engine
+        self.seed = seed
+        self.checks = checks
+        self.notRun = notRun
+        self.fingerprint = fingerprint
+        self.reproduce = reproduce
+        self.capsule = capsule
+    }
+
+    /// The run's verdict: fail if any check fails; otherwise the most notable of the rest.
+    public var verdict: Verdict {
+        if notRun != nil { return .unsupported }
+        for candidate in [Verdict.fail, .unexpectedPass, .knownDefect, .info] where checks.contains(where: { $0.verdict == candidate }) {
+            return candidate
+        }
+        return .pass
+    }
+}
+
+/// Counts of run verdicts, for the closing line.
+public struct RunSummary: Hashable, Sendable, Codable {
+    public var counts: [Verdict: Int]
+
+    public init(_ runs: [ScenarioRun]) {
+        counts = Dictionary(grouping: runs, by: \.verdict).mapValues(\.count)
+    }
+
+    public subscript(verdict: Verdict) -> Int { counts[verdict] ?? 0 }
+
+    /// `N passed, N failed` first (the plain line CI systems read), then the other classes present.
+    public var line: String {
+        var parts = ["\(self[.pass] + self[.info] + self[.unexpectedPass]) passed", "\(self[.fail]) failed"]
+        if self[.unsupported] > 0 { parts.append("\(self[.unsupported]) skipped") }
+        if self[.knownDefect] > 0 { parts.append("\(self[.knownDefect]) known defects") }
+        if self[.unexpectedPass] > 0 { parts.append("\(self[.unexpectedPass]) unexpected passes") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,205 @@
+import DeterministicScheduler
+import EngineInterface
+import GroupCore
+import InMemoryRelay
+import Nostr
+
+/// Makes the engine of one member from its label and a 32-byte storage key drawn from the
+/// world's generator (enough for MDK). The world never names a concrete engine.
+public typealias EngineFactory = @Sendable (_ label: String, _ storageKey: [UInt8]) async throws -> any ProtocolEngine
+
+/// Makes the engine of one member from everything the world offers, including a seeded stream and
+/// the world clock (what a deterministic engine needs).
+public typealias ContextualEngineFactory = @Sendable (EngineContext) async throws -> any ProtocolEngine
+
+/// Relays, members and their timers on one virtual timeline.
+///
+/// Each `step()` runs exactly one thing: the next network delivery or the next member timer,
+/// whichever is due first (a delivery wins a tie), and feeds what it produced to the members'
+/// cores in label order, carrying out their effects before the next step. Cores are awaited one
+/// input at a time, so with deterministic engines a run is a function of the seed: same seed and
+/// actions → same `fingerprint`. (MDK draws its own randomness and time, so MDK runs are
+/// reproducible in outcome, not in bytes.)
+public final class World {
+    /// The network; tests install faults on it directly.
+    public var network: RelayNetwork
+    /// Member decisions, timers and effects (the network keeps its own trace).
+    public private(set) var log = Trace()
+    public private(set) var members: [String: SimulatedMember] = [:]
+    private let engineFactory: ContextualEngineFactory
+    private var generator: SeededGenerator
+    private var relayNames: [String: String] = [:]
+    private var timers: [WorldTimer] = []
+    private var timerSequence: UInt64 = 0
+    private let clock = WorldClock()
+    var tampers: [Tamper] = []
+
+    public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
+        self.init(configuration: configuration, makeEngine: { context in
+            try await engineFactory(context.label, context.storageKey)
+        })
+    }
+
+    public init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
+        network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
+        network.latency = configuration.latency
+        generator = network.scheduler.generator.child("members")
+        self.engineFactory = engineFactory
+        for relay in configuration.relays {
+            let url = WorldConfiguration.url(of: relay.name)
+            network.addRelay(relay.name, url: url, policy: RelayPolicy(role: relay.role))
+            relayNames[url] = relay.name
+        }
+    }
+
+    /// Both traces' fingerprints: the network's and the members'.
+    public var fingerprint: String { network.trace.fingerprint + log.fingerprint }
+
+    /// Current virtual time.
+    public var now: VirtualInstant { network.scheduler.now }
+
+    /// Labels in the order cores are served.
+    public var labels: [String] { members.keys.sorted() }
+
+    public func member(_ label: String) -> SimulatedMember? { members[label] }
+
+    /// Adds a member: keys and storage key from the world's generator, engine from the factory,
+    /// then starts its core (profile, relay lists, key package, subscriptions).
+    @discardableResult
+    public func addMember(_ label: String, options: MemberOptions = MemberOptions()) async throws -> PublicKey {
+        var stream = generator.child("member/\(label)")
+        let keypair = Keypair.generate(using: &stream)
+        let storageKey = (0..<4).flatMap { _ in withUnsafeBytes(of: stream.next().littleEndian, Array.init) }
+        let engine = try await engineFactory(EngineContext(
+            label: label, storageKey: storageKey, generator: stream.child("engine"), clock: clock.reader))
+        let configuration = CoreConfiguration(
+            keypair: keypair, profileName: options.profileName ?? label,
+            discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
+            keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
+            inboxRelays: options.inboxRelays.map(WorldConfiguration.url(of:)),
+            groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
+            publishesKeyPackage: options.publishesKeyPackage,
+            keyPackageFetchTimeoutMilliseconds: options.keyPackageFetchTimeoutMilliseconds,
+            commitTimeoutMilliseconds: options.commitTimeoutMilliseconds
+        )
+        let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
+        members[label] = SimulatedMember(label: label, keypair: keypair, core: core, engine: engine)
+        network.register(member: label, publicKey: keypair.publicKey)
+        record("member", label, "added \(keypair.publicKey.hex.prefix(16))")
+        await feed(.start, to: label)
+        return keypair.publicKey
+    }
+
+    /// Hands a UI action to a member's core now.
+    public func dispatch(_ label: String, _ action: AppAction) async {
+        record("dispatch", label, "\(action)")
+        await feed(.action(action), to: label)
+    }
+
+    /// Runs the next delivery or timer; false when nothing is left.
+    @discardableResult
+    public func step() async -> Bool {
+        // Deliveries the network produced without a queue step (a send to a downed relay is
+        // answered "unreachable" at once) come before anything later on the timeline.
+        if await deliverArrivals() { return true }
+        let nextTimer = timers.first
+        if let nextTimer {
+            // Peek by running a copy: take its step only if it is due no later than the timer.
+            var probe = network
+            if probe.runUntilIdle(limit: 1) == 1, probe.scheduler.now <= nextTimer.time {
+                network = probe
+                await deliverArrivals()
+                return true
+            }
+            timers.removeFirst()
+            network.advance(by: VirtualDuration(microseconds: nextTimer.time.microseconds - now.microseconds))
+            record("timer", nextTimer.member, "\(nextTimer.token)")
+            await feed(.timer(nextTimer.token), to: nextTimer.member)
+            return true
+        }
+        guard network.runUntilIdle(limit: 1) == 1 else { return false }
+        await deliverArrivals()
+        return true
+    }
+
+    /// Steps until nothing is in flight and no timer is pending (or `limit` steps ran); returns
+    /// the number of steps taken.
+    @discardableResult
+    public func runUntilQuiescent(limit: Int = 100_000) async -> Int {
+        var count = 0
+        while count < limit, await step() { count += 1 }
+        return count
+    }
+
+    /// Steps through everything due in the next `duration`, then moves the clock to its end.
+    public func run(for duration: VirtualDuration) async {
+        let deadline = now.advanced(by: duration)
+        while true {
+            var probe = network
+            let networkDue = probe.runUntilIdle(limit: 1) == 1 && probe.scheduler.now <= deadline
+            let timerDue = timers.first.map { $0.time <= deadline } ?? false
+            guard networkDue || timerDue else { break }
+            await step()
+        }
+        network.advance(by: VirtualDuration(microseconds: deadline.microseconds - now.microseconds))
+    }
+
+    // MARK: - Internals
+
+    /// Feeds every waiting delivery to its member; false when there was none.
+    @discardableResult
+    private func deliverArrivals() async -> Bool {
+        var delivered = false
+        for label in labels {
+            for delivery in network.takeDeliveries(for: label) {
+                delivered = true
+                let url = WorldConfiguration.url(of: delivery.relay)
+                switch delivery.content {
+                case .frame(let text, _):
+                    await feed(.relayFrame(url: url, frame: tampered(text, to: label)), to: label)
+                case .reachable:
+                    await feed(.relayReachable(url: url), to: label)
+                case .connectionLost, .unreachable:
+                    await feed(.relayUnreachable(url: url), to: label)
+                }
+            }
+        }
+        return delivered
+    }
+
+    private func feed(_ input: CoreInput, to label: String) async {
+        guard let core = members[label]?.core else { return }
+        clock.set(network.unixSeconds)
+        let effects = await core.handle(input, now: network.unixSeconds)
+        for effect in effects { carryOut(effect, for: label) }
+    }
+
+    private func carryOut(_ effect: CoreEffect, for label: String) {
+        switch effect {
+        case .send(let url, let message):
+            // Engines may hand back group relay URLs with a trailing slash added or removed.
+            var bare = Substring(url)
+            while bare.hasSuffix("/") { bare = bare.dropLast() }
+            guard let relay = relayNames[url] ?? relayNames[String(bare)] else {
+                record("send", label, "no relay at \(url)")
+                return
+            }
+            network.send(message.json(), from: label, to: relay)
+        case .startTimer(let token, let milliseconds):
+            timerSequence += 1
+            let timer = WorldTimer(
+                time: now.advanced(by: .milliseconds(milliseconds)), sequence: timerSequence, member: label, token: token)
+            let index = timers.firstIndex { ($0.time, $0.sequence) > (timer.time, timer.sequence) } ?? timers.endIndex
+            timers.insert(timer, at: index)
+        case .update(let update):
+            members[label]?.updates.append(update)
+            record("update", label, "rev \(update.rev): \(update.cause)")
+        case .note(let text):
+            record("core", label, text)
+        }
+    }
+
+    func record(_ category: String, _ subject: String, _ detail: String) {
+        log.record(at: now, category, subject, detail)
+    }
+}

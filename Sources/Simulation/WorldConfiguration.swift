@@ -1,0 +1,79 @@
+import DeterministicScheduler
+import InMemoryRelay
+
+/// The shape of a world: its seed, its clock's Unix epoch, its relays, and link latency.
+public struct WorldConfiguration: Sendable {
+    /// One relay of the world and its role.
+    public struct RelaySpec: Hashable, Sendable {
+        public var name: String
+        public var role: RelayRole
+        public init(_ name: String, role: RelayRole) {
+            self.name = name
+            self.role = role
+        }
+    }
+
+    public var seed: UInt64
+    /// Unix time of virtual instant zero. The default (2023-11-14) keeps deterministic runs
+    /// independent of the machine's clock. MDK stamps `created_at` of its events and rumors from
+    /// the wall clock and checks kind-445 timestamps against it, while none of our own timestamps
+    /// reach it; MDK runs should still pass the wall-clock time at world creation (read by the
+    /// test, never by this module) so that both sources of timestamps in a chat agree.
+    public var epochUnixSeconds: UInt64
+    public var relays: [RelaySpec]
+    public var latency: VirtualDuration
+
+    public init(
+        seed: UInt64,
+        epochUnixSeconds: UInt64 = 1_700_000_000,
+        relays: [RelaySpec] = WorldConfiguration.standardRelays,
+        latency: VirtualDuration = .milliseconds(20)
+    ) {
+        self.seed = seed
+        self.epochUnixSeconds = epochUnixSeconds
+        self.relays = relays
+        self.latency = latency
+    }
+
+    /// One relay per role: discovery (profiles, relay lists), key packages, inboxes, groups.
+    public static let standardRelays: [RelaySpec] = [
+        RelaySpec("discovery", role: .general), RelaySpec("keypackages", role: .keyPackage),
+        RelaySpec("inbox", role: .inbox), RelaySpec("group", role: .group),
+    ]
+
+    /// The URL a relay named `name` has in this world (no trailing slash: MDK normalises group
+    /// relay URLs that way, and the world maps URLs back to names).
+    public static func url(of name: String) -> String { "wss://\(name).relay.test" }
+}
+
+/// Which relays (by name) a member uses for each role, and how it behaves.
+public struct MemberOptions: Sendable {
+    public var profileName: String?
+    public var discoveryRelays: [String]
+    public var keyPackageRelays: [String]
+    public var inboxRelays: [String]
+    public var groupRelays: [String]
+    public var publishesKeyPackage: Bool
+    public var keyPackageFetchTimeoutMilliseconds: UInt64
+    public var commitTimeoutMilliseconds: UInt64
+
+    public init(
+        profileName: String? = nil,
+        discoveryRelays: [String] = ["discovery"],
+        keyPackageRelays: [String] = ["keypackages"],
+        inboxRelays: [String] = ["inbox"],
+        groupRelays: [String] = ["group"],
+        publishesKeyPackage: Bool = true,
+        keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
+        commitTimeoutMilliseconds: UInt64 = 5_000
+    ) {
+        self.profileName = profileName
+        self.discoveryRelays = discoveryRelays
+        self.keyPackageRelays = keyPackageRelays
+        self.inboxRelays = inboxRelays
+        self.groupRelays = groupRelays
+        self.publishesKeyPackage = publishesKeyPackage
+        self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
+        self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+    }
+}

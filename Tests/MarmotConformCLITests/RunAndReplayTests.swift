@@ -1,0 +1,81 @@
+import ConformanceTestSupport
+import Foundation
+import Testing
+
+/// Runs the built `marmot-conform` binary as a user would, on our deterministic engine.
+@Suite(.serialized) struct RunAndReplayTests {
+    struct Output { let status: Int32; let text: String }
+
+    /// The binary sits next to the test bundle in SwiftPM's build folder.
+    static var binary: URL? {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+            Vectors.repositoryRoot.appendingPathComponent(".build/debug"),
+        ].map { $0.appendingPathComponent("marmot-conform") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let binary = try #require(Self.binary, "marmot-conform is not built (swift build --build-tests builds it)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Vectors.repositoryRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("marmot-conform-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func shippedScenariosPassOnTheSwiftEngineWithDeterminismChecked() throws {
+        let output = try Self.run(["run", "--engine", "swift", "--check-determinism"])
+        #expect(output.status == 0, "\(output.text)")
+        #expect(output.text.contains(" passed, 0 failed"))
+    }
+
+    @Test func brokenCopyFailsWithADiffAndACapsuleThatReplayReproduces() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try String(
+            contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/mip02-timing/welcome-waits-for-ok.yaml"), encoding: .utf8)
+        // The deliberate mistake: bob is expected to see dave, who was never added.
+        let broken = original.replacingOccurrences(
+            of: "bob: { chats: [{ name: Team, members: [alice, bob, carol] }] }",
+            with: "bob: { chats: [{ name: Team, members: [alice, bob, dave] }] }")
+        try #require(broken != original)
+        let file = directory.appendingPathComponent("broken.yaml")
+        try broken.write(to: file, atomically: true, encoding: .utf8)
+        let capsules = directory.appendingPathComponent("capsules")
+
+        let failed = try Self.run(["run", file.path, "--engine", "swift", "--seed", "3", "--capsules", capsules.path])
+        #expect(failed.status == 1)
+        #expect(failed.text.contains(#"bob.chats[0].members[2]: expected "dave", observed "carol""#), "\(failed.text)")
+        #expect(failed.text.contains("MIP-01 \"Group State Changes\""))
+        #expect(failed.text.contains("reproduce: marmot-conform run \(file.path) --engine swift --seed 3"))
+        let capsule = capsules.appendingPathComponent("broken-swift-seed3.capsule.json")
+        #expect(FileManager.default.fileExists(atPath: capsule.path))
+
+        let replayed = try Self.run(["replay", capsule.path, "--ledger", "known-defects.yaml"])
+        #expect(replayed.status == 1)
+        #expect(replayed.text.contains("reproduced: the same"), "\(replayed.text)")
+    }
+
+    @Test func malformedScenarioIsReportedAtItsPosition() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.yaml")
+        try "name: x\nmembers:\n  - { label: alice }\nsteps:\n  - send: { by: alice, txt: hi }\n".write(to: file, atomically: true, encoding: .utf8)
+        let output = try Self.run(["validate", file.path])
+        #expect(output.status != 0)
+        #expect(output.text.contains("\(file.path):5:24: unknown key 'txt' in step 'send' (did you mean 'text'?)"))
+    }
+}

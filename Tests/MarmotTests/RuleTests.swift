@@ -1,0 +1,78 @@
+import ConformanceTestSupport
+import Marmot
+import MLS
+import Nostr
+import Testing
+
+/// MIP-03 admin rules, the competing-commit order and the application-rumor sender check.
+@Suite struct RuleTests {
+    static let admin = Keypair(secretKey: try! SecretKey(bytes: [UInt8](repeating: 1, count: 32))).publicKey
+    static let member = Keypair(secretKey: try! SecretKey(bytes: [UInt8](repeating: 2, count: 32))).publicKey
+
+    func summary(_ committer: PublicKey, _ proposals: [(proposal: Proposal, sender: Sender)], path: PublicKey? = nil)
+        -> CommitSummary
+    {
+        CommitSummary(
+            committer: 1, committerIdentity: committer, proposals: proposals,
+            pathCredential: .basic(identity: (path ?? committer).bytes))
+    }
+
+    @Test func adminsMayCommitAnything() throws {
+        try AdminPolicy.authorize(summary(Self.admin, [(.remove(leaf: 2), .member(leafIndex: 1))]), admins: [Self.admin])
+        try AdminPolicy.authorize(summary(Self.admin, [(.groupContextExtensions([]), .member(leafIndex: 1))]), admins: [Self.admin])
+    }
+
+    @Test func nonAdminsMaySelfUpdateOrSelfRemoveOnly() throws {
+        try AdminPolicy.authorize(summary(Self.member, []), admins: [Self.admin])
+        try AdminPolicy.authorize(summary(Self.member, [(.selfRemove, .member(leafIndex: 3))]), admins: [Self.admin])
+        #expect(throws: MarmotError(.commitFromNonAdmin, "")) {
+            try AdminPolicy.authorize(summary(Self.member, [(.remove(leaf: 3), .member(leafIndex: 1))]), admins: [Self.admin])
+        }
+        #expect(throws: MarmotError(.commitFromNonAdmin, "")) {
+            try AdminPolicy.authorize(
+                summary(Self.member, [(.groupContextExtensions([]), .member(leafIndex: 1))]), admins: [Self.admin])
+        }
+        #expect(throws: MarmotError(.commitFromNonAdmin, "")) {
+            try AdminPolicy.authorize(
+                summary(Self.member, [(.selfRemove, .member(leafIndex: 3)), (.remove(leaf: 4), .member(leafIndex: 3))]),
+                admins: [Self.admin])
+        }
+    }
+
+    @Test func aPathCannotChangeTheCommittersIdentity() {
+        #expect(throws: MarmotError(.identityChanged, "")) {
+            try AdminPolicy.authorize(summary(Self.admin, [], path: Self.member), admins: [Self.admin])
+        }
+    }
+
+    @Test func someAdminMustRemainAMember() throws {
+        try AdminPolicy.requireAdmin(admins: [Self.admin], members: [Self.admin, Self.member])
+        #expect(throws: MarmotError(.noAdminRemains, "")) {
+            try AdminPolicy.requireAdmin(admins: [Self.admin], members: [Self.member])
+        }
+    }
+
+    @Test func earlierCommitWinsThenSmallerID() throws {
+        let small = try EventID(bytes: [UInt8](repeating: 1, count: 32))
+        let large = try EventID(bytes: [UInt8](repeating: 2, count: 32))
+        #expect(CommitOrdering.prefers((10, large), over: (11, small)))
+        #expect(!CommitOrdering.prefers((11, small), over: (10, large)))
+        #expect(CommitOrdering.prefers((10, small), over: (10, large)))
+        #expect(!CommitOrdering.prefers((10, large), over: (10, small)))
+        #expect(!CommitOrdering.prefers((10, small), over: (10, small)))
+    }
+
+    @Test func applicationRumorMustBeFromTheMLSSender() throws {
+        let file = try MDKVectors.file("03_application_messages.json")
+        let json = try MDKVectors.string(file, "alice_kind9/bob_process_message/message/event_json")
+        let sender = try PublicKey(hex: try MDKVectors.string(file, "alice_kind9/sender/nostr_public_key_hex"))
+        let rumor = try ApplicationRumor.open(Array(json.utf8), sender: .basic(identity: sender.bytes))
+        #expect(rumor.pubkey == sender)
+        #expect(rumor.kind == .chatMessage)
+        #expect(try UnsignedEvent(rumorJSON: String(decoding: ApplicationRumor.encode(rumor), as: UTF8.self)) == rumor)
+        #expect(throws: MarmotError(.authorMismatch, "")) {
+            try ApplicationRumor.open(Array(json.utf8), sender: .basic(identity: Self.member.bytes))
+        }
+        #expect(throws: MarmotError(.invalidRumor, "")) { try ApplicationRumor.open([0xFF], sender: nil) }
+    }
+}

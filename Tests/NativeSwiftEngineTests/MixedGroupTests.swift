@@ -1,0 +1,143 @@
+import ConformanceTestSupport
+import EngineInterface
+import EngineTestSupport
+import ExternalProcessEngine
+import Foundation
+import NativeSwiftEngine
+import Nostr
+import Testing
+
+/// The MDK driver from the repository's venv (absent when ci/setup has not created it).
+enum MDK {
+    static var isAvailable: Bool { PythonVenv.interpreter != nil }
+
+    static func launch() async throws -> DriverProcess {
+        guard let python = PythonVenv.interpreter else {
+            throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
+        }
+        let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
+        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+    }
+}
+
+extension MemberBench {
+    /// A member running MDK 0.8.0 in `driver`.
+    mutating func mdkMember(_ name: String, in driver: DriverProcess) async throws -> Member {
+        let keypair = Keypair.generate(using: &generator)
+        let engine = try await driver.makeEngine(instance: name, encryptionKey: generator.bytes(32))
+        return Member(name: name, keypair: keypair, engine: engine)
+    }
+}
+
+/// Mixed groups: our engine and MDK 0.8.0 in one group, each side creating, welcoming and committing.
+/// MDK checks KeyPackage lifetimes and kind-445 created_at against the wall clock, so here (and only
+/// here) our engine's clock is set from the wall clock.
+@Suite(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup to enable the mixed tests"))
+struct MixedGroupTests {
+    static var wallClock: UInt64 { UInt64(Date().timeIntervalSince1970) }
+
+    @Test func swiftCreatorInvitesMDKMembers() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 10, now: Self.wallClock)
+        let alice = bench.swiftMember("alice")
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver)
+
+        let group = try await bench.createGroup(
+            by: alice, inviting: [bob, carol], name: "Mixed", admins: [alice], description: "Swift creator")
+        var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "Mixed", epoch: 1)
+        try await expected.check(group, step: "MDK joined a Swift group")
+
+        try await MemberBench.exchange("from swift", from: alice, to: [bob, carol], in: group)
+        try await MemberBench.exchange("from mdk", from: bob, to: [alice, carol], in: group)
+
+        // A Swift commit processed by MDK: rename and make bob an admin.
+        let promote = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Mixed 2", admins: [alice.pubkey, bob.pubkey]))
+        try await MemberBench.commit(promote, by: alice, to: [bob, carol])
+        expected.name = "Mixed 2"
+        expected.admins = [alice, bob]
+        expected.epoch = 2
+        try await expected.check(group, step: "Swift commit")
+
+        // MDK commits processed by Swift: a self-update, then an admin rename.
+        try await MemberBench.commit(try await carol.engine.selfUpdate(in: group), by: carol, to: [alice, bob])
+        let rename = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "Mixed 3"))
+        try await MemberBench.commit(rename, by: bob, to: [alice, carol])
+        expected.name = "Mixed 3"
+        expected.epoch = 4
+        try await expected.check(group, step: "MDK commits")
+        try await MemberBench.exchange("after mdk commits", from: alice, to: [bob, carol], in: group)
+
+        // A non-admin MDK member leaves; the Swift admin answers with the removing commit.
+        let leave = try await carol.engine.leaveGroup(group)
+        guard case .proposal(let removal) = try await alice.engine.processMessage(leave.event) else {
+            Issue.record("the Swift admin did not answer MDK's SelfRemove")
+            await driver.shutdown()
+            return
+        }
+        // Every member must hold the proposal to process a commit covering it (MDK answers it too).
+        guard case .proposal = try await bob.engine.processMessage(leave.event) else {
+            Issue.record("MDK bob did not answer carol's SelfRemove")
+            await driver.shutdown()
+            return
+        }
+        try await MemberBench.commit(removal, by: alice, to: [bob, carol])
+        #expect(try await carol.engine.group(group).state == .inactive)
+        expected.members = [alice, bob]
+        expected.epoch = 5
+        try await expected.check(group, step: "MDK member left")
+        await driver.shutdown()
+    }
+
+    @Test func mdkCreatorInvitesSwiftMembers() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 11, now: Self.wallClock)
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = bench.swiftMember("bob")
+        let carol = try await bench.mdkMember("carol", in: driver)
+        let dave = bench.swiftMember("dave")
+
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "MDK group", admins: [alice])
+        var expected = GroupExpectation(members: [alice, bob, carol], admins: [alice], name: "MDK group", epoch: 1)
+        try await expected.check(group, step: "Swift joined an MDK group")
+
+        try await MemberBench.exchange("from mdk", from: alice, to: [bob, carol], in: group)
+        try await MemberBench.exchange("from swift", from: bob, to: [alice, carol], in: group)
+
+        // An MDK commit adding a second Swift member.
+        let add = try await alice.engine.addMembers(to: group, keyPackages: [try await bench.keyPackage(of: dave)])
+        try await MemberBench.commit(add, by: alice, to: [bob, carol])
+        _ = try await bench.join(dave, rumor: add.welcomeRumors[0], from: alice, groupName: "MDK group")
+        expected.members = [alice, bob, carol, dave]
+        expected.epoch = 2
+        try await expected.check(group, step: "MDK added a Swift member")
+        try await MemberBench.exchange("hi from dave", from: dave, to: [alice, bob, carol], in: group)
+
+        // A Swift commit processed by MDK: a non-admin self-update.
+        try await MemberBench.commit(try await bob.engine.selfUpdate(in: group), by: bob, to: [alice, carol, dave])
+        expected.epoch = 3
+        try await expected.check(group, step: "Swift self-update")
+
+        // A Swift member leaves; MDK's admin answers and everyone follows MDK's commit.
+        let leave = try await dave.engine.leaveGroup(group)
+        guard case .proposal(let removal) = try await alice.engine.processMessage(leave.event) else {
+            Issue.record("MDK did not answer the Swift member's SelfRemove")
+            await driver.shutdown()
+            return
+        }
+        for member in [bob, carol] {
+            guard case .proposal = try await member.engine.processMessage(leave.event) else {
+                Issue.record("\(member.name) did not answer dave's SelfRemove")
+                await driver.shutdown()
+                return
+            }
+        }
+        try await MemberBench.commit(removal, by: alice, to: [bob, carol, dave])
+        #expect(try await dave.engine.group(group).state == .inactive)
+        expected.members = [alice, bob, carol]
+        expected.epoch = 4
+        try await expected.check(group, step: "Swift member left")
+        try await MemberBench.exchange("three again", from: carol, to: [alice, bob], in: group)
+        await driver.shutdown()
+    }
+}

@@ -1,0 +1,126 @@
+import ConformanceTestSupport
+import Foundation
+import ScenarioRunner
+import Testing
+
+@Suite struct VerdictTests {
+    static let race = Clause("MIP-03", "Commit Message Race Conditions")
+
+    static func run(_ verdicts: [Verdict], engine: String = "mdk", notRun: String? = nil) -> ScenarioRun {
+        ScenarioRun(
+            scenario: "rename race", file: "scenarios/race.yaml", engine: engine, seed: 7,
+            checks: verdicts.enumerated().map { CheckResult(check: "check \($0.offset)", clause: race, verdict: $0.element) },
+            notRun: notRun, reproduce: "marmot-conform run scenarios/race.yaml --engine \(engine) --seed 7")
+    }
+
+    @Test func runVerdictIsTheMostNotableCheck() {
+        #expect(Self.run([.pass, .pass]).verdict == .pass)
+        #expect(Self.run([.pass, .info]).verdict == .info)
+        #expect(Self.run([.knownDefect, .info]).verdict == .knownDefect)
+        #expect(Self.run([.knownDefect, .fail, .unexpectedPass]).verdict == .fail)
+        #expect(Self.run([.pass], notRun: "needs group.self_demote").verdict == .unsupported)
+        #expect(Verdict.allCases.filter(\.failsTheRun) == [.fail])
+    }
+
+    @Test func summaryLineStartsWithThePlainCounts() {
+        let runs = [Self.run([.pass]), Self.run([.fail]), Self.run([.info]), Self.run([], notRun: "x"), Self.run([.knownDefect])]
+        #expect(RunSummary(runs).line == "2 passed, 1 failed, 1 skipped, 1 known defects")
+    }
+}
+
+@Suite struct DefectLedgerTests {
+    static let yaml = """
+        - engine: mdk
+          version: 0.8.0
+          scenario: rename race
+          check: check 0
+          clause: { spec: MIP-03, section: Commit Message Race Conditions }
+          reason: the committer that merged its losing commit stays forked
+          link: https://github.com/marmot-protocol/marmot/blob/master/03.md
+          expires: 2027-06-30
+        """
+
+    @Test func failingListedCheckBecomesAKnownDefect() throws {
+        let ledger = try DefectLedger(yaml: Self.yaml, file: "known-defects.yaml")
+        let applied = ledger.apply(to: VerdictTests.run([.fail, .fail]), engineVersion: "0.8.0", today: "2026-11-21")
+        #expect(applied.checks.map(\.verdict) == [.knownDefect, .fail])
+        #expect(applied.checks[0].detail.contains("stays forked"))
+    }
+
+    @Test func passingListedCheckIsAnUnexpectedPass() throws {
+        let ledger = try DefectLedger(yaml: Self.yaml, file: "known-defects.yaml")
+        let applied = ledger.apply(to: VerdictTests.run([.pass]), engineVersion: "0.8.0", today: "2026-11-21")
+        #expect(applied.verdict == .unexpectedPass)
+    }
+
+    @Test func entriesApplyOnlyToTheirEngineVersionAndBeforeExpiry() throws {
+        let ledger = try DefectLedger(yaml: Self.yaml, file: "known-defects.yaml")
+        #expect(ledger.apply(to: VerdictTests.run([.fail]), engineVersion: "0.9.0", today: "2026-11-21").verdict == .fail)
+        #expect(ledger.apply(to: VerdictTests.run([.fail], engine: "swift"), engineVersion: "0.8.0", today: "2026-11-21").verdict == .fail)
+        let expired = ledger.apply(to: VerdictTests.run([.fail]), engineVersion: "0.8.0", today: "2027-07-01")
+        #expect(expired.verdict == .fail)
+        #expect(expired.checks[0].detail.contains("expired"))
+    }
+
+    @Test func malformedLedgerEntriesArePositioned() {
+        let bad = Self.yaml.replacingOccurrences(of: "2027-06-30", with: "soon")
+        let error = #expect(throws: ScenarioError.self) { try DefectLedger(yaml: bad, file: "l.yaml") }
+        #expect(error?.description.hasPrefix("l.yaml:8:12:") == true)
+        let missing = Self.yaml.replacingOccurrences(of: "  reason: the committer that merged its losing commit stays forked\n", with: "")
+        let missingError = #expect(throws: ScenarioError.self) { try DefectLedger(yaml: missing, file: "l.yaml") }
+        #expect(missingError?.code == .missingField)
+    }
+}
+
+@Suite struct ReportFormatTests {
+    static let runs: [ScenarioRun] = {
+        var failing = VerdictTests.run([.pass, .fail])
+        failing.checks[1] = CheckResult(
+            check: "member bob: members", clause: Clause("RFC 9420", "§12.4"), verdict: .fail,
+            expected: "[alice, bob]", observed: "[alice]", detail: "bob's member list differs <&\"'>")
+        failing.capsule = "run/capsules/race-mdk-7.json"
+        return [VerdictTests.run([.pass]), failing, VerdictTests.run([], engine: "swift", notRun: "needs group.leave"),
+                VerdictTests.run([.knownDefect, .info])]
+    }()
+
+    struct JUnitVerdict: Decodable {
+        struct Totals: Decodable { let tests: Int, failures: Int, skipped: Int, errors: Int }
+        struct Case: Decodable { let name: String, classname: String, outcome: String, message: String }
+        let ok: Bool
+        let error: String?
+        let totals: Totals?
+        let cases: [Case]?
+    }
+
+    @Test(.enabled(if: PythonVenv.interpreter != nil, "no Python venv at .venv: run ci/setup to read JUnit with junitparser"))
+    func junitParserReadsOurReport() throws {
+        let xml = JUnitReport.xml(Self.runs)
+        let verdict = try #require(
+            try PythonVenv.verdicts(script: "ci/interop/check_junit.py", items: [["xml": xml]], as: JUnitVerdict.self).first)
+        #expect(verdict.ok, "junitparser: \(verdict.error ?? "")")
+        let totals = try #require(verdict.totals)
+        #expect((totals.tests, totals.failures, totals.skipped, totals.errors) == (4, 1, 2, 0))
+        let cases = try #require(verdict.cases)
+        #expect(cases.map(\.outcome) == ["passed", "failure", "skipped", "skipped"])
+        #expect(cases[1].message == "member bob: members: RFC 9420 §12.4")
+        #expect(cases[0].name == "rename race [mdk, seed 7]")
+    }
+
+    @Test func junitFailureCarriesClauseReproductionAndCapsule() {
+        let xml = JUnitReport.xml(Self.runs)
+        #expect(xml.contains("reproduce: marmot-conform run scenarios/race.yaml --engine mdk --seed 7"))
+        #expect(xml.contains("capsule: run/capsules/race-mdk-7.json"))
+        #expect(xml.contains("bob&apos;s member list differs &lt;&amp;&quot;&apos;&gt;"))
+        #expect(!xml.contains("<&\""))
+    }
+
+    @Test func jsonReportRoundTripsTheRuns() throws {
+        let text = try JSONReport.json(Self.runs, toolVersion: "test")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["format"] as? Int == JSONReport.formatVersion)
+        let summary = try #require(object["summary"] as? [String: Int])
+        #expect(summary["failed"] == 1 && summary["unsupported"] == 1 && summary["knownDefects"] == 1)
+        struct Doc: Decodable { let runs: [ScenarioRun] }
+        #expect(try JSONDecoder().decode(Doc.self, from: Data(text.utf8)).runs == Self.runs)
+    }
+}

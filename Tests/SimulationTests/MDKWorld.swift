@@ -1,0 +1,118 @@
+import ConformanceTestSupport
+import DeterministicScheduler
+import EngineInterface
+import ExternalProcessEngine
+import Foundation
+import GroupCore
+import Nostr
+import Simulation
+import Testing
+
+/// Worlds whose members run MDK 0.8.0 through the repository's driver.
+enum MDKWorld {
+    static var isAvailable: Bool {
+        if PythonVenv.interpreter == nil {
+            print("SimulationTests: no .venv with mdk-python (run ci/setup); MDK-backed world tests are skipped")
+            return false
+        }
+        return true
+    }
+
+    /// One driver process for the whole world; every member is an instance in it.
+    static func launchDriver() async throws -> DriverProcess {
+        guard let python = PythonVenv.interpreter else {
+            throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
+        }
+        let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
+        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+    }
+
+    /// A world of MDK members. Its epoch is the wall clock at creation (read here, in the test):
+    /// MDK stamps its events from the wall clock, so chat timestamps from both sources agree.
+    static func make(seed: UInt64, driver: DriverProcess, relays: [WorldConfiguration.RelaySpec] = WorldConfiguration.standardRelays)
+        -> World
+    {
+        let configuration = WorldConfiguration(
+            seed: seed, epochUnixSeconds: UInt64(Date().timeIntervalSince1970), relays: relays)
+        return World(configuration: configuration) { label, key in
+            try await driver.makeEngine(instance: label, encryptionKey: key)
+        }
+    }
+}
+
+extension World {
+    /// The member's current state as its core reports it.
+    func state(of label: String) async throws -> AppState {
+        let core = try #require(member(label)?.core)
+        return await core.state()
+    }
+
+    func key(_ label: String) throws -> PublicKey {
+        try #require(member(label)?.publicKey)
+    }
+
+    func chat(_ chatID: String, of label: String) async throws -> ChatSummary? {
+        try await state(of: label).chatList.first { $0.chatID == chatID }
+    }
+
+    /// The only chat `label` has.
+    func onlyChat(of label: String) async throws -> ChatSummary {
+        let chats = try await state(of: label).chatList
+        try #require(chats.count == 1, "\(label) has \(chats.count) chats")
+        return chats[0]
+    }
+
+    /// Opens the chat, checks that its messages are in created_at/id order, and returns their
+    /// texts. A set: MDK stamps rumors in whole wall-clock seconds, so messages sent within one
+    /// second are ordered by id, not by sending order.
+    func messages(in chatID: String, of label: String) async throws -> Set<String> {
+        await dispatch(label, .openChat(chatID: chatID))
+        let view = try #require(try await state(of: label).currentChat)
+        let keys = view.messages.map { ($0.timestamp, $0.id) }
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, "\(label): messages out of order")
+        return Set(view.messages.map(\.content))
+    }
+
+    /// Error codes the member has shown so far.
+    func errorCodes(of label: String) async throws -> [CoreError.Code] {
+        try await state(of: label).errors.map(\.code)
+    }
+
+    /// Asserts the update stream of every member: revs 1, 2, 3… and the last update is `state()`.
+    func checkUpdateStreams(_ context: String = "") async throws {
+        for label in labels {
+            let updates = try #require(member(label)?.updates)
+            #expect(updates.map(\.rev) == (0..<updates.count).map { UInt64($0) + 1 }, "\(context) \(label): revs are not 1, 2, 3…")
+            for update in updates { #expect(update.state.rev == update.rev) }
+            if let last = updates.last { #expect(try await state(of: label) == last.state, "\(context) \(label): state() ≠ last update") }
+        }
+    }
+
+    /// Trace lines of the members' cores, for ordering assertions.
+    func coreNotes(of label: String) -> [String] {
+        log.entries.filter { $0.category == "core" && $0.subject == label }.map(\.detail)
+    }
+}
+
+/// The driver behind a world, kept only to shut it down at the end of a test.
+struct ShutdownHandle {
+    let driver: DriverProcess
+    func shutdown() async { await driver.shutdown() }
+}
+
+extension World {
+    /// The epoch of the member's only group, asked of its engine rather than its core.
+    func engineEpoch(of label: String) async throws -> UInt64 {
+        let engine = try #require(member(label)?.engine)
+        let groups = try await engine.groups().filter { $0.state == .active }
+        try #require(groups.count == 1, "\(label) has \(groups.count) active groups")
+        return groups[0].epoch
+    }
+
+    /// Gift wraps addressed to `label` stored on the inbox relay.
+    func giftWraps(to label: String) throws -> [Event] {
+        let relay = try #require(network.relay("inbox"))
+        let filter = Filter(kinds: [.giftWrap], tags: ["p": [try key(label).hex]])
+        return relay.storedEvents(matching: [filter], now: network.unixSeconds)
+    }
+}
