@@ -60,7 +60,6 @@ extension MarmotConform {
             let invalid = files.count - scenarios.count
             if let filter { scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) } }
             let session = try await EngineSession.start(for: engine)
-            defer { Task { await session.shutdown() } }
             let request = RunRequest(
                 selection: engine, seeds: seedList, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
                 vectorsDirectory: URL(fileURLWithPath: "vectors/scenarios"), capsuleDirectory: URL(fileURLWithPath: capsules),
