@@ -4,19 +4,10 @@ import ErrorCodes
 ///
 /// Two errors are equal when their codes are, so tests compare `error.code` (or the error itself) without
 /// depending on an engine's wording. Codes are open: a driver may report codes this build does not name.
-public struct EngineError: CodedError {
-    /// A stable, machine-readable error name (the driver protocol's `error.code`).
-    public typealias Code = ErrorCode<EngineError>
+public typealias EngineError = ModuleError<EngineErrorDomain>
 
-    public let code: Code
-    /// Human-readable detail, typically the engine's own message.
-    public let reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
+/// Types the codes of `EngineError` (codes of other modules cannot be compared with them).
+public enum EngineErrorDomain {}
 
 // Codes defined by docs/driver-protocol.md ("Errors"); the same names are used for ingest rejections.
 extension EngineError.Code {

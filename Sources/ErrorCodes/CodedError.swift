@@ -22,3 +22,24 @@ extension CodedError {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     public var description: String { "\(code.name): \(reason)" }
 }
+
+/// The error type of a module, told apart from other modules' by `Domain` (an empty enum the module
+/// declares), so that each module has its own type without repeating its implementation:
+///
+/// ```swift
+/// public enum NostrErrorDomain {}
+/// public typealias NostrError = ModuleError<NostrErrorDomain>
+/// extension NostrError.Code { public static let badSignature = Self("event.badSignature") }
+/// ```
+public struct ModuleError<Domain>: CodedError {
+    public typealias Code = ErrorCode<Domain>
+
+    public let code: Code
+    /// Human-readable detail; not part of equality.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}

@@ -1,16 +1,10 @@
 import ErrorCodes
 
 /// The one error type of GroupCore: why an action was refused or failed.
-public struct CoreError: CodedError {
-    public typealias Code = ErrorCode<CoreError>
+public typealias CoreError = ModuleError<CoreErrorDomain>
 
-    public let code: Code
-    public let reason: String
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
+/// Types the codes of `CoreError` (codes of other modules cannot be compared with them).
+public enum CoreErrorDomain {}
 
 extension CoreError.Code {
     public static let unknownChat = Self("core.unknownChat")

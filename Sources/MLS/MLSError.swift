@@ -7,19 +7,12 @@ import ErrorCodes
 import TLSCodec
 
 /// An error raised while decoding, validating or processing MLS data.
-public struct MLSError: CodedError {
-    /// A stable identifier; compare errors by code.
-    public typealias Code = ErrorCode<MLSError>
+public typealias MLSError = ModuleError<MLSErrorDomain>
 
-    public let code: Code
-    /// Human-readable detail; not part of equality.
-    public let reason: String
+/// Types the codes of `MLSError` (codes of other modules cannot be compared with them).
+public enum MLSErrorDomain {}
 
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
+extension MLSError {
     /// Wraps a codec failure so callers see one error type.
     public init(_ codec: TLSCodecError) {
         self.init(.malformed, codec.description)

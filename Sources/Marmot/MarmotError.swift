@@ -6,18 +6,10 @@ import Nostr
 import TLSCodec
 
 /// An error raised while building, decoding or validating Marmot (MIP-00…03) data.
-public struct MarmotError: CodedError {
-    /// A stable identifier such as `keyPackage.refMismatch`.
-    public typealias Code = ErrorCode<MarmotError>
+public typealias MarmotError = ModuleError<MarmotErrorDomain>
 
-    public let code: Code
-    public let reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
+/// Types the codes of `MarmotError` (codes of other modules cannot be compared with them).
+public enum MarmotErrorDomain {}
 
 extension MarmotError.Code {
     /// An MLS structure failed to decode or validate; the MLS error is kept in the reason.

@@ -7,16 +7,7 @@
 import ErrorCodes
 
 /// An error raised while decoding, verifying or building Nostr data.
-public struct NostrError: CodedError {
-    /// A stable identifier such as `event.badSignature`; compare errors by code.
-    public typealias Code = ErrorCode<NostrError>
+public typealias NostrError = ModuleError<NostrErrorDomain>
 
-    public let code: Code
-    /// Human-readable detail; not part of equality.
-    public let reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
+/// Types the codes of `NostrError` (codes of other modules cannot be compared with them).
+public enum NostrErrorDomain {}

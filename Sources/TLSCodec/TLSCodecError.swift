@@ -6,19 +6,10 @@
 import ErrorCodes
 
 /// An error raised while reading or writing the TLS presentation language.
-public struct TLSCodecError: CodedError {
-    /// A stable identifier; compare errors by code.
-    public typealias Code = ErrorCode<TLSCodecError>
+public typealias TLSCodecError = ModuleError<TLSCodecErrorDomain>
 
-    public let code: Code
-    /// Human-readable detail; not part of equality.
-    public let reason: String
-
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
+/// Types the codes of `TLSCodecError` (codes of other modules cannot be compared with them).
+public enum TLSCodecErrorDomain {}
 
 extension TLSCodecError.Code {
     /// The input ended before a value was complete.

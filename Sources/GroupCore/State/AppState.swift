@@ -1,6 +1,7 @@
 // The state a UI renders, owned by GroupCore (one-way data flow: dispatch(action) → the core
 // mutates state → an AppUpdate with rev = previous + 1).
 import EngineInterface
+import ErrorCodes
 import Nostr
 
 /// Everything a UI shows for one member.

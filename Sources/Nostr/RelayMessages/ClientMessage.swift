@@ -44,14 +44,7 @@ public enum ClientMessage: Hashable, Sendable {
     /// Decodes and validates a frame; events are checked for id and signature.
     /// - Throws: `NostrError` with a `message.*`, `filter.*` or event code.
     public init(json text: String, maximumBytes: Int = ClientMessage.defaultMaximumBytes) throws(NostrError) {
-        guard text.utf8.count <= maximumBytes else {
-            throw NostrError(.messageOversize, "frame of \(text.utf8.count) bytes exceeds \(maximumBytes)")
-        }
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch {
-            throw NostrError(.messageNotJSON, "not JSON: \(error.reason)")
-        }
-        try self.init(jsonValue: value)
+        try self.init(jsonValue: FrameShape.parse(text, maximumBytes: maximumBytes))
     }
 
     /// Decodes and validates an already parsed frame.
@@ -101,6 +94,16 @@ public enum ClientMessage: Hashable, Sendable {
 
 /// Shared shape checks for both directions of frames.
 enum FrameShape {
+    /// Parses a frame's text, refusing it unread when it is larger than `maximumBytes`.
+    static func parse(_ text: String, maximumBytes: Int) throws(NostrError) -> JSONValue {
+        guard text.utf8.count <= maximumBytes else {
+            throw NostrError(.messageOversize, "frame of \(text.utf8.count) bytes exceeds \(maximumBytes)")
+        }
+        do { return try JSONValue(parsing: text) } catch {
+            throw NostrError(.messageNotJSON, "not JSON: \(error.reason)")
+        }
+    }
+
     static func split(_ value: JSONValue) throws(NostrError) -> (String, [JSONValue]) {
         guard let items = value.array, let verb = items.first?.string else {
             throw NostrError(.messageNotArray, "a frame must be a JSON array starting with a string verb")

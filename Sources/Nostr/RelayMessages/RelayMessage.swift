@@ -28,14 +28,7 @@ public enum RelayMessage: Hashable, Sendable {
     /// Decodes a frame; events are checked for id and signature, as a client must.
     /// - Throws: `NostrError` with a `message.*` or event code.
     public init(json text: String, maximumBytes: Int = .max) throws(NostrError) {
-        guard text.utf8.count <= maximumBytes else {
-            throw NostrError(.messageOversize, "frame of \(text.utf8.count) bytes exceeds \(maximumBytes)")
-        }
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch {
-            throw NostrError(.messageNotJSON, "not JSON: \(error.reason)")
-        }
-        try self.init(jsonValue: value)
+        try self.init(jsonValue: FrameShape.parse(text, maximumBytes: maximumBytes))
     }
 
     /// Decodes an already parsed frame.
