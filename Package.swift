@@ -72,7 +72,7 @@ let package = Package(
 
         // Simulation.
         .target(name: "DeterministicScheduler", swiftSettings: strict),
-        .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler"], swiftSettings: strict),
+        .target(name: "InMemoryRelay", dependencies: ["Nostr", "DeterministicScheduler", "HexEncoding"], swiftSettings: strict),
         // Serves an InMemoryRelay over WebSocket on loopback (the only swift-nio importer).
         .target(
             name: "RelayWebSocketServer",

@@ -48,17 +48,35 @@ extension Array where Element == UInt8 {
     }
 }
 
-private let hexDigits = Array("0123456789abcdef".utf8)
-
 extension Sequence where Element == UInt8 {
     /// The bytes as lower-case hex.
+    ///
+    /// Inlinable so that callers in other modules get a version specialised for their collection
+    /// type: the generic one showed up in relay profiles (event ids and keys are hex-encoded on
+    /// every stored event).
+    @inlinable
     public var hexString: String {
-        var chars = [UInt8]()
-        chars.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            chars.append(hexDigits[Int(byte >> 4)])
-            chars.append(hexDigits[Int(byte & 0x0f)])
-        }
-        return String(decoding: chars, as: UTF8.self)
+        // Arrays and slices encode from their own storage; other sequences are gathered first.
+        withContiguousStorageIfAvailable(hexEncode) ?? ContiguousArray(self).withUnsafeBufferPointer(hexEncode)
     }
+}
+
+/// Lower-case hex of the bytes in `buffer`.
+@inlinable
+func hexEncode(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+    String(unsafeUninitializedCapacity: buffer.count * 2) { output in
+        var index = 0
+        for byte in buffer {
+            output[index] = hexDigit(byte >> 4)
+            output[index + 1] = hexDigit(byte & 0x0f)
+            index += 2
+        }
+        return index
+    }
+}
+
+/// The lower-case hex digit of a nibble (0...15).
+@inlinable
+func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
 }

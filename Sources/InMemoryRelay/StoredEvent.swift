@@ -1,3 +1,4 @@
+import HexEncoding
 import Nostr
 
 /// An accepted event with the derived values the relay needs on every match, computed once.
@@ -14,8 +15,8 @@ struct StoredEvent: Sendable {
 
     init(_ event: Event) {
         self.event = event
-        idHex = Self.hex(event.id.bytes)
-        pubkeyHex = Self.hex(event.pubkey.bytes)
+        idHex = event.id.hex
+        pubkeyHex = event.pubkey.hex
         json = Self.wireJSON(event, idHex: idHex, pubkeyHex: pubkeyHex)
         expiration = event.firstTagValue("expiration").flatMap { UInt64($0) }
         var keys: [TagKey] = []
@@ -32,28 +33,10 @@ struct StoredEvent: Sendable {
         var out = "{\"content\":"
         out += JSONValue.string(event.content).serialized()
         out += ",\"created_at\":\(event.createdAt),\"id\":\"\(idHex)\",\"kind\":\(event.kind.rawValue),\"pubkey\":\"\(pubkeyHex)\""
-        out += ",\"sig\":\"\(hex(event.sig))\",\"tags\":"
+        out += ",\"sig\":\"\(event.sig.hexString)\",\"tags\":"
         out += JSONValue.array(event.tags.map { .array($0.map(JSONValue.string)) }).serialized()
         out += "}"
         return out
-    }
-
-    /// Lower-case hex of `bytes`, specialized for arrays (the generic `hexString` is not
-    /// specialized across modules and showed up in relay profiles).
-    static func hex(_ bytes: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            var index = 0
-            for byte in bytes {
-                buffer[index] = hexDigit(byte >> 4)
-                buffer[index + 1] = hexDigit(byte & 0x0f)
-                index += 2
-            }
-            return index
-        }
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// NIP-40: an event is expired once the clock is past its `expiration` timestamp.
