@@ -24,7 +24,7 @@ extension MarmotConform {
         func run() throws {
             let files = try ScenarioFiles.collect(paths)
             let (scenarios, invalid) = ScenarioFiles.load(files)
-            for scenario in scenarios { print("ok \(scenario.file)") }
+            for (scenario, _) in scenarios { print("ok \(scenario.file)") }
             if invalid > 0 { throw ExitCode.failure }
         }
     }
@@ -38,7 +38,7 @@ extension MarmotConform {
 
         func run() throws {
             let (scenarios, invalid) = ScenarioFiles.load(try ScenarioFiles.collect(paths))
-            for scenario in scenarios {
+            for (scenario, _) in scenarios {
                 let clauses = scenario.clauses.isEmpty ? "" : "  [\(scenario.clauses.joined(separator: "; "))]"
                 print("\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
             }
@@ -81,28 +81,15 @@ enum ScenarioFiles {
         return out
     }
 
-    /// Loads every file with its text (kept for failure capsules); invalid files are reported and left out.
-    static func loadWithText(_ files: [String]) throws -> [(Scenario, text: String)] {
-        var out: [(Scenario, text: String)] = []
-        for file in files {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            do {
-                out.append((try Scenario(yaml: text, file: file), text))
-            } catch {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
-            }
-        }
-        return out
-    }
-
-    /// Loads every file, printing each error as `file:line:column: message` on stderr.
-    static func load(_ files: [String]) -> (scenarios: [Scenario], invalid: Int) {
-        var scenarios: [Scenario] = []
+    /// Loads every file with its text (kept for failure capsules), printing each error as
+    /// `file:line:column: message` on stderr; files that do not load are counted, not returned.
+    static func load(_ files: [String]) -> (scenarios: [(Scenario, text: String)], invalid: Int) {
+        var scenarios: [(Scenario, text: String)] = []
         var invalid = 0
         for file in files {
             do {
                 let text = try String(contentsOfFile: file, encoding: .utf8)
-                scenarios.append(try Scenario(yaml: text, file: file))
+                scenarios.append((try Scenario(yaml: text, file: file), text))
             } catch let error as ScenarioError {
                 invalid += 1
                 FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -56,8 +56,7 @@ extension MarmotConform {
         func run() async throws {
             let seedList = seeds.flatMap(SeedRange.parse) ?? [seed ?? 1]
             let files = try ScenarioFiles.collect(paths)
-            var scenarios = try ScenarioFiles.loadWithText(files)
-            let invalid = files.count - scenarios.count
+            var (scenarios, invalid) = ScenarioFiles.load(files)
             if let filter { scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) } }
             let session = try await EngineSession.start(for: engine)
             let request = RunRequest(

@@ -29,16 +29,11 @@ enum ExpectationChecks {
     static func check(_ expectations: YAMLNode?, outcome: Outcome, world: World, file: String, context: String? = nil) async -> [CheckResult] {
         guard let expectations else { return [] }
         var results: [CheckResult] = []
-        do {
         let prefix = context.map { "\($0): " } ?? ""
+        do {
             let top = try expectations.fields(of: "expect", allowed: ["converged", "members"])
             if let converged = try top["converged"]?.boolean("converged") {
-                let divergences = await Observation.divergences(in: world)
-                let holds = divergences.isEmpty == converged
-                results.append(CheckResult(
-                    check: prefix + "converged", clause: ScenarioExecutor.convergenceClause, verdict: holds ? .pass : .fail,
-                    expected: converged ? "every active member agrees on members, admins, name and epoch" : "members disagree",
-                    observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | ")))
+                results.append(await Observation.convergenceCheck(prefix + "converged", in: world, expected: converged))
             }
             guard case .map(let observedMembers) = outcome else { return results }
             for entry in try top["members"].map({ node throws(ScenarioError) -> [YAMLNode.Entry] in

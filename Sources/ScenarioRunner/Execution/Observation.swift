@@ -78,4 +78,14 @@ enum Observation {
         }
         return out
     }
+
+    /// The MIP-03 convergence oracle as a check: whether every active member agrees on each group's
+    /// members, admins, name and epoch is compared with `expected`.
+    static func convergenceCheck(_ name: String, in world: World, expected: Bool = true) async -> CheckResult {
+        let divergences = await divergences(in: world)
+        return CheckResult(
+            check: name, clause: ScenarioExecutor.convergenceClause, verdict: divergences.isEmpty == expected ? .pass : .fail,
+            expected: expected ? "every active member agrees on members, admins, name and epoch" : "members disagree",
+            observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | "))
+    }
 }

@@ -190,11 +190,7 @@ struct StepInterpreter {
                 check: "\(title): quiescent within \(within)", clause: ScenarioExecutor.scenarioClause,
                 verdict: quiescent ? .pass : .fail, detail: quiescent ? "" : "traffic or timers still pending at \(world.now)")
         default:
-            let divergences = await Observation.divergences(in: world)
-            return CheckResult(
-                check: "\(title): converged within \(within)", clause: ScenarioExecutor.convergenceClause,
-                verdict: divergences.isEmpty ? .pass : .fail, expected: "every active member agrees",
-                observed: divergences.isEmpty ? nil : divergences.joined(separator: " | "))
+            return await Observation.convergenceCheck("\(title): converged within \(within)", in: world)
         }
     }
 
