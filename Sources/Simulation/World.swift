@@ -78,9 +78,7 @@ public final class World {
             keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
             inboxRelays: options.inboxRelays.map(WorldConfiguration.url(of:)),
             groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
-            publishesKeyPackage: options.publishesKeyPackage,
-            keyPackageFetchTimeoutMilliseconds: options.keyPackageFetchTimeoutMilliseconds,
-            commitTimeoutMilliseconds: options.commitTimeoutMilliseconds
+            behaviour: options.behaviour
         )
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
         members[label] = SimulatedMember(label: label, keypair: keypair, core: core, engine: engine)
@@ -88,6 +86,26 @@ public final class World {
         record("member", label, "added \(keypair.publicKey.hex.prefix(16))")
         await feed(.start, to: label)
         return keypair.publicKey
+    }
+
+    /// GroupCore's always-on invariant, per member: updates carry revs 1, 2, 3…, each update's state
+    /// has its rev, and `state()` equals the last update. Empty when it holds everywhere.
+    public func updateStreamViolations() async -> [String] {
+        var violations: [String] = []
+        for label in labels {
+            guard let member = members[label] else { continue }
+            let revs = member.updates.map(\.rev)
+            if revs != (0..<revs.count).map({ UInt64($0) + 1 }) {
+                violations.append("\(label): revs \(revs.prefix(12)) are not 1, 2, 3…")
+            }
+            if let update = member.updates.first(where: { $0.state.rev != $0.rev }) {
+                violations.append("\(label): update \(update.rev) carries a state with rev \(update.state.rev)")
+            }
+            if let last = member.updates.last, await member.core.state() != last.state {
+                violations.append("\(label): state() differs from the last update")
+            }
+        }
+        return violations
     }
 
     /// Hands a UI action to a member's core now.

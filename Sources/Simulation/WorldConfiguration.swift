@@ -1,4 +1,5 @@
 import DeterministicScheduler
+import GroupCore
 import InMemoryRelay
 
 /// The shape of a world: its seed, its clock's Unix epoch, its relays, and link latency.
@@ -53,9 +54,8 @@ public struct MemberOptions: Sendable {
     public var keyPackageRelays: [String]
     public var inboxRelays: [String]
     public var groupRelays: [String]
-    public var publishesKeyPackage: Bool
-    public var keyPackageFetchTimeoutMilliseconds: UInt64
-    public var commitTimeoutMilliseconds: UInt64
+    /// Timeouts and key-package publishing, handed to the member's core as they are.
+    public var behaviour: CoreConfiguration.Behaviour
 
     public init(
         profileName: String? = nil,
@@ -63,17 +63,13 @@ public struct MemberOptions: Sendable {
         keyPackageRelays: [String] = ["keypackages"],
         inboxRelays: [String] = ["inbox"],
         groupRelays: [String] = ["group"],
-        publishesKeyPackage: Bool = true,
-        keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
-        commitTimeoutMilliseconds: UInt64 = 5_000
+        behaviour: CoreConfiguration.Behaviour = CoreConfiguration.Behaviour()
     ) {
         self.profileName = profileName
         self.discoveryRelays = discoveryRelays
         self.keyPackageRelays = keyPackageRelays
         self.inboxRelays = inboxRelays
         self.groupRelays = groupRelays
-        self.publishesKeyPackage = publishesKeyPackage
-        self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
-        self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+        self.behaviour = behaviour
     }
 }

@@ -23,7 +23,8 @@ struct CoreHarness {
         keypair = Keypair.generate(using: &generator)
         let configuration = CoreConfiguration(
             keypair: keypair, profileName: "me", discoveryRelays: [Self.discovery], keyPackageRelays: [Self.keyPackages],
-            inboxRelays: [Self.inbox], groupRelays: [Self.group], publishesKeyPackage: publishesKeyPackage
+            inboxRelays: [Self.inbox], groupRelays: [Self.group],
+            behaviour: .init(publishesKeyPackage: publishesKeyPackage)
         )
         core = GroupCore(configuration: configuration, engine: RefusingEngine(), generator: TestGenerator(seed: seed ^ 0xC0DE))
     }

@@ -16,7 +16,7 @@ struct KeyPackageFailureTests {
             relays: WorldConfiguration.standardRelays + [WorldConfiguration.RelaySpec("keypackages2", role: .keyPackage)])
         try await world.addMember("alice")
         try await world.addMember("bob")
-        try await world.addMember("carol", options: MemberOptions(publishesKeyPackage: false))
+        try await world.addMember("carol", options: MemberOptions(behaviour: .init(publishesKeyPackage: false)))
         try await world.addMember("dave", options: MemberOptions(keyPackageRelays: ["keypackages2"]))
         try await world.addMember("erin")
         await world.runUntilQuiescent()

@@ -80,12 +80,8 @@ extension World {
 
     /// Asserts the update stream of every member: revs 1, 2, 3… and the last update is `state()`.
     func checkUpdateStreams(_ context: String = "") async throws {
-        for label in labels {
-            let updates = try #require(member(label)?.updates)
-            #expect(updates.map(\.rev) == (0..<updates.count).map { UInt64($0) + 1 }, "\(context) \(label): revs are not 1, 2, 3…")
-            for update in updates { #expect(update.state.rev == update.rev) }
-            if let last = updates.last { #expect(try await state(of: label) == last.state, "\(context) \(label): state() ≠ last update") }
-        }
+        let violations = await updateStreamViolations()
+        #expect(violations.isEmpty, "\(context) \(violations.joined(separator: "; "))")
     }
 
     /// Trace lines of the members' cores, for ordering assertions.

@@ -30,7 +30,7 @@ extension GroupCore {
             fail(CoreError(.engine, "\(label): a welcome rumor names no key package we fetched"), chatID: chatID)
             return
         }
-        let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.commitTimeoutMilliseconds)
+        let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.behaviour.commitTimeoutMilliseconds)
         commits[chatID] = PendingCommit(
             chatID: chatID, eventID: eventID, label: label, outstanding: Set(chat.relays),
             welcomes: zip(evolution.welcomeRumors, invitees).map { ($0, $1) }, timer: timer
@@ -65,7 +65,7 @@ extension GroupCore {
     func commitTimedOut(chatID: String, eventID: String) async {
         guard let pending = commits[chatID], pending.eventID == eventID else { return }
         await abandonCommit(
-            pending, why: "no accepting OK within \(configuration.commitTimeoutMilliseconds) ms")
+            pending, why: "no accepting OK within \(configuration.behaviour.commitTimeoutMilliseconds) ms")
     }
 
     /// Accepted: merge, refresh, and only then gift-wrap and send the welcomes.

@@ -31,7 +31,7 @@ extension GroupCore {
         // put several commits on one epoch (MDK forks a committer that merged a loser). Each
         // joiner waits by its rank among the members, so the commits follow one another.
         let rank = UInt64(chat.members.firstIndex(of: publicKey) ?? 0)
-        _ = startTimer(.selfUpdate(chatID: chat.chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds * (rank + 1))
+        _ = startTimer(.selfUpdate(chatID: chat.chatID), milliseconds: configuration.behaviour.selfUpdateStaggerMilliseconds * (rank + 1))
     }
 
     /// The post-join self-update, once its turn has come (and again later if a commit of ours is
@@ -39,7 +39,7 @@ extension GroupCore {
     func selfUpdateDue(_ chatID: String) async {
         guard let chat = chats[chatID], !chat.isRemoved else { return }
         guard commits[chatID] == nil else {
-            _ = startTimer(.selfUpdate(chatID: chatID), milliseconds: configuration.selfUpdateStaggerMilliseconds)
+            _ = startTimer(.selfUpdate(chatID: chatID), milliseconds: configuration.behaviour.selfUpdateStaggerMilliseconds)
             return
         }
         await commit(.selfUpdate, in: chat)

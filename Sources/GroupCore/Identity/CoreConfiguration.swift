@@ -15,14 +15,33 @@ public struct CoreConfiguration: Sendable {
     public var inboxRelays: [String]
     /// The relays written into the group data of groups we create.
     public var groupRelays: [String]
-    /// False models a member that never published a key package (invitations to it fail).
-    public var publishesKeyPackage: Bool
-    /// How long a key-package fetch waits for relays before the silent ones count as timed out.
-    public var keyPackageFetchTimeoutMilliseconds: UInt64
-    /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
-    public var commitTimeoutMilliseconds: UInt64
-    /// The post-join self-update waits this long times (our rank among the members + 1).
-    public var selfUpdateStaggerMilliseconds: UInt64
+    /// How the member behaves: timeouts and whether it publishes a key package.
+    public var behaviour: Behaviour
+
+    /// The tunable behaviour of a member, with its defaults written once (the simulation's member
+    /// options carry this same value rather than copies of its fields).
+    public struct Behaviour: Sendable {
+        /// False models a member that never published a key package (invitations to it fail).
+        public var publishesKeyPackage: Bool
+        /// How long a key-package fetch waits for relays before the silent ones count as timed out.
+        public var keyPackageFetchTimeoutMilliseconds: UInt64
+        /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
+        public var commitTimeoutMilliseconds: UInt64
+        /// The post-join self-update waits this long times (our rank among the members + 1).
+        public var selfUpdateStaggerMilliseconds: UInt64
+
+        public init(
+            publishesKeyPackage: Bool = true,
+            keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
+            commitTimeoutMilliseconds: UInt64 = 5_000,
+            selfUpdateStaggerMilliseconds: UInt64 = 500
+        ) {
+            self.publishesKeyPackage = publishesKeyPackage
+            self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
+            self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+            self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
+        }
+    }
 
     public init(
         keypair: Keypair,
@@ -31,10 +50,7 @@ public struct CoreConfiguration: Sendable {
         keyPackageRelays: [String],
         inboxRelays: [String],
         groupRelays: [String],
-        publishesKeyPackage: Bool = true,
-        keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
-        commitTimeoutMilliseconds: UInt64 = 5_000,
-        selfUpdateStaggerMilliseconds: UInt64 = 500
+        behaviour: Behaviour = Behaviour()
     ) {
         self.keypair = keypair
         self.profileName = profileName
@@ -42,10 +58,7 @@ public struct CoreConfiguration: Sendable {
         self.keyPackageRelays = keyPackageRelays
         self.inboxRelays = inboxRelays
         self.groupRelays = groupRelays
-        self.publishesKeyPackage = publishesKeyPackage
-        self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
-        self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
-        self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
+        self.behaviour = behaviour
     }
 
     /// The group name of a 1:1 chat; any other name makes a two-member chat a group.

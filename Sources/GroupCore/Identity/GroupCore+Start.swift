@@ -17,7 +17,7 @@ extension GroupCore {
         publish(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .metadata, content: profile), to: config.discoveryRelays)
         publish(relayList(.inboxRelays, config.inboxRelays), to: config.discoveryRelays)
         publish(relayList(.keyPackageRelays, config.keyPackageRelays), to: config.discoveryRelays)
-        if config.publishesKeyPackage { await publishKeyPackage() }
+        if config.behaviour.publishesKeyPackage { await publishKeyPackage() }
 
         send(.request(subscription: Self.directorySubscription, filters: [Self.directoryFilter]), to: config.discoveryRelays)
         send(.request(subscription: Self.inboxSubscription, filters: [inboxFilter]), to: config.inboxRelays)

@@ -6,7 +6,7 @@ extension GroupCore {
     /// (from its kind 10051; ours when it published none), with one timeout for the whole fetch.
     func fetchKeyPackages(of peers: [PublicKey], for purpose: KeyPackageFetch.Purpose) {
         let id = makeNumber()
-        let timer = startTimer(.keyPackageFetch(id), milliseconds: configuration.keyPackageFetchTimeoutMilliseconds)
+        let timer = startTimer(.keyPackageFetch(id), milliseconds: configuration.behaviour.keyPackageFetchTimeoutMilliseconds)
         var lookups: [PublicKey: KeyPackageFetch.Lookup] = [:]
         for (index, peer) in peers.enumerated() {
             let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays

@@ -91,8 +91,9 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
+        let behaviour = CoreConfiguration.Behaviour(publishesKeyPackage: member.publishesKeyPackage)
         guard !scenario.relays.isEmpty else {
-            return MemberOptions(profileName: member.profileName, publishesKeyPackage: member.publishesKeyPackage)
+            return MemberOptions(profileName: member.profileName, behaviour: behaviour)
         }
         let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
         func with(_ role: String) -> [String] {
@@ -101,22 +102,12 @@ public struct ScenarioExecutor: Sendable {
         }
         return MemberOptions(
             profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
-            inboxRelays: with("inbox"), groupRelays: with("group"), publishesKeyPackage: member.publishesKeyPackage)
+            inboxRelays: with("inbox"), groupRelays: with("group"), behaviour: behaviour)
     }
 
-    /// Always-on invariants of GroupCore: revs 1, 2, 3… and `state()` equal to the last update.
+    /// Always-on invariants of GroupCore (rev continuity, state equal to the last update).
     func stateChecks(_ world: World) async -> [CheckResult] {
-        var problems: [String] = []
-        for label in world.labels {
-            guard let member = world.member(label) else { continue }
-            let revs = member.updates.map(\.rev)
-            if revs != Array(1...UInt64(max(revs.count, 1))).prefix(revs.count).map({ $0 }) {
-                problems.append("\(label): revs \(revs.prefix(12)) are not 1, 2, 3…")
-            }
-            if let last = member.updates.last, await member.core.state() != last.state {
-                problems.append("\(label): state() differs from the last update")
-            }
-        }
+        let problems = await world.updateStreamViolations()
         return [CheckResult(
             check: "rev continuity", clause: Self.stateClause, verdict: problems.isEmpty ? .pass : .fail,
             expected: "every update has rev = previous + 1", observed: problems.isEmpty ? nil : problems.joined(separator: "; "))]
