@@ -37,6 +37,8 @@ public actor GroupCore {
     /// Key-package subscription id → (fetch, invitee, relay).
     var fetchSubscriptions: [String: (fetch: UInt64, peer: PublicKey, relay: String)] = [:]
     var commits: [String: PendingCommit] = [:]
+    /// Commit event id → our merged commit in its settle window.
+    var settling: [String: SettlingCommit] = [:]
     /// Key-package event id → author, to match welcome rumors (their `e` tag) to invitees.
     var keyPackageAuthors: [String: PublicKey] = [:]
     var publishes: [String: PublishPurpose] = [:]

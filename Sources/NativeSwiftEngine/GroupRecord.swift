@@ -11,7 +11,9 @@ struct GroupRecord: Sendable {
     var data: GroupData
     var state: GroupSnapshot.State
     /// Our own commit, built but not yet merged.
-    var pending: Group?
+    var pending: Group? { didSet { if pending == nil { pendingEvent = nil } } }
+    /// The kind-445 event that carries `pending`.
+    var pendingEvent: EventID?
     /// Earlier epochs (at most `lookback`), for late application messages and outer-layer keys.
     var pastEpochs: [UInt64: Group] = [:]
     /// The state before the last received commit, to roll back to when a better competing commit arrives.

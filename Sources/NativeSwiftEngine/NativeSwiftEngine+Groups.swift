@@ -154,6 +154,7 @@ extension NativeSwiftEngine {
         let event = try seal(created.commit, in: record)
         let rumors = try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
         record.pending = created.next
+        record.pendingEvent = event.id
         record.ownEvents[event.id] = .commit
         groups[group] = record
         return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: rumors)

@@ -47,6 +47,11 @@ extension NativeSwiftEngine {
         if let own = record.ownEvents[event.id] {
             switch own {
             case .message(let message): return .applicationMessage(message)
+            case .commit where record.pendingEvent == event.id:
+                // Our pending commit, handed back (as MDK 0.8.0 does when it meets its own pending
+                // commit): merge it like a received one, keeping the state before it so that a
+                // better competing commit (MIP-03) can still replace it.
+                return mergeOwn(event, record: &record)
             case .commit: return .commit(id)
             case .proposal: return .unprocessable(id, reason: "own_proposal")
             }
@@ -178,6 +183,7 @@ extension NativeSwiftEngine {
             let event = try seal(created.commit, in: record)
             record.mls = staged
             record.pending = created.next
+            record.pendingEvent = event.id
             record.ownEvents[event.id] = .commit
             return .proposal(GroupEvolution(mlsGroupID: id, event: event, welcomeRumors: []))
         } catch {
@@ -223,6 +229,22 @@ extension NativeSwiftEngine {
         }
         record.rollback = before
         return .commit(id)
+    }
+
+    /// Merges our pending commit carried by `event`, with a rollback point like a received commit's.
+    func mergeOwn(_ event: Event, record: inout GroupRecord) -> ProcessingResult {
+        guard let next = record.pending else { return .commit(record.id) }
+        let before = RollbackPoint(
+            mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
+            createdAt: event.createdAt, eventID: event.id)
+        do {
+            try record.advance(to: next)
+        } catch {
+            return .rejected(EngineError(error))
+        }
+        record.rollback = before
+        groups[record.id] = record
+        return .commit(record.id)
     }
 
     static func ingestError(_ error: MarmotError) -> EngineError {

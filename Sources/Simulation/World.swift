@@ -33,6 +33,10 @@ public final class World {
     private var timerSequence: UInt64 = 0
     private let clock = WorldClock()
     var tampers: [Tamper] = []
+    /// Every kind-445 event a member published, once each, in publication order: what oracles
+    /// about competing commits (MIP-03) compare.
+    public private(set) var publishedGroupEvents: [(member: String, event: Event)] = []
+    private var publishedGroupEventIDs: Set<EventID> = []
 
     public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in
@@ -195,6 +199,9 @@ public final class World {
     private func carryOut(_ effect: CoreEffect, for label: String) {
         switch effect {
         case .send(let url, let message):
+            if case .event(let event) = message, event.kind == .groupEvent, publishedGroupEventIDs.insert(event.id).inserted {
+                publishedGroupEvents.append((label, event))
+            }
             // Engines may hand back group relay URLs with a trailing slash added or removed.
             var bare = Substring(url)
             while bare.hasSuffix("/") { bare = bare.dropLast() }

@@ -14,14 +14,15 @@ extension GroupCore {
             case .rename(let name): evolution = try await engine.updateGroupData(of: group, GroupDataChanges(name: name))
             case .selfUpdate: evolution = try await engine.selfUpdate(in: group)
             }
-            await publishCommit(evolution, label: change.label, in: chat.chatID)
+            await publishCommit(evolution, label: change.label, change: change, in: chat.chatID)
         } catch {
             fail(error, during: change.label, chatID: chat.chatID)
         }
     }
 
     /// Publishes an evolution we hold pending in the engine and waits for an accepting OK.
-    func publishCommit(_ evolution: GroupEvolution, label: String, in chatID: String) async {
+    /// `change` is what to ask for again if the commit loses a MIP-03 race (nil: nothing).
+    func publishCommit(_ evolution: GroupEvolution, label: String, change: CommitChange?, in chatID: String) async {
         guard let chat = chats[chatID] else { return }
         let eventID = evolution.event.id.hex
         let invitees = evolution.welcomeRumors.compactMap { rumor in welcomeInvitee(of: rumor) }
@@ -32,7 +33,7 @@ extension GroupCore {
         }
         let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.behaviour.commitTimeoutMilliseconds)
         commits[chatID] = PendingCommit(
-            chatID: chatID, eventID: eventID, label: label, outstanding: Set(chat.relays),
+            chatID: chatID, event: evolution.event, label: label, change: change, outstanding: Set(chat.relays),
             welcomes: zip(evolution.welcomeRumors, invitees).map { ($0, $1) }, timer: timer
         )
         publishes[eventID] = .commit(chatID: chatID)
@@ -52,7 +53,7 @@ extension GroupCore {
             return
         }
         if accepted {
-            await finishCommit(pending, acceptedBy: url)
+            await commitAccepted(pending, by: url)
         } else {
             pending.refusals.append("\(url): \(message)")
             commits[chatID] = pending
@@ -68,22 +69,112 @@ extension GroupCore {
             pending, why: "no accepting OK within \(configuration.behaviour.commitTimeoutMilliseconds) ms")
     }
 
-    /// Accepted: merge, refresh, and only then gift-wrap and send the welcomes.
-    private func finishCommit(_ pending: PendingCommit, acceptedBy url: String) async {
+    /// MIP-03: applied only after a relay accepted it, then the events held back meanwhile follow
+    /// in MIP-03 order (a competing commit among them that precedes ours replaces it in the
+    /// engine). The welcomes wait for the settle window.
+    private func commitAccepted(_ pending: PendingCommit, by url: String) async {
         end(pending)
-        guard let chat = chats[pending.chatID] else { return }
+        let chatID = pending.chatID
+        if await merge(pending, acceptedBy: url), let epoch = chats[chatID]?.epoch {
+            let timer = startTimer(
+                .commitSettled(chatID: chatID, eventID: pending.eventID),
+                milliseconds: configuration.behaviour.commitSettleMilliseconds)
+            settling[pending.eventID] = SettlingCommit(commit: pending, epoch: epoch, timer: timer)
+        }
+        for event in pending.held.sorted(by: PendingCommit.precedes) { await processGroupEvent(event) }
+    }
+
+    /// Merges our accepted commit. It goes to the engine as the event it is, so that the engine
+    /// keeps the state before it (MDK 0.8.0 does so for its own pending commit met in
+    /// `process_message`; a plain merge keeps nothing, and a better competing commit arriving
+    /// later could not replace it). An engine that answers otherwise gets the plain merge.
+    private func merge(_ pending: PendingCommit, acceptedBy url: String) async -> Bool {
+        guard let chat = chats[pending.chatID] else { return false }
         do {
-            try await engine.mergePendingCommit(in: chat.mlsGroupID)
+            let result = try await engine.processMessage(pending.event)
+            if case .commit = result {} else {
+                note("engine answered \(result) for our own commit; merging it plainly")
+                try await engine.mergePendingCommit(in: chat.mlsGroupID)
+            }
         } catch {
             fail(error, during: "merging \(pending.label)", chatID: pending.chatID)
-            return
+            return false
         }
         await refresh(pending.chatID)
         note("merged commit \(pending.eventID.prefix(8)) (\(pending.label)) after OK from \(url); epoch \(chats[pending.chatID]?.epoch ?? 0)")
-        sendWelcomes(pending.welcomes)
+        return true
     }
 
-    /// Not acknowledged: the staged commit is cleared, not merged, and the action fails visibly.
+    /// A commit was applied to a group where a commit of ours is settling: if the epoch did not
+    /// move past ours, the engine replaced ours with a better competing commit (MIP-03).
+    func commitApplied(_ event: Event, in chatID: String) {
+        guard let epochNow = chats[chatID]?.epoch else { return }
+        for (id, entry) in settling where entry.commit.chatID == chatID && entry.replacedBy == nil && epochNow <= entry.epoch {
+            settling[id]?.replacedBy = event
+            note("commit \(id.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8))")
+        }
+    }
+
+    /// The settle window is over: welcomes leave if our commit still stands.
+    func commitSettled(chatID: String, eventID: String) async {
+        guard let entry = settling.removeValue(forKey: eventID) else { return }
+        timers[entry.timer] = nil
+        if let winner = entry.replacedBy {
+            await yieldRace(entry.commit, to: winner)
+        } else {
+            sendWelcomes(entry.commit.welcomes)
+        }
+    }
+
+    /// Kind-445 events of a group whose commit of ours waits for its OK are held back.
+    /// Returns false when nothing waits (process the event now).
+    func holdIfCommitPending(_ event: Event, chatID: String) -> Bool {
+        guard var pending = commits[chatID] else { return false }
+        pending.held.append(event)
+        commits[chatID] = pending
+        note("held \(event.id.hex.prefix(8)) while commit \(pending.eventID.prefix(8)) waits for its OK")
+        return true
+    }
+
+    /// A competing commit won the race (MIP-03): ours is never merged and its welcomes never
+    /// leave (they would strand their invitees on a fork). An add or remove that still means
+    /// something is asked for again in the winning epoch; a rename or other change that lost is
+    /// reported, since the winner's state is now the group's.
+    private func yieldRace(_ pending: PendingCommit, to winner: Event) async {
+        guard let chat = chats[pending.chatID] else { return }
+        note("commit \(pending.eventID.prefix(8)) (\(pending.label)) lost the MIP-03 race to \(winner.id.hex.prefix(8))")
+        guard !chat.isRemoved else { return }
+        let superseded = CoreError(
+            .commitSuperseded, "\(pending.label): a competing commit \(winner.id.hex.prefix(8)) won the epoch (MIP-03)")
+        let again: CommitChange?
+        switch pending.change {
+        case .add(let keyPackages):
+            let fresh = keyPackages.filter { !chat.members.contains($0.pubkey) }
+            again = fresh.isEmpty || !chat.admins.contains(publicKey) ? nil : .add(fresh)
+        case .remove(let targets):
+            let still = targets.filter(chat.members.contains)
+            again = still.isEmpty || !chat.admins.contains(publicKey) ? nil : .remove(still)
+        case .selfUpdate:
+            again = .selfUpdate
+        case .rename:
+            // The winner's state is the group's now; renaming again would overrule MIP-03.
+            fail(superseded, chatID: pending.chatID)
+            return
+        case nil:
+            return
+        }
+        guard let again else { return }
+        guard commits[chat.chatID] == nil else {
+            fail(superseded, chatID: pending.chatID)
+            return
+        }
+        note("asking again for \(again.label) in epoch \(chat.epoch)")
+        await commit(again, in: chat)
+    }
+
+
+    /// Not acknowledged: the staged commit is cleared, not merged, and the action fails visibly;
+    /// events held back meanwhile are processed in MIP-03 order.
     private func abandonCommit(_ pending: PendingCommit, why: String) async {
         end(pending)
         guard let chat = chats[pending.chatID] else { return }
@@ -94,6 +185,7 @@ extension GroupCore {
             fail(error, during: "clearing \(pending.label)", chatID: pending.chatID)
         }
         fail(CoreError(.commitNotAcknowledged, "\(pending.label): \(why)"), chatID: pending.chatID)
+        for event in pending.held.sorted(by: PendingCommit.precedes) { await processGroupEvent(event) }
     }
 
     private func end(_ pending: PendingCommit) {

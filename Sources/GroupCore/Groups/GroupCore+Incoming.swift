@@ -45,8 +45,14 @@ extension GroupCore {
         await commit(.selfUpdate, in: chat)
     }
 
-    /// MIP-03: a kind-445 event for one of our groups.
+    /// MIP-03: a kind-445 event for one of our groups; it waits if a commit of ours is pending there.
     func receiveGroupEvent(_ event: Event) async {
+        if holdIfCommitPending(event, chatID: event.firstTagValue("h") ?? "") { return }
+        await processGroupEvent(event)
+    }
+
+    /// Hands a kind-445 event to the engine and applies the result.
+    func processGroupEvent(_ event: Event) async {
         let result: ProcessingResult
         do {
             result = try await engine.processMessage(event)
@@ -61,6 +67,7 @@ extension GroupCore {
         case .commit:
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
+            commitApplied(event, in: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
         case .pendingProposal, .externalJoinProposal:
@@ -100,6 +107,6 @@ extension GroupCore {
             note("left the proposal's commit to \(chat.admins.first?.hex.prefix(8) ?? "an admin")")
             return
         }
-        await publishCommit(evolution, label: "commit proposal", in: chatID)
+        await publishCommit(evolution, label: "commit proposal", change: nil, in: chatID)
     }
 }

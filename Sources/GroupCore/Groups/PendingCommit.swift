@@ -1,14 +1,41 @@
 import Nostr
 
-/// A commit we published and have not merged: it waits for one accepting OK (MIP-02/03).
+/// A commit of ours waiting for one accepting OK (MIP-02/03). Meanwhile the group's incoming
+/// events are held back: processing one could make the engine drop our staged commit (a
+/// competing commit) or replace it (the auto-commit of a leave proposal) before the relays have
+/// answered.
 struct PendingCommit: Sendable {
     let chatID: String
-    let eventID: String
+    /// Our commit event: its `created_at` and id place it in MIP-03 order.
+    let event: Event
     /// What the commit does, for notes and errors.
     let label: String
+    /// What to ask for again if a better competing commit replaces this one (nil: nothing, e.g.
+    /// the commit of a member's leave proposal, which the winner carries out or not).
+    let change: CommitChange?
     var outstanding: Set<String>
     var refusals: [String] = []
-    /// Welcome rumors and their invitees, sent only after the merge.
+    /// Welcome rumors and their invitees, sent only once the commit has settled.
     let welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]
     let timer: TimerToken
+    /// Kind-445 events of the group received before the OK, not yet processed.
+    var held: [Event] = []
+
+    var eventID: String { event.id.hex }
+
+    /// MIP-03 "Commit Message Race Conditions": the earliest `created_at` wins, ties go to the
+    /// smallest event id.
+    static func precedes(_ a: Event, _ b: Event) -> Bool {
+        (a.createdAt, a.id) < (b.createdAt, b.id)
+    }
+}
+
+/// A commit of ours that was accepted and merged at `epoch`, in its settle window: a better
+/// competing commit (MIP-03) that arrives now makes the engine replace it, and its welcomes
+/// must then never leave.
+struct SettlingCommit: Sendable {
+    let commit: PendingCommit
+    let epoch: UInt64
+    let timer: TimerToken
+    var replacedBy: Event?
 }

@@ -27,6 +27,10 @@ public struct CoreConfiguration: Sendable {
         public var keyPackageFetchTimeoutMilliseconds: UInt64
         /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
         public var commitTimeoutMilliseconds: UInt64
+        /// After a relay accepts our commit, how long to wait for a competing commit for the same
+        /// epoch before merging ours (MIP-03 lets one stored just after ours win; a merge of our
+        /// own is never rolled back, so the decision waits for it).
+        public var commitSettleMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
         public var selfUpdateStaggerMilliseconds: UInt64
 
@@ -34,11 +38,13 @@ public struct CoreConfiguration: Sendable {
             publishesKeyPackage: Bool = true,
             keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
             commitTimeoutMilliseconds: UInt64 = 5_000,
+            commitSettleMilliseconds: UInt64 = 1_000,
             selfUpdateStaggerMilliseconds: UInt64 = 500
         ) {
             self.publishesKeyPackage = publishesKeyPackage
             self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
             self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
+            self.commitSettleMilliseconds = commitSettleMilliseconds
             self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
         }
     }

@@ -96,6 +96,7 @@ extension GroupCore {
         switch purpose {
         case .keyPackageFetch(let id): await fetchTimedOut(id)
         case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)
+        case .commitSettled(let chatID, let eventID): await commitSettled(chatID: chatID, eventID: eventID)
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
         case .resubscribe(let url): resubscribe(to: url)
         }

@@ -1,7 +1,10 @@
 /// What a timer was started for.
 enum TimerPurpose: Sendable {
     case keyPackageFetch(UInt64)
+    /// The commit's wait for an accepting OK is over.
     case commit(chatID: String, eventID: String)
+    /// The commit's settle window after its OK is over: decide the race and merge or yield.
+    case commitSettled(chatID: String, eventID: String)
     case selfUpdate(chatID: String)
     case resubscribe(url: String)
 }

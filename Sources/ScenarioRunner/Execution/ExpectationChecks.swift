@@ -26,12 +26,15 @@ enum ExpectationChecks {
     }
 
     /// Checks an `expect` section (or a `check` step, whose checks are prefixed with `context`).
-    static func check(_ expectations: YAMLNode?, outcome: Outcome, world: World, file: String, context: String? = nil) async -> [CheckResult] {
+    /// `ignoring`: keys of a `check` step that its interpreter handles itself.
+    static func check(
+        _ expectations: YAMLNode?, outcome: Outcome, world: World, file: String, context: String? = nil, ignoring: [String] = []
+    ) async -> [CheckResult] {
         guard let expectations else { return [] }
         var results: [CheckResult] = []
         let prefix = context.map { "\($0): " } ?? ""
         do {
-            let top = try expectations.fields(of: "expect", allowed: ["converged", "members"])
+            let top = try expectations.fields(of: "expect", allowed: ["converged", "members"] + ignoring)
             if let converged = try top["converged"]?.boolean("converged") {
                 results.append(await Observation.convergenceCheck(prefix + "converged", in: world, expected: converged))
             }

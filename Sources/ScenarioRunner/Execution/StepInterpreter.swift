@@ -15,6 +15,8 @@ struct StepInterpreter {
     var holds: [String: Int] = [:]
     /// The order chosen for each parallel block, in step order.
     var orders: [String] = []
+    /// Parallel step name → the renames it raced, for `check: { race-winner: … }`.
+    var races: [String: RenameRace] = [:]
     var stepNumber = 0
 
     init(world: World, scenario: Scenario, seed: UInt64) {
@@ -157,7 +159,18 @@ struct StepInterpreter {
             actions.shuffle(using: &generator)
             log.append("  order: \(actions.map(\.0).joined(separator: ", "))")
             orders.append(actions.map(\.0).joined(separator: ","))
-            for (by, action) in actions { await world.dispatch(by, action) }
+            var entrants: [RenameRace.Entrant] = []
+            for (by, action) in actions {
+                let before = world.publishedGroupEvents.count
+                await world.dispatch(by, action)
+                // A rename commits at once: the first group event its member publishes is the commit.
+                if case .rename(_, let name) = action,
+                    let commit = world.publishedGroupEvents[before...].first(where: { $0.member == by })?.event
+                {
+                    entrants.append(RenameRace.Entrant(member: by, name: name, commit: commit))
+                }
+            }
+            if let name = step.name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
         case "fault":
             try applyFault(step)
         case "release":
@@ -165,8 +178,17 @@ struct StepInterpreter {
             if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }
             world.network.release(hold: name)
         case "check":
+            var results: [CheckResult] = []
+            if let race = try fields(step)["race-winner"] {
+                let name = try race.string("race-winner")
+                guard let renames = races[name] else {
+                    throw StepFailure(message: "race-winner: '\(name)' is not a parallel step of renames that ran before this check")
+                }
+                results.append(await renames.check("\(title): race winner of '\(name)'", in: world))
+            }
             let outcome = await Observation.outcome(of: world)
-            return await ExpectationChecks.check(step.argument, outcome: outcome, world: world, file: scenario.file, context: title)
+            return results + (await ExpectationChecks.check(
+                step.argument, outcome: outcome, world: world, file: scenario.file, context: title, ignoring: ["race-winner"]))
         case "wait":
             return [try await wait(step, title: title)]
         default:

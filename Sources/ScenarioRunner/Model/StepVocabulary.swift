@@ -110,6 +110,8 @@ public enum StepVocabulary {
         StepVerb(name: "parallel", summary: "logically concurrent steps whose interleaving the seed decides", shape: .steps),
         StepVerb(name: "check", summary: "check expectations now, in the format of the expect section", shape: .fields([
             FieldSpec("converged", .boolean), FieldSpec("members", .expectations),
+            // The named parallel block's renames raced: every member shows the MIP-03 winner's name.
+            FieldSpec("race-winner", .stepName),
         ])),
         StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
             FieldSpec("until", .word(["quiescent", "converged"]), required: true),

@@ -1,0 +1,61 @@
+import EngineInterface
+import EngineTestSupport
+import Foundation
+import Nostr
+import Testing
+
+/// MIP-03 "Commit Message Race Conditions" for the committer itself: a commit of ours, merged by
+/// handing its event back to the engine (as GroupCore does after the relay's OK), must still give
+/// way to a competing commit for the same epoch that precedes it (earliest created_at, then
+/// smallest id). MDK 0.8.0 keeps a rollback snapshot on this path (its own pending commit met in
+/// `process_message`) but not on `merge_pending_commit`; our engine does the same.
+@Suite struct OwnCommitRollbackTests {
+    /// Two admins rename in one epoch; the author of the losing commit merges its own first and
+    /// then receives the winner; a third member receives them winner-last too.
+    func race(alice: Member, bob: Member, carol: Member, bench: inout MemberBench) async throws {
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "Team", admins: [alice, bob])
+        let epoch = try await alice.engine.group(group).epoch
+        let alpha = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Alpha"))
+        let bravo = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "Bravo"))
+        let aliceWins = (alpha.event.createdAt, alpha.event.id) < (bravo.event.createdAt, bravo.event.id)
+        let (winner, loser) = aliceWins ? (alpha, bravo) : (bravo, alpha)
+        let (winnerAuthor, loserAuthor) = aliceWins ? (alice, bob) : (bob, alice)
+        let winningName = aliceWins ? "Alpha" : "Bravo"
+
+        // The loser's own commit, handed back: merged, one epoch on.
+        #expect(try await loserAuthor.engine.processMessage(loser.event) == .commit(group))
+        #expect(try await loserAuthor.engine.group(group).epoch == epoch + 1)
+        // The winner arrives: the loser's commit is replaced.
+        #expect(try await loserAuthor.engine.processMessage(winner.event) == .commit(group))
+        // The winner's author merges its own and refuses the loser; carol sees the loser first.
+        #expect(try await winnerAuthor.engine.processMessage(winner.event) == .commit(group))
+        #expect((try? await winnerAuthor.engine.processMessage(loser.event)) != .commit(group))
+        #expect(try await carol.engine.processMessage(loser.event) == .commit(group))
+        #expect(try await carol.engine.processMessage(winner.event) == .commit(group))
+
+        for member in [alice, bob, carol] {
+            let snapshot = try await member.engine.group(group)
+            #expect(snapshot.name == winningName, "\(member.name) ends on the MIP-03 winner")
+            #expect(snapshot.epoch == epoch + 1, "\(member.name) epoch")
+        }
+        try await MemberBench.exchange("after the race", from: loserAuthor, to: [winnerAuthor, carol], in: group)
+    }
+
+    @Test(arguments: [UInt64(21), 22, 23])
+    func swiftCommitterYieldsToABetterCommit(seed: UInt64) async throws {
+        var bench = MemberBench(seed: seed, now: 1_700_000_000)
+        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        try await race(alice: alice, bob: bob, carol: carol, bench: &bench)
+    }
+
+    @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"))
+    func mdkCommitterYieldsToABetterCommit() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 24, now: UInt64(Date().timeIntervalSince1970))
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver)
+        try await race(alice: alice, bob: bob, carol: carol, bench: &bench)
+        await driver.shutdown()
+    }
+}
