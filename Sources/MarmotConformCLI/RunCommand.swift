@@ -168,6 +168,11 @@ struct EngineSession {
             session.shutdowns.append(shutdown)
             session.epoch = UInt64(Date().timeIntervalSince1970)
         }
+        if selection == "mixed" {
+            // What a ledger entry for mixed runs names as its version: every engine taking part.
+            session.versions["mixed"] = session.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: " + ")
+        }
         return session
     }
 

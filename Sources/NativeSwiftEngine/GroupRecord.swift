@@ -12,8 +12,8 @@ struct GroupRecord: Sendable {
     var state: GroupSnapshot.State
     /// Our own commit, built but not yet merged.
     var pending: Group? { didSet { if pending == nil { pendingEvent = nil } } }
-    /// The kind-445 event that carries `pending`.
-    var pendingEvent: EventID?
+    /// The kind-445 event that carries `pending`: its id and created_at place it in MIP-03 order.
+    var pendingEvent: (id: EventID, createdAt: UInt64)?
     /// Earlier epochs (at most `lookback`), for late application messages and outer-layer keys.
     var pastEpochs: [UInt64: Group] = [:]
     /// The state before the last received commit, to roll back to when a better competing commit arrives.

@@ -123,11 +123,19 @@ extension NativeSwiftEngine {
             in: record.id, adding: [.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], as: me)
     }
 
+    /// Unlike MDK 0.8.0's `merge_pending_commit`, keeps the state before the commit, so that a
+    /// competing commit that precedes ours in MIP-03 order still replaces it (MIP-03 "Commit
+    /// Message Race Conditions": every client applies exactly the winner, committers included).
     public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
         var record = try record(group)
         guard let next = record.pending else { return }
+        let before = record.pendingEvent.map { event in
+            RollbackPoint(
+                mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
+                createdAt: event.createdAt, eventID: event.id)
+        }
         try marmotStep { () throws(MarmotError) in try record.advance(to: next) }
-        record.rollback = nil
+        record.rollback = before
         groups[group] = record
     }
 
@@ -154,7 +162,7 @@ extension NativeSwiftEngine {
         let event = try seal(created.commit, in: record)
         let rumors = try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
         record.pending = created.next
-        record.pendingEvent = event.id
+        record.pendingEvent = (event.id, event.createdAt)
         record.ownEvents[event.id] = .commit
         groups[group] = record
         return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: rumors)

@@ -47,7 +47,7 @@ extension NativeSwiftEngine {
         if let own = record.ownEvents[event.id] {
             switch own {
             case .message(let message): return .applicationMessage(message)
-            case .commit where record.pendingEvent == event.id:
+            case .commit where record.pendingEvent?.id == event.id:
                 // Our pending commit, handed back (as MDK 0.8.0 does when it meets its own pending
                 // commit): merge it like a received one, keeping the state before it so that a
                 // better competing commit (MIP-03) can still replace it.
@@ -183,7 +183,7 @@ extension NativeSwiftEngine {
             let event = try seal(created.commit, in: record)
             record.mls = staged
             record.pending = created.next
-            record.pendingEvent = event.id
+            record.pendingEvent = (event.id, event.createdAt)
             record.ownEvents[event.id] = .commit
             return .proposal(GroupEvolution(mlsGroupID: id, event: event, welcomeRumors: []))
         } catch {

@@ -10,9 +10,11 @@ import Testing
 /// smallest id). MDK 0.8.0 keeps a rollback snapshot on this path (its own pending commit met in
 /// `process_message`) but not on `merge_pending_commit`; our engine does the same.
 @Suite struct OwnCommitRollbackTests {
-    /// Two admins rename in one epoch; the author of the losing commit merges its own first and
-    /// then receives the winner; a third member receives them winner-last too.
-    func race(alice: Member, bob: Member, carol: Member, bench: inout MemberBench) async throws {
+    /// Two admins rename in one epoch; the author of the losing commit merges its own first (by
+    /// handing its event back, or with a plain merge when `plain`) and then receives the winner; a
+    /// third member receives them winner-last too. Returns whether the loser gave way.
+    @discardableResult
+    func race(alice: Member, bob: Member, carol: Member, bench: inout MemberBench, plain: Bool = false) async throws -> Bool {
         let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "Team", admins: [alice, bob])
         let epoch = try await alice.engine.group(group).epoch
         let alpha = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Alpha"))
@@ -22,11 +24,17 @@ import Testing
         let (winnerAuthor, loserAuthor) = aliceWins ? (alice, bob) : (bob, alice)
         let winningName = aliceWins ? "Alpha" : "Bravo"
 
-        // The loser's own commit, handed back: merged, one epoch on.
-        #expect(try await loserAuthor.engine.processMessage(loser.event) == .commit(group))
+        // The loser's own commit merged: one epoch on.
+        if plain {
+            try await loserAuthor.engine.mergePendingCommit(in: group)
+        } else {
+            #expect(try await loserAuthor.engine.processMessage(loser.event) == .commit(group))
+        }
         #expect(try await loserAuthor.engine.group(group).epoch == epoch + 1)
-        // The winner arrives: the loser's commit is replaced.
-        #expect(try await loserAuthor.engine.processMessage(winner.event) == .commit(group))
+        // The winner arrives: the loser's commit must be replaced.
+        let gaveWay = (try? await loserAuthor.engine.processMessage(winner.event)) == .commit(group)
+        if plain { return gaveWay }
+        #expect(gaveWay)
         // The winner's author merges its own and refuses the loser; carol sees the loser first.
         #expect(try await winnerAuthor.engine.processMessage(winner.event) == .commit(group))
         #expect((try? await winnerAuthor.engine.processMessage(loser.event)) != .commit(group))
@@ -39,6 +47,7 @@ import Testing
             #expect(snapshot.epoch == epoch + 1, "\(member.name) epoch")
         }
         try await MemberBench.exchange("after the race", from: loserAuthor, to: [winnerAuthor, carol], in: group)
+        return gaveWay
     }
 
     @Test(arguments: [UInt64(21), 22, 23])
@@ -46,6 +55,27 @@ import Testing
         var bench = MemberBench(seed: seed, now: 1_700_000_000)
         let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
         try await race(alice: alice, bob: bob, carol: carol, bench: &bench)
+    }
+
+    /// Our engine's plain merge keeps the state before the commit as well.
+    @Test func swiftPlainMergeStillYields() async throws {
+        var bench = MemberBench(seed: 25, now: 1_700_000_000)
+        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        #expect(try await race(alice: alice, bob: bob, carol: carol, bench: &bench, plain: true))
+    }
+
+    /// MDK 0.8.0's plain merge does not (the defect known-defects.yaml records): the committer
+    /// refuses the winner and stays on its own commit. Pinned to 0.8.0: a fixed MDK fails here,
+    /// and the ledger entries go.
+    @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"))
+    func mdkPlainMergeDoesNotYield() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 26, now: UInt64(Date().timeIntervalSince1970))
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver)
+        #expect(try await race(alice: alice, bob: bob, carol: carol, bench: &bench, plain: true) == false)
+        await driver.shutdown()
     }
 
     @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"))

@@ -91,9 +91,14 @@ extension GroupCore {
     private func merge(_ pending: PendingCommit, acceptedBy url: String) async -> Bool {
         guard let chat = chats[pending.chatID] else { return false }
         do {
-            let result = try await engine.processMessage(pending.event)
-            if case .commit = result {} else {
-                note("engine answered \(result) for our own commit; merging it plainly")
+            switch configuration.behaviour.ownCommitMerge {
+            case .asReceived:
+                let result = try await engine.processMessage(pending.event)
+                if case .commit = result {} else {
+                    note("engine answered \(result) for our own commit; merging it plainly")
+                    try await engine.mergePendingCommit(in: chat.mlsGroupID)
+                }
+            case .plain:
                 try await engine.mergePendingCommit(in: chat.mlsGroupID)
             }
         } catch {

@@ -27,25 +27,38 @@ public struct CoreConfiguration: Sendable {
         public var keyPackageFetchTimeoutMilliseconds: UInt64
         /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
         public var commitTimeoutMilliseconds: UInt64
-        /// After a relay accepts our commit, how long to wait for a competing commit for the same
-        /// epoch before merging ours (MIP-03 lets one stored just after ours win; a merge of our
-        /// own is never rolled back, so the decision waits for it).
+        /// How long a merged commit of ours settles before its welcomes leave: a competing commit
+        /// stored just after ours may still precede it in MIP-03 order and replace it.
         public var commitSettleMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
         public var selfUpdateStaggerMilliseconds: UInt64
+        /// How an accepted commit of ours is merged.
+        public var ownCommitMerge: OwnCommitMerge
+
+        /// How an accepted commit of ours is merged.
+        public enum OwnCommitMerge: String, Sendable, CaseIterable {
+            /// Its event is handed to the engine like a received commit, so that the engine keeps
+            /// the state before it and a better competing commit can still replace it (MIP-03).
+            case asReceived = "as-received"
+            /// The engine's plain merge (`merge_pending_commit`), as MDK's documented flow does:
+            /// the engine must then keep the state before it of its own accord.
+            case plain
+        }
 
         public init(
             publishesKeyPackage: Bool = true,
             keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
             commitTimeoutMilliseconds: UInt64 = 5_000,
             commitSettleMilliseconds: UInt64 = 1_000,
-            selfUpdateStaggerMilliseconds: UInt64 = 500
+            selfUpdateStaggerMilliseconds: UInt64 = 500,
+            ownCommitMerge: OwnCommitMerge = .asReceived
         ) {
             self.publishesKeyPackage = publishesKeyPackage
             self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
             self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
             self.commitSettleMilliseconds = commitSettleMilliseconds
             self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
+            self.ownCommitMerge = ownCommitMerge
         }
     }
 

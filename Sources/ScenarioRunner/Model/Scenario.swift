@@ -1,4 +1,5 @@
 import Simulation
+import GroupCore
 
 // A scenario file, loaded and checked: every member, relay and step reference resolves, step
 // names are unique, and each step's fields match the vocabulary.
@@ -22,6 +23,8 @@ public struct MemberSpec: Sendable, Hashable {
     public let relays: [String]
     /// False for a member that never publishes a key package (it cannot be invited).
     public let publishesKeyPackage: Bool
+    /// How the member's app core merges its accepted commits (`merges-own-commit`).
+    public let ownCommitMerge: CoreConfiguration.Behaviour.OwnCommitMerge
     public let location: SourceLocation
 }
 
@@ -55,6 +58,7 @@ public struct Scenario: Sendable {
     static let roles = ["discovery", "key-packages", "inbox", "group"]
     static let policies = ["reject-protected", "down", "require-auth"]
     static let engines = ["swift", "mdk"]
+    static let ownCommitMerges = CoreConfiguration.Behaviour.OwnCommitMerge.allCases.map(\.rawValue)
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -90,7 +94,9 @@ public struct Scenario: Sendable {
 
         var members: [MemberSpec] = []
         for node in try top.required("members").list("members") {
-            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package"], required: ["label"])
+            let f = try node.fields(
+                of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit"],
+                required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
@@ -100,6 +106,10 @@ public struct Scenario: Sendable {
             members.append(MemberSpec(
                 label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
                 publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
+                ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
+                    CoreConfiguration.Behaviour.OwnCommitMerge(
+                        rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
+                } ?? .asReceived,
                 location: f.location))
         }
 

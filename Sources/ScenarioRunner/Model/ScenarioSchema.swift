@@ -50,6 +50,10 @@ public enum ScenarioSchema {
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
             "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
+            "merges-own-commit": [
+                "enum": Scenario.ownCommitMerges,
+                "description": "as-received (default): an accepted commit goes to the engine as its event, keeping a rollback point; plain: the engine's merge_pending_commit, MDK's documented flow.",
+            ] as [String: Any],
         ] as [String: Any],
     ]}
 
