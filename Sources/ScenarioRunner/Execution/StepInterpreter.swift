@@ -272,8 +272,10 @@ struct StepInterpreter {
             action = .hold(name)
         case .down, .up, .partition, .heal, .tamper: return
         }
-        // EVENT-carrying rules watch what members publish; OK withholding watches the relay's answer.
-        let direction: FaultRule.Direction = kind == .withholdOK ? .both : .toRelay
+        // EVENT-carrying rules watch what members publish unless told otherwise; OK withholding
+        // watches the relay's answer.
+        let direction: FaultRule.Direction =
+            kind == .withholdOK ? .both : (try f["direction"]?.string("direction") == "to-member" ? .toMember : .toRelay)
         let occurrences: FaultRule.Occurrences = try f["nth"].map { .nth(Int(try $0.integer("nth", in: 1...1_000_000))) } ?? .all
         if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
         let rule = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))

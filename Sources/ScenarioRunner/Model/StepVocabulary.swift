@@ -103,6 +103,9 @@ public enum StepVocabulary {
             FieldSpec("apply", .word(FaultKind.allCases.map(\.rawValue)), required: true),
             FieldSpec("kind", .integer(0...65535)), FieldSpec("author", .member), FieldSpec("nth", .integer(1...1_000_000)),
             FieldSpec("prefix", .text), FieldSpec("for", .duration),
+            // Which way selected EVENT frames travel: members' publications (the default), or the
+            // relay's deliveries to members (with `member`: what that member receives).
+            FieldSpec("direction", .word(["to-relay", "to-member"])),
         ])),
         StepVerb(name: "release", summary: "release what a named hold step captured", shape: .fields([
             FieldSpec("hold", .stepName, required: true),
