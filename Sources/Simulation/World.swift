@@ -56,6 +56,13 @@ public final class World {
         }
     }
 
+    /// The relays (by name) that hold event `id` now.
+    public func relaysStoring(_ id: EventID) -> [String] {
+        relayNames.values.sorted().filter { name in
+            !(network.relay(name)?.storedEvents(matching: [Filter(ids: [id.hex])], now: network.unixSeconds).isEmpty ?? true)
+        }
+    }
+
     /// Both traces' fingerprints: the network's and the members'.
     public var fingerprint: String { network.trace.fingerprint + log.fingerprint }
 

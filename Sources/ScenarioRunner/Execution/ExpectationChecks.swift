@@ -34,7 +34,8 @@ enum ExpectationChecks {
         var results: [CheckResult] = []
         let prefix = context.map { "\($0): " } ?? ""
         do {
-            let top = try expectations.fields(of: "expect", allowed: ["converged", "members"] + ignoring)
+            // `decryptable` is the executor's: its probe runs after the outcome is recorded.
+            let top = try expectations.fields(of: "expect", allowed: ["converged", "decryptable", "members"] + ignoring)
             if let converged = try top["converged"]?.boolean("converged") {
                 results.append(await Observation.convergenceCheck(prefix + "converged", in: world, expected: converged))
             }

@@ -17,6 +17,8 @@ struct StepInterpreter {
     var orders: [String] = []
     /// Parallel step name → the renames it raced, for `check: { race-winner: … }`.
     var races: [String: RenameRace] = [:]
+    /// Every message a `send` step dispatched, for the no-lost-message oracle.
+    var sent: [SentMessage] = []
     var stepNumber = 0
 
     init(world: World, scenario: Scenario, seed: UInt64) {
@@ -138,7 +140,7 @@ struct StepInterpreter {
 
     mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
         if let (by, action) = try await action(for: step) {
-            await world.dispatch(by, action)
+            await dispatch(by, action)
             return []
         }
         switch step.verb {
@@ -162,7 +164,7 @@ struct StepInterpreter {
             var entrants: [RenameRace.Entrant] = []
             for (by, action) in actions {
                 let before = world.publishedGroupEvents.count
-                await world.dispatch(by, action)
+                await dispatch(by, action)
                 // A rename commits at once: the first group event its member publishes is the commit.
                 if case .rename(_, let name) = action,
                     let commit = world.publishedGroupEvents[before...].first(where: { $0.member == by })?.event
@@ -197,14 +199,36 @@ struct StepInterpreter {
         return []
     }
 
+    /// Dispatches a member action; a message is recorded with the group's members at that moment.
+    mutating func dispatch(_ by: String, _ action: AppAction) async {
+        guard case .sendMessage(let chatID, let text) = action else {
+            await world.dispatch(by, action)
+            return
+        }
+        let names = Observation.labels(in: world)
+        let chat = await world.member(by)?.core.state().chatList.first { $0.chatID == chatID }
+        let recipients = (chat?.members ?? []).compactMap { names[$0.pubkey] }.filter { $0 != by }.sorted()
+        let before = world.publishedGroupEvents.count
+        await world.dispatch(by, action)
+        let event = world.publishedGroupEvents[before...].first { $0.member == by }?.event
+        sent.append(SentMessage(sender: by, chatID: chatID, text: text, recipients: recipients, event: event))
+    }
+
     mutating func wait(_ step: Step, title: String) async throws -> CheckResult {
         let f = try fields(step)
         let until = try f.required("until").string("until")
         let within = try f.required("within").duration("within")
         let deadline = world.now.advanced(by: within.virtual)
+        let never = try (f["never"]?.stringList("never") ?? []).compactMap(NeverCondition.init(rawValue:))
+        var watch = await NeverWatch(never, world: world)
         var quiescent = false
         while world.now <= deadline {
             guard await world.step() else { quiescent = true; break }
+            if let broken = await watch.violation(in: world) {
+                return CheckResult(
+                    check: "\(title): never \(never.map(\.rawValue).joined(separator: ", "))", clause: ScenarioExecutor.scenarioClause,
+                    verdict: .fail, expected: "none of these while waiting", observed: broken)
+            }
         }
         switch until {
         case "quiescent":

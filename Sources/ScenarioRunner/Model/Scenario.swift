@@ -116,6 +116,7 @@ public struct Scenario: Sendable {
         var context = StepContext(members: members.map(\.label), relays: relayNames)
         steps = try Self.steps(try top.required("steps").list("steps"), context: &context)
         expectations = top["expect"]
+        if let expectations { try Self.checkExpectations(expectations, members: members.map(\.label)) }
         self.relays = relays
         self.members = members
     }
@@ -186,6 +187,9 @@ public struct Scenario: Sendable {
             case .boolean: _ = try value.boolean(what)
             case .duration: _ = try value.duration(what)
             case .word(let words): _ = try value.word(what, oneOf: words)
+            case .words(let words):
+                let items: [YAMLNode] = if case .sequence(let list) = value.value { list } else { [value] }
+                for item in items { _ = try item.word(what, oneOf: words) }
             case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
             case .expectations:
                 guard case .mapping(let entries) = value.value else {
@@ -226,6 +230,27 @@ public struct Scenario: Sendable {
     static func checkUnique(_ name: String, at location: SourceLocation, among existing: [String], what: String) throws(ScenarioError) {
         guard !existing.contains(name) else {
             throw ScenarioError(.duplicateName, at: location, "duplicate \(what) '\(name)'")
+        }
+    }
+
+    /// The keys of `expect` and what each holds.
+    static let expectKeys = ["converged", "decryptable", "members"]
+
+    /// Checks the shape of an `expect` section when the file loads, so that a typo is an error at
+    /// its position rather than a failing check after the run.
+    static func checkExpectations(_ node: YAMLNode, members: [String]) throws(ScenarioError) {
+        let f = try node.fields(of: "expect", allowed: expectKeys)
+        _ = try f["converged"]?.boolean("converged")
+        _ = try f["decryptable"]?.boolean("decryptable")
+        guard let byMember = f["members"] else { return }
+        guard case .mapping(let entries) = byMember.value else {
+            throw ScenarioError(.wrongType, at: byMember.location, "expect.members must be a mapping of member labels")
+        }
+        for entry in entries {
+            _ = try references(
+                YAMLNode(value: .scalar(entry.key, quoted: false), location: entry.keyLocation), "expect.members", kind: "member",
+                known: members, single: true)
+            _ = try entry.value.fields(of: "expectations of \(entry.key)", allowed: ExpectationChecks.memberFields)
         }
     }
 

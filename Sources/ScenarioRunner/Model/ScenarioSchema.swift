@@ -110,6 +110,7 @@ public enum ScenarioSchema {
         case .duration: return ["$ref": "#/$defs/duration"]
         case .expectations: return ["type": "object", "description": "Member label → expected fields (see docs/scenarios.md)."]
         case .word(let words): return ["enum": words]
+        case .words(let words): return ["oneOf": [["enum": words], ["type": "array", "items": ["enum": words]]]]
         }
     }
 }

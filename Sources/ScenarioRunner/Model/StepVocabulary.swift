@@ -16,6 +16,7 @@ public enum FieldType: Sendable, Hashable {
     case boolean
     case duration
     case word([String])    // one of a fixed set
+    case words([String])   // one or a list of a fixed set
     case stepName          // the name of an earlier step
     case expectations      // an `expect`-shaped mapping, checked when the step runs
 }
@@ -65,6 +66,14 @@ public struct StepVerb: Sendable, Hashable {
     public let name: String
     public let summary: String
     public let shape: Shape
+}
+
+/// What a `wait` step's `never` watches for, at every step of the world while it waits.
+public enum NeverCondition: String, Sendable, CaseIterable {
+    /// A member records an error.
+    case errors
+    /// A member rejects an event.
+    case rejections
 }
 
 public enum StepVocabulary {
@@ -119,6 +128,8 @@ public enum StepVocabulary {
         StepVerb(name: "wait", summary: "run the world until a condition holds, failing after a virtual deadline", shape: .fields([
             FieldSpec("until", .word(["quiescent", "converged"]), required: true),
             FieldSpec("within", .duration, required: true),
+            // Conditions that must not arise at any step while waiting (a `never` oracle).
+            FieldSpec("never", .words(NeverCondition.allCases.map(\.rawValue))),
         ])),
     ]
 

@@ -1,0 +1,105 @@
+// Oracles about application messages and forks that hold for every scenario, or that a scenario
+// asks for: no lost message, no member ahead of its group, every member able to read every other.
+import EngineInterface
+import GroupCore
+import Nostr
+import Simulation
+
+/// An application message a `send` step published, with who was in the group when it left.
+struct SentMessage: Sendable {
+    let sender: String
+    let chatID: String
+    let text: String
+    /// The group's other members in the sender's view at the moment of sending.
+    let recipients: [String]
+    /// The kind-445 event that carried it (nil if the sender published none: refused, or offline).
+    let event: Event?
+}
+
+enum MessageOracles {
+    static let lostMessageClause = Clause("MIP-03", "Group Events")
+    static let forkClause = Clause("RFC 9420", "§14 Sequencing of State Changes")
+    static let probeClause = Clause("RFC 9420", "§15 Application Messages")
+
+    /// Whether `label` holds a message `text` from `sender` in the group (in its engine's store).
+    static func has(_ label: String, message text: String, from sender: String, in chatID: String, world: World) async -> Bool {
+        guard let member = world.member(label), let senderKey = world.member(sender)?.publicKey,
+            let group = (try? await member.engine.groups())?.first(where: { $0.nostrGroupID == chatID }),
+            let messages = try? await member.engine.messages(in: group.mlsGroupID)
+        else { return false }
+        return messages.contains { $0.sender == senderKey && $0.rumor.content == text }
+    }
+
+    /// No lost message: every message a relay accepted is in the history of every member that was
+    /// in the group when it was sent.
+    static func noLostMessages(_ sent: [SentMessage], in world: World) async -> CheckResult {
+        var lost: [String] = []
+        var counted = 0
+        for message in sent {
+            guard let event = message.event, !world.relaysStoring(event.id).isEmpty else { continue }
+            counted += 1
+            for recipient in message.recipients where !(await has(recipient, message: message.text, from: message.sender, in: message.chatID, world: world)) {
+                lost.append("\(recipient) lacks \(message.sender): \"\(message.text)\"")
+            }
+        }
+        return CheckResult(
+            check: "no lost message", clause: lostMessageClause, verdict: lost.isEmpty ? .pass : .fail,
+            expected: "every relay-accepted message (\(counted)) in the history of every member of its group at sending",
+            observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; "))
+    }
+
+    /// No state fork: after quiescence no active member is alone at the highest epoch of its group
+    /// (a committer that merged what nobody else applied). Members left behind (offline) are not
+    /// forks; members that disagree at one epoch are the convergence oracle's business.
+    static func noMemberAhead(in world: World) async -> CheckResult {
+        var epochs: [String: [(label: String, epoch: UInt64)]] = [:]
+        for label in world.labels {
+            guard let member = world.member(label), let groups = try? await member.engine.groups() else { continue }
+            for group in groups where group.state == .active {
+                epochs[group.nostrGroupID, default: []].append((label, group.epoch))
+            }
+        }
+        var ahead: [String] = []
+        for (_, members) in epochs.sorted(by: { $0.key < $1.key }) where members.count > 1 {
+            let top = members.map(\.epoch).max() ?? 0
+            let leaders = members.filter { $0.epoch == top }
+            if leaders.count == 1 {
+                let others = members.filter { $0.epoch != top }.map { "\($0.label) \($0.epoch)" }
+                ahead.append("\(leaders[0].label) alone at epoch \(top) (others: \(others.joined(separator: ", ")))")
+            }
+        }
+        return CheckResult(
+            check: "no member ahead", clause: forkClause, verdict: ahead.isEmpty ? .pass : .fail,
+            expected: "no active member alone at its group's highest epoch", observed: ahead.isEmpty ? "none" : ahead.joined(separator: "; "))
+    }
+
+    /// The decryptability probe: every active member sends a probe to each of its groups, and every
+    /// other active member of the group must read it. Runs after the outcome is recorded.
+    static func probe(in world: World) async -> CheckResult {
+        var probes: [(sender: String, chatID: String, text: String)] = []
+        for label in world.labels {
+            guard let core = world.member(label)?.core else { continue }
+            for chat in await core.state().chatList where !chat.isRemoved {
+                let text = "probe from \(label)"
+                await world.dispatch(label, .sendMessage(chatID: chat.chatID, text: text))
+                probes.append((label, chat.chatID, text))
+            }
+        }
+        _ = await world.runUntilQuiescent()
+        var unread: [String] = []
+        for probe in probes {
+            for label in world.labels where label != probe.sender {
+                guard let chat = await world.member(label)?.core.state().chatList.first(where: { $0.chatID == probe.chatID }),
+                    !chat.isRemoved
+                else { continue }
+                if !(await has(label, message: probe.text, from: probe.sender, in: probe.chatID, world: world)) {
+                    unread.append("\(label) cannot read \(probe.sender)'s probe")
+                }
+            }
+        }
+        return CheckResult(
+            check: "decryptability probe", clause: probeClause, verdict: unread.isEmpty ? .pass : .fail,
+            expected: "every active member reads every other active member's probe (\(probes.count) sent)",
+            observed: unread.isEmpty ? "all read" : unread.joined(separator: "; "))
+    }
+}
