@@ -84,6 +84,16 @@ import Testing
         Malformed(title: "duplicate key in a flow mapping", yaml: base + "  - send: { by: alice, text: a, text: b }\n",
                   code: .duplicateKey, position: "bad.yaml:6:33"),
         Malformed(title: "step is not a mapping", yaml: base + "  - deliver\n", code: .wrongType, position: "bad.yaml:6:5"),
+        Malformed(title: "unknown never condition", yaml: base + "  - wait: { until: quiescent, within: 1s, never: [errors, oops] }\n",
+                  code: .invalidValue, position: "bad.yaml:6:59"),
+        Malformed(title: "race-winner of an unknown step", yaml: base + "  - check: { race-winner: renames }\n",
+                  code: .unknownReference, position: "bad.yaml:6:27"),
+        Malformed(title: "typo in expect", yaml: base + "  - deliver: all\nexpect:\n  convergd: true\n",
+                  code: .unknownKey, position: "bad.yaml:8:3"),
+        Malformed(title: "expectation for an unknown member", yaml: base + "  - deliver: all\nexpect:\n  members:\n    dave: {}\n",
+                  code: .unknownReference, position: "bad.yaml:9:5"),
+        Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:36"),
     ]
 
     @Test(arguments: malformed)
