@@ -33,6 +33,12 @@ public final class World {
     private var timerSequence: UInt64 = 0
     private let clock = WorldClock()
     var tampers: [Tamper] = []
+    /// Every event a member's core published, in order, with the member, for `inject` copies
+    /// (kind-445 events are signed by one-time keys, so the pubkey does not name the member).
+    var published: [(member: String, event: Event)] = []
+    var publishedIDs: Set<EventID> = []
+    /// Seeded stream for injected events (throwaway keys, broken signatures).
+    var injectStream: SeededGenerator
 
     public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in
@@ -44,10 +50,12 @@ public final class World {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
         network.latency = configuration.latency
         generator = network.scheduler.generator.child("members")
+        injectStream = network.scheduler.generator.child("inject")
         self.engineFactory = engineFactory
         for relay in configuration.relays {
             let url = WorldConfiguration.url(of: relay.name)
-            network.addRelay(relay.name, url: url, policy: RelayPolicy(role: relay.role))
+            network.addRelay(relay.name, url: url, policy: relay.policy)
+            if relay.startsDown { network.setRelay(relay.name, up: false) }
             relayNames[url] = relay.name
         }
     }
@@ -202,6 +210,7 @@ public final class World {
                 record("send", label, "no relay at \(url)")
                 return
             }
+            if case .event(let event) = message, publishedIDs.insert(event.id).inserted { published.append((label, event)) }
             network.send(message.json(), from: label, to: relay)
         case .startTimer(let token, let milliseconds):
             timerSequence += 1

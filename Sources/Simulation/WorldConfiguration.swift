@@ -8,9 +8,17 @@ public struct WorldConfiguration: Sendable {
     public struct RelaySpec: Hashable, Sendable {
         public var name: String
         public var role: RelayRole
-        public init(_ name: String, role: RelayRole) {
+        /// The relay's rules (its role is kept in step with `role`).
+        public var policy: RelayPolicy
+        /// Whether the relay is down when the world starts.
+        public var startsDown: Bool
+        public init(_ name: String, role: RelayRole, policy: RelayPolicy? = nil, startsDown: Bool = false) {
             self.name = name
             self.role = role
+            var policy = policy ?? RelayPolicy()
+            policy.role = role
+            self.policy = policy
+            self.startsDown = startsDown
         }
     }
 

@@ -29,6 +29,13 @@ public struct CoreConfiguration: Sendable {
         public var commitTimeoutMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
         public var selfUpdateStaggerMilliseconds: UInt64
+        /// MIP-00 allows a NIP-70 protected key package (`["-"]`); relays that refuse protected
+        /// events (or want NIP-42 AUTH first) then do not store it.
+        public var protectsKeyPackage = false
+        /// An engine-level conformance probe, never an app setting: kind-445 events whose Nostr
+        /// id or signature fails are handed to the engine anyway (instead of being rejected here),
+        /// so a scenario can see whether the engine itself verifies its input (NIP-01, MIP-03).
+        public var handsUnverifiedGroupEventsToEngine = false
 
         public init(
             publishesKeyPackage: Bool = true,

@@ -75,9 +75,20 @@ public struct ScenarioExecutor: Sendable {
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
         guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds) }
         let relays = scenario.relays.map { relay in
-            WorldConfiguration.RelaySpec(relay.name, role: Self.role(relay.roles.first))
+            WorldConfiguration.RelaySpec(
+                relay.name, role: Self.role(relay.roles.first), policy: Self.policy(relay.policies),
+                startsDown: relay.policies.contains("down"))
         }
         return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays)
+    }
+
+    /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller).
+    static func policy(_ words: [String]) -> RelayPolicy {
+        var policy = RelayPolicy()
+        if words.contains("reject-protected") { policy.acceptsProtectedEvents = false }
+        if words.contains("require-auth") { policy.giftWrapsRequireAuth = true }
+        if words.contains("keeps-expired") { policy.honoursExpiration = false }
+        return policy
     }
 
     static func role(_ name: String?) -> RelayRole {
@@ -91,7 +102,9 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
-        let behaviour = CoreConfiguration.Behaviour(publishesKeyPackage: member.publishesKeyPackage)
+        var behaviour = CoreConfiguration.Behaviour(publishesKeyPackage: member.publishesKeyPackage)
+        behaviour.protectsKeyPackage = member.protectsKeyPackage
+        behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {
             return MemberOptions(profileName: member.profileName, behaviour: behaviour)
         }

@@ -160,6 +160,8 @@ struct StepInterpreter {
             for (by, action) in actions { await world.dispatch(by, action) }
         case "fault":
             try applyFault(step)
+        case "inject":
+            try inject(step)
         case "release":
             let name = try fields(step).required("hold").string("hold")
             if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }

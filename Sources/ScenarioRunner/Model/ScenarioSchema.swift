@@ -50,6 +50,8 @@ public enum ScenarioSchema {
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
             "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
+            "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
+            "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
         ] as [String: Any],
     ]}
 
@@ -106,6 +108,8 @@ public enum ScenarioSchema {
         case .duration: return ["$ref": "#/$defs/duration"]
         case .expectations: return ["type": "object", "description": "Member label → expected fields (see docs/scenarios.md)."]
         case .word(let words): return ["enum": words]
+        case .tags: return ["type": "array", "items": ["type": "array", "items": ["type": "string"]]]
+        case .fields(let specs): return fieldsSchema(specs, summary: nil)
         }
     }
 }
