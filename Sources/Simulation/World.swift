@@ -49,6 +49,7 @@ public final class World {
     public init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
         network.latency = configuration.latency
+        network.jitter = configuration.jitter
         generator = network.scheduler.generator.child("members")
         injectStream = network.scheduler.generator.child("inject")
         self.engineFactory = engineFactory

@@ -31,13 +31,17 @@ public struct WorldConfiguration: Sendable {
     public var epochUnixSeconds: UInt64
     public var relays: [RelaySpec]
     public var latency: VirtualDuration
+    /// Extra latency per frame, drawn from the world's seeded network stream, up to this much.
+    public var jitter: VirtualDuration
 
     public init(
         seed: UInt64,
         epochUnixSeconds: UInt64 = 1_700_000_000,
         relays: [RelaySpec] = WorldConfiguration.standardRelays,
-        latency: VirtualDuration = .milliseconds(20)
+        latency: VirtualDuration = .milliseconds(20),
+        jitter: VirtualDuration = .zero
     ) {
+        self.jitter = jitter
         self.seed = seed
         self.epochUnixSeconds = epochUnixSeconds
         self.relays = relays

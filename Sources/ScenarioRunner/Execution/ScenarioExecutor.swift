@@ -30,6 +30,9 @@ public struct ScenarioExecutor: Sendable {
     static let scenarioClause = Clause("marmot-conform", "scenario execution")
     static let stateClause = Clause("GroupCore", "state updates")
     static let convergenceClause = Clause("MIP-03", "Commit Message Race Conditions")
+    /// Seeded extra latency per frame, up to this much on top of the link's 20 ms, so that
+    /// different seeds explore different timings (frames never overtake each other on one link).
+    static let jitter = VirtualDuration.milliseconds(20)
 
     /// Runs `scenario` with `seed`; `selection` is `swift`, `mdk` or `mixed`.
     public func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
@@ -59,9 +62,9 @@ public struct ScenarioExecutor: Sendable {
             return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
         }
         run.checks += await interpreter.run(scenario.steps)
-        if !interpreter.orders.isEmpty { run.interleaving = interpreter.orders.joined(separator: "|") }
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
         run.checks += await stateChecks(world)
         let outcome = await Observation.outcome(of: world)
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
@@ -73,13 +76,13 @@ public struct ScenarioExecutor: Sendable {
     }
 
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
-        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds) }
+        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: Self.jitter) }
         let relays = scenario.relays.map { relay in
             WorldConfiguration.RelaySpec(
                 relay.name, role: Self.role(relay.roles.first), policy: Self.policy(relay.policies),
                 startsDown: relay.policies.contains("down"))
         }
-        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays)
+        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: Self.jitter)
     }
 
     /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller).
