@@ -114,14 +114,15 @@ struct EventStore: Sendable {
         return removed
     }
 
-    /// Stored events matching `filter` and not expired at `now`, in NIP-01 order, cut to `limit`.
-    func query(_ filter: Filter, now: UInt64, defaultLimit: Int?) -> [StoredEvent] {
+    /// Stored events matching `filter` and (when honouring NIP-40) not expired at `now`, in NIP-01
+    /// order, cut to `limit`.
+    func query(_ filter: Filter, now: UInt64, defaultLimit: Int?, honouringExpiration: Bool = true) -> [StoredEvent] {
         let limit = filter.limit ?? defaultLimit
         if limit == 0 { return [] }
         var seen = Set<Int>()
         var hits: [StoredEvent] = []
         for slot in candidateSlots(for: filter) where seen.insert(slot).inserted {
-            guard let stored = slots[slot], !stored.isExpired(at: now), stored.matches(filter) else { continue }
+            guard let stored = slots[slot], !(honouringExpiration && stored.isExpired(at: now)), stored.matches(filter) else { continue }
             hits.append(stored)
         }
         hits.sort { $0.precedesInResults($1) }

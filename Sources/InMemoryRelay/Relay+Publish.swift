@@ -32,7 +32,7 @@ extension Relay {
                 return [refuse(.blocked, "a newer version of this replaceable event is stored")]
             }
         }
-        if stored.isExpired(at: now) {
+        if policy.honoursExpiration, stored.isExpired(at: now) {
             return [refuse(.blocked, "event expired at \(stored.expiration ?? 0) (NIP-40)")]
         }
         if stored.isProtected {

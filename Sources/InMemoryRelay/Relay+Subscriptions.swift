@@ -33,7 +33,8 @@ extension Relay {
         var results: [StoredEvent] = []
         for var filter in filters {
             if !applyingLimits { filter.limit = nil }
-            for stored in store.query(filter, now: now, defaultLimit: applyingLimits ? policy.defaultLimit : nil)
+            for stored in store.query(
+                filter, now: now, defaultLimit: applyingLimits ? policy.defaultLimit : nil, honouringExpiration: policy.honoursExpiration)
             where seen.insert(stored.idHex).inserted {
                 if let connection, !isVisible(stored, to: connection) { continue }
                 results.append(stored)

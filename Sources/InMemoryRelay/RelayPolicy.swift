@@ -44,6 +44,9 @@ public struct RelayPolicy: Hashable, Sendable {
     public var sendsChallengeOnConnect: Bool
     /// NIP-42: how far an AUTH event's `created_at` may be from the relay's clock, in seconds.
     public var authTimeWindow: UInt64
+    /// NIP-40 says relays SHOULD drop expired events and not serve them; when false the relay
+    /// stores and serves them anyway (many relays ignore NIP-40), so clients must check expiry.
+    public var honoursExpiration: Bool
 
     /// A policy; the defaults follow NIP-01/42/70 MUSTs and rust-nostr LocalRelay's limits.
     public init(
@@ -55,8 +58,10 @@ public struct RelayPolicy: Hashable, Sendable {
         maximumSubscriptionsPerConnection: Int = 500,
         defaultLimit: Int? = nil,
         sendsChallengeOnConnect: Bool = false,
-        authTimeWindow: UInt64 = 600
+        authTimeWindow: UInt64 = 600,
+        honoursExpiration: Bool = true
     ) {
+        self.honoursExpiration = honoursExpiration
         self.sendsChallengeOnConnect = sendsChallengeOnConnect
         self.role = role
         self.acceptsProtectedEvents = acceptsProtectedEvents

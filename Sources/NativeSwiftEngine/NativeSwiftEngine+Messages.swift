@@ -94,8 +94,9 @@ extension NativeSwiftEngine {
                 if case .applicationMessage(let received) = result { record.messages.append(received) }
                 return result
             }
-            // A competing commit for the epoch we just left: MIP-03 keeps the earlier one.
-            if let rollback = record.rollback, rollback.mls.epoch == epoch,
+            // A competing commit for the epoch we just left: MIP-03 keeps the earlier one. Only a
+            // commit competes (a proposal or message of that epoch is simply late, as in MDK).
+            if message.isFramedCommit, let rollback = record.rollback, rollback.mls.epoch == epoch,
                 CommitOrdering.prefers((event.createdAt, event.id), over: (rollback.createdAt, rollback.eventID))
             {
                 var restored = record

@@ -33,10 +33,13 @@ public final class World {
     private var timerSequence: UInt64 = 0
     private let clock = WorldClock()
     var tampers: [Tamper] = []
-    /// Every kind-445 event a member published, once each, in publication order: what oracles
-    /// about competing commits (MIP-03) compare.
-    public private(set) var publishedGroupEvents: [(member: String, event: Event)] = []
-    private var publishedGroupEventIDs: Set<EventID> = []
+    /// Every event a member's core published, once each, in publication order, with the member:
+    /// for `inject` copies and for oracles about competing commits (MIP-03). Kind-445 events are
+    /// signed by one-time keys, so only this record says who published one.
+    public private(set) var published: [(member: String, event: Event)] = []
+    private var publishedIDs: Set<EventID> = []
+    /// Seeded stream for injected events (throwaway keys, broken signatures).
+    var injectStream: SeededGenerator
 
     public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in
@@ -47,11 +50,14 @@ public final class World {
     public init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
         network.latency = configuration.latency
+        network.jitter = configuration.jitter
         generator = network.scheduler.generator.child("members")
+        injectStream = network.scheduler.generator.child("inject")
         self.engineFactory = engineFactory
         for relay in configuration.relays {
             let url = WorldConfiguration.url(of: relay.name)
-            network.addRelay(relay.name, url: url, policy: RelayPolicy(role: relay.role))
+            network.addRelay(relay.name, url: url, policy: relay.policy)
+            if relay.startsDown { network.setRelay(relay.name, up: false) }
             relayNames[url] = relay.name
         }
     }
@@ -206,9 +212,6 @@ public final class World {
     private func carryOut(_ effect: CoreEffect, for label: String) {
         switch effect {
         case .send(let url, let message):
-            if case .event(let event) = message, event.kind == .groupEvent, publishedGroupEventIDs.insert(event.id).inserted {
-                publishedGroupEvents.append((label, event))
-            }
             // Engines may hand back group relay URLs with a trailing slash added or removed.
             var bare = Substring(url)
             while bare.hasSuffix("/") { bare = bare.dropLast() }
@@ -216,6 +219,7 @@ public final class World {
                 record("send", label, "no relay at \(url)")
                 return
             }
+            if case .event(let event) = message, publishedIDs.insert(event.id).inserted { published.append((label, event)) }
             network.send(message.json(), from: label, to: relay)
         case .startTimer(let token, let milliseconds):
             timerSequence += 1

@@ -8,9 +8,17 @@ public struct WorldConfiguration: Sendable {
     public struct RelaySpec: Hashable, Sendable {
         public var name: String
         public var role: RelayRole
-        public init(_ name: String, role: RelayRole) {
+        /// The relay's rules (its role is kept in step with `role`).
+        public var policy: RelayPolicy
+        /// Whether the relay is down when the world starts.
+        public var startsDown: Bool
+        public init(_ name: String, role: RelayRole, policy: RelayPolicy? = nil, startsDown: Bool = false) {
             self.name = name
             self.role = role
+            var policy = policy ?? RelayPolicy()
+            policy.role = role
+            self.policy = policy
+            self.startsDown = startsDown
         }
     }
 
@@ -23,13 +31,17 @@ public struct WorldConfiguration: Sendable {
     public var epochUnixSeconds: UInt64
     public var relays: [RelaySpec]
     public var latency: VirtualDuration
+    /// Extra latency per frame, drawn from the world's seeded network stream, up to this much.
+    public var jitter: VirtualDuration
 
     public init(
         seed: UInt64,
         epochUnixSeconds: UInt64 = 1_700_000_000,
         relays: [RelaySpec] = WorldConfiguration.standardRelays,
-        latency: VirtualDuration = .milliseconds(20)
+        latency: VirtualDuration = .milliseconds(20),
+        jitter: VirtualDuration = .zero
     ) {
+        self.jitter = jitter
         self.seed = seed
         self.epochUnixSeconds = epochUnixSeconds
         self.relays = relays

@@ -79,4 +79,38 @@ import Testing
         #expect(gaveWay == !plain)
         await driver.shutdown()
     }
+
+    /// A leave proposal of the epoch our merged commit left behind is late, not a competitor: it
+    /// must not be answered with a commit built on the old epoch (which peers would take for a
+    /// better competing commit and fork on).
+    func lateProposal(alice: Member, bob: Member, carol: Member, dave: Member, bench: inout MemberBench) async throws {
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol, dave], name: "Team", admins: [alice])
+        let epoch = try await alice.engine.group(group).epoch
+        let leave = try await carol.engine.leaveGroup(group)
+        let remove = try await alice.engine.removeMembers(from: group, pubkeys: [carol.pubkey])
+        #expect(try await alice.engine.processMessage(remove.event) == .commit(group))
+        let late = try? await alice.engine.processMessage(leave.event)
+        if case .proposal = late { Issue.record("answered a late proposal with a commit: \(String(describing: late))") }
+        #expect(late != .commit(group))
+        #expect(try await alice.engine.group(group).epoch == epoch + 1)
+        #expect(try await bob.engine.processMessage(remove.event) == .commit(group))
+        try await MemberBench.exchange("still one group", from: alice, to: [bob], in: group)
+    }
+
+    @Test func swiftLateProposalIsNotACompetitor() async throws {
+        var bench = MemberBench(seed: 27, now: 1_700_000_000)
+        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
+        try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)
+    }
+
+    @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"))
+    func mdkLateProposalIsNotACompetitor() async throws {
+        let driver = try await MDK.launch()
+        var bench = MemberBench(seed: 28, now: UInt64(Date().timeIntervalSince1970))
+        let alice = try await bench.mdkMember("alice", in: driver), bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver), dave = try await bench.mdkMember("dave", in: driver)
+        try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)
+        await driver.shutdown()
+    }
 }

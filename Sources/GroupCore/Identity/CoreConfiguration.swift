@@ -44,6 +44,13 @@ public struct CoreConfiguration: Sendable {
             /// the engine must then keep the state before it of its own accord.
             case plain
         }
+        /// MIP-00 allows a NIP-70 protected key package (`["-"]`); relays that refuse protected
+        /// events (or want NIP-42 AUTH first) then do not store it.
+        public var protectsKeyPackage = false
+        /// An engine-level conformance probe, never an app setting: kind-445 events whose Nostr
+        /// id or signature fails are handed to the engine anyway (instead of being rejected here),
+        /// so a scenario can see whether the engine itself verifies its input (NIP-01, MIP-03).
+        public var handsUnverifiedGroupEventsToEngine = false
 
         public init(
             publishesKeyPackage: Bool = true,

@@ -33,7 +33,7 @@ extension GroupCore {
     func publishKeyPackage() async {
         do {
             let draft = try await engine.createKeyPackage(
-                for: publicKey, relays: configuration.keyPackageRelays, protected: false)
+                for: publicKey, relays: configuration.keyPackageRelays, protected: configuration.behaviour.protectsKeyPackage)
             publish(draft.unsignedEvent(author: publicKey, createdAt: now), to: configuration.keyPackageRelays)
             note("published key package \(draft.keyPackageRef.prefix(8))")
         } catch {

@@ -19,6 +19,10 @@ extension GroupCore {
             }
             if let lookup = fetchSubscriptions[subscription] {
                 await offerKeyPackage(nil, invalid: (.invalidSignature, "\(error.code): \(error.reason)"), lookup: lookup)
+            } else if configuration.behaviour.handsUnverifiedGroupEventsToEngine, event.kind == .groupEvent {
+                // The probe: the id cannot be trusted, so it is not remembered as seen.
+                note("probe: kind 445 \(event.id.hex.prefix(8)) failed \(error.code); handed to the engine unverified")
+                await receiveGroupEvent(event)
             } else {
                 reject(event, reason: error.code.name, detail: error.reason)
             }

@@ -12,6 +12,16 @@ extension MLSMessage {
         default: nil
         }
     }
+
+    /// Whether a framed message carries a commit (RFC 9420 §6: ContentType commit(3)); a
+    /// PrivateMessage says so in its clear header.
+    public var isFramedCommit: Bool {
+        switch body {
+        case .publicMessage(let m): if case .commit = m.content.content { true } else { false }
+        case .privateMessage(let m): m.contentType == 3
+        default: false
+        }
+    }
 }
 
 extension Group {

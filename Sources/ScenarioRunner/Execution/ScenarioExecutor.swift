@@ -30,6 +30,9 @@ public struct ScenarioExecutor: Sendable {
     static let scenarioClause = Clause("marmot-conform", "scenario execution")
     static let stateClause = Clause("GroupCore", "state updates")
     static let convergenceClause = Clause("MIP-03", "Commit Message Race Conditions")
+    /// Seeded extra latency per frame, up to this much on top of the link's 20 ms, so that
+    /// different seeds explore different timings (frames never overtake each other on one link).
+    static let jitter = VirtualDuration.milliseconds(20)
 
     /// Runs `scenario` with `seed`; `selection` is `swift`, `mdk` or `mixed`.
     public func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
@@ -59,9 +62,9 @@ public struct ScenarioExecutor: Sendable {
             return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
         }
         run.checks += await interpreter.run(scenario.steps)
-        if !interpreter.orders.isEmpty { run.interleaving = interpreter.orders.joined(separator: "|") }
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
         run.checks += await stateChecks(world)
         run.checks.append(await MessageOracles.noLostMessages(interpreter.sent, in: world))
         run.checks.append(await MessageOracles.noMemberAhead(in: world))
@@ -80,11 +83,22 @@ public struct ScenarioExecutor: Sendable {
     }
 
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
-        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds) }
+        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: Self.jitter) }
         let relays = scenario.relays.map { relay in
-            WorldConfiguration.RelaySpec(relay.name, role: Self.role(relay.roles.first))
+            WorldConfiguration.RelaySpec(
+                relay.name, role: Self.role(relay.roles.first), policy: Self.policy(relay.policies),
+                startsDown: relay.policies.contains("down"))
         }
-        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays)
+        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: Self.jitter)
+    }
+
+    /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller).
+    static func policy(_ words: [String]) -> RelayPolicy {
+        var policy = RelayPolicy()
+        if words.contains("reject-protected") { policy.acceptsProtectedEvents = false }
+        if words.contains("require-auth") { policy.giftWrapsRequireAuth = true }
+        if words.contains("keeps-expired") { policy.honoursExpiration = false }
+        return policy
     }
 
     static func role(_ name: String?) -> RelayRole {
@@ -98,8 +112,10 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
-        let behaviour = CoreConfiguration.Behaviour(
+        var behaviour = CoreConfiguration.Behaviour(
             publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: member.ownCommitMerge)
+        behaviour.protectsKeyPackage = member.protectsKeyPackage
+        behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {
             return MemberOptions(profileName: member.profileName, behaviour: behaviour)
         }

@@ -163,11 +163,11 @@ struct StepInterpreter {
             orders.append(actions.map(\.0).joined(separator: ","))
             var entrants: [RenameRace.Entrant] = []
             for (by, action) in actions {
-                let before = world.publishedGroupEvents.count
+                let before = world.published.count
                 await dispatch(by, action)
                 // A rename commits at once: the first group event its member publishes is the commit.
                 if case .rename(_, let name) = action,
-                    let commit = world.publishedGroupEvents[before...].first(where: { $0.member == by })?.event
+                    let commit = world.published[before...].first(where: { $0.member == by && $0.event.kind == .groupEvent })?.event
                 {
                     entrants.append(RenameRace.Entrant(member: by, name: name, commit: commit))
                 }
@@ -175,6 +175,8 @@ struct StepInterpreter {
             if let name = step.name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
         case "fault":
             try applyFault(step)
+        case "inject":
+            try inject(step)
         case "release":
             let name = try fields(step).required("hold").string("hold")
             if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }
@@ -208,9 +210,9 @@ struct StepInterpreter {
         let names = Observation.labels(in: world)
         let chat = await world.member(by)?.core.state().chatList.first { $0.chatID == chatID }
         let recipients = (chat?.members ?? []).compactMap { names[$0.pubkey] }.filter { $0 != by }.sorted()
-        let before = world.publishedGroupEvents.count
+        let before = world.published.count
         await world.dispatch(by, action)
-        let event = world.publishedGroupEvents[before...].first { $0.member == by }?.event
+        let event = world.published[before...].first { $0.member == by && $0.event.kind == .groupEvent }?.event
         sent.append(SentMessage(sender: by, chatID: chatID, text: text, recipients: recipients, event: event))
     }
 

@@ -80,6 +80,20 @@ extension YAMLNode {
         return out
     }
 
+    /// Nostr tags: a list of non-empty lists of strings.
+    public func tags(_ what: String) throws(ScenarioError) -> [[String]] {
+        var out: [[String]] = []
+        for item in try list(what) {
+            guard case .sequence = item.value else {
+                throw ScenarioError(.wrongType, at: item.location, "each tag of \(what) must be a list of strings, found \(item.kindName)")
+            }
+            let tag = try item.stringList("each tag of \(what)")
+            guard !tag.isEmpty else { throw ScenarioError(.invalidValue, at: item.location, "a tag of \(what) is empty: it needs a name") }
+            out.append(tag)
+        }
+        return out
+    }
+
     /// A duration with a unit: `ms`, `s`, `m` or `h`, optionally several (`1m30s`).
     public func duration(_ what: String) throws(ScenarioError) -> ScenarioDuration {
         let text = try string(what)

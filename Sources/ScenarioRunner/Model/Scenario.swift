@@ -25,6 +25,11 @@ public struct MemberSpec: Sendable, Hashable {
     public let publishesKeyPackage: Bool
     /// How the member's app core merges its accepted commits (`merges-own-commit`).
     public let ownCommitMerge: CoreConfiguration.Behaviour.OwnCommitMerge
+    /// True for a member whose key package is NIP-70 protected (`["-"]`).
+    public var protectsKeyPackage: Bool = false
+    /// True for a member whose core hands kind-445 events that fail Nostr verification to its
+    /// engine (an engine conformance probe; see `CoreConfiguration.Behaviour`).
+    public var handsUnverifiedGroupEvents: Bool = false
     public let location: SourceLocation
 }
 
@@ -56,7 +61,7 @@ public struct Scenario: Sendable {
 
     static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
     static let roles = ["discovery", "key-packages", "inbox", "group"]
-    static let policies = ["reject-protected", "down", "require-auth"]
+    static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
     static let engines = ["swift", "mdk"]
     static let ownCommitMerges = CoreConfiguration.Behaviour.OwnCommitMerge.allCases.map(\.rawValue)
 
@@ -95,7 +100,11 @@ public struct Scenario: Sendable {
         var members: [MemberSpec] = []
         for node in try top.required("members").list("members") {
             let f = try node.fields(
-                of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit"],
+                of: "a member",
+                allowed: [
+                    "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
+                    "unverified-group-events",
+                ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
@@ -103,14 +112,17 @@ public struct Scenario: Sendable {
                 try Self.references(node, "relays", kind: "relay", known: relayNames)
             } ?? []
             try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
-            members.append(MemberSpec(
+            var member = MemberSpec(
                 label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
                 publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
                 ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
                     CoreConfiguration.Behaviour.OwnCommitMerge(
                         rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
                 } ?? .asReceived,
-                location: f.location))
+                location: f.location)
+            member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
+            member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
+            members.append(member)
         }
 
         var context = StepContext(members: members.map(\.label), relays: relayNames)
@@ -172,11 +184,16 @@ public struct Scenario: Sendable {
     }
 
     static func check(_ node: YAMLNode, verb: StepVerb, specs: [FieldSpec], context: StepContext) throws(ScenarioError) {
+        try check(node, of: "step '\(verb.name)'", owner: verb.name, specs: specs, context: context)
+        if verb.name == "inject" { try InjectFields.checkSource(node) }
+    }
+
+    static func check(_ node: YAMLNode, of description: String, owner: String, specs: [FieldSpec], context: StepContext) throws(ScenarioError) {
         let f = try node.fields(
-            of: "step '\(verb.name)'", allowed: specs.map(\.name), required: specs.filter(\.required).map(\.name))
+            of: description, allowed: specs.map(\.name), required: specs.filter(\.required).map(\.name))
         for spec in specs {
             guard let value = f[spec.name] else { continue }
-            let what = "'\(spec.name)' of \(verb.name)"
+            let what = "'\(spec.name)' of \(owner)"
             switch spec.type {
             case .member: _ = try references(value, what, kind: "member", known: context.members, single: true)
             case .members: _ = try references(value, what, kind: "member", known: context.members)
@@ -191,6 +208,9 @@ public struct Scenario: Sendable {
                 let items: [YAMLNode] = if case .sequence(let list) = value.value { list } else { [value] }
                 for item in items { _ = try item.word(what, oneOf: words) }
             case .stepName: _ = try references(value, what, kind: "step", known: context.stepNames, single: true)
+            case .tags: _ = try value.tags(what)
+            case .fields(let nested):
+                try check(value, of: what, owner: "\(owner) \(spec.name)", specs: nested, context: context)
             case .expectations:
                 guard case .mapping(let entries) = value.value else {
                     throw ScenarioError(.wrongType, at: value.location, "\(what) must be a mapping of member labels")

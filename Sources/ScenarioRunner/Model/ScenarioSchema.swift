@@ -54,6 +54,8 @@ public enum ScenarioSchema {
                 "enum": Scenario.ownCommitMerges,
                 "description": "as-received (default): an accepted commit goes to the engine as its event, keeping a rollback point; plain: the engine's merge_pending_commit, MDK's documented flow.",
             ] as [String: Any],
+            "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
+            "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
         ] as [String: Any],
     ]}
 
@@ -111,6 +113,8 @@ public enum ScenarioSchema {
         case .expectations: return ["type": "object", "description": "Member label → expected fields (see docs/scenarios.md)."]
         case .word(let words): return ["enum": words]
         case .words(let words): return ["oneOf": [["enum": words], ["type": "array", "items": ["enum": words]]]]
+        case .tags: return ["type": "array", "items": ["type": "array", "items": ["type": "string"]]]
+        case .fields(let specs): return fieldsSchema(specs, summary: nil)
         }
     }
 }

@@ -19,6 +19,8 @@ public enum FieldType: Sendable, Hashable {
     case words([String])   // one or a list of a fixed set
     case stepName          // the name of an earlier step
     case expectations      // an `expect`-shaped mapping, checked when the step runs
+    case tags              // Nostr tags: a list of lists of strings, e.g. [["h", "ab12…"], ["-"]]
+    case fields([FieldSpec])  // a nested mapping of these fields
 }
 
 /// What a `fault` step applies.
@@ -120,6 +122,7 @@ public enum StepVocabulary {
             FieldSpec("hold", .stepName, required: true),
         ])),
         StepVerb(name: "parallel", summary: "logically concurrent steps whose interleaving the seed decides", shape: .steps),
+        StepVerb(name: "inject", summary: "publish a crafted, copied or deliberately broken event, or hand it to one member", shape: .fields(InjectFields.all)),
         StepVerb(name: "check", summary: "check expectations now, in the format of the expect section", shape: .fields([
             FieldSpec("converged", .boolean), FieldSpec("members", .expectations),
             // The named parallel block's renames raced: every member shows the MIP-03 winner's name.
