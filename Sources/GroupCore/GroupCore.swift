@@ -44,6 +44,10 @@ public actor GroupCore {
     /// Lost relays we are trying to resubscribe to, by attempts so far.
     var reconnectAttempts: [String: Int] = [:]
     var nextNumber: UInt64 = 1
+    /// Notification intents raised so far and muted chats (see Notifications/).
+    var notifications = NotificationLog()
+    /// Chat messages waiting for a relay that could not be reached.
+    var outbox = Outbox()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
     public init(

@@ -88,6 +88,7 @@ extension GroupCore {
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
+        notifyIfNeeded(message, kind: received.rumor.kind, in: chat)
     }
 
     /// MDK answers a member's SelfRemove proposal with a commit at every receiver. Publishing all

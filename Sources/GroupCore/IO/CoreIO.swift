@@ -19,6 +19,9 @@ public enum AppAction: Hashable, Sendable {
     case sendMessage(chatID: String, text: String)
     case openChat(chatID: String)
     case markRead(chatID: String)
+    /// No notification intents for this chat until `unmute`.
+    case mute(chatID: String)
+    case unmute(chatID: String)
 }
 
 /// What to do when some invitees' key packages cannot be used.

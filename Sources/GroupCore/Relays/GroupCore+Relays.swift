@@ -59,7 +59,7 @@ extension GroupCore {
         for (_, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             await lookupFinished(lookup, relayFailed: true)
         }
-        for eventID in publishes.keys.sorted() {
+        for eventID in publishes.keys.sorted() where !holdForReconnect(eventID: eventID, url: url) {
             await acknowledge(eventID: eventID, accepted: false, message: "unreachable", from: url)
         }
     }
@@ -74,9 +74,11 @@ extension GroupCore {
             guard outstanding.remove(url) != nil else { return }
             if accepted {
                 publishes[eventID] = nil
+                outbox.forget(eventID)
                 setDelivery(.sent, of: messageID, in: chatID)
             } else if outstanding.isEmpty {
                 publishes[eventID] = nil
+                outbox.forget(eventID)
                 setDelivery(.failed, of: messageID, in: chatID)
             } else {
                 publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)

@@ -13,6 +13,7 @@ extension GroupCore {
         next.errors = errors
         next.failedPeers = failedPeers
         next.rejections = rejections
+        next.notifications = notifications.intents
         next.rev = published.rev
         guard next != published else { return }
         next.rev = published.rev + 1
@@ -33,7 +34,8 @@ extension GroupCore {
         ChatSummary(
             chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
-            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved
+            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
+            isMuted: notifications.muted.contains(chat.chatID)
         )
     }
 

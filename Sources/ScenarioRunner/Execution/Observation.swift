@@ -48,13 +48,48 @@ enum Observation {
             chats.append(.map(fields))
         }
         chats.sort { $0.summary < $1.summary }
+        var notifications: [Outcome] = []
+        for intent in state.notifications {
+            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names))
+        }
         return .map([
+            // A set, written sorted, like messages: arrival order within a run is not engine-independent.
+            "notifications": .list(notifications.sorted { $0.summary < $1.summary }),
             "chats": .list(chats),
             "failed-peers": .list(state.failedPeers.map {
                 .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
             }.sorted { $0.summary < $1.summary }),
             "errors": .list(state.errors.map { .string($0.code.name) }),
             "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
+        ])
+    }
+
+    /// A notification intent by labels and chat name; `payload` is `ok` when the intent points at
+    /// its own chat (thread id = chat id, is-group as the chat) and at a message of that chat with
+    /// that sender and timestamp, else what does not match.
+    static func notificationOutcome(
+        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], member: SimulatedMember, names: [PublicKey: String]
+    ) async -> Outcome {
+        let payload = intent.payload
+        let chat = state.chatList.first { $0.chatID == payload.chatID }
+        var problems: [String] = []
+        if intent.threadID != payload.chatID { problems.append("thread id is not the chat id") }
+        if let chat, chat.isGroup != payload.isGroup { problems.append("is-group \(payload.isGroup) for a chat with is-group \(chat.isGroup)") }
+        var message: ReceivedMessage?
+        if let snapshot = snapshots.first(where: { $0.nostrGroupID == payload.chatID }) {
+            message = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).first { $0.rumor.id.hex == payload.messageID }
+        }
+        if let message {
+            if message.sender.hex != payload.senderID { problems.append("sender id is not the message's sender") }
+            if message.rumor.createdAt != payload.timestamp { problems.append("timestamp is not the message's") }
+        } else {
+            problems.append("no message \(payload.messageID.prefix(8)) in the chat")
+        }
+        let sender = (try? PublicKey(hex: payload.senderID)).map { name($0, names) } ?? "invalid:\(payload.senderID.prefix(8))"
+        return .map([
+            "title": .string(intent.title), "body": .string(intent.body), "chat": .string(chat?.groupName ?? "unknown chat"),
+            "sender": .string(sender), "group": .bool(payload.isGroup),
+            "payload": .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")),
         ])
     }
 

@@ -34,6 +34,9 @@ struct StepInterpreter {
         "remove-members": .removeMembers, "leave": .leave, "rename": .updateGroupData, "send": .applicationMessages,
     ]
 
+    /// Member actions the core carries out alone, without asking its engine for anything.
+    static let localActions: Set<String> = ["mute", "unmute"]
+
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
     func missingCapability() async -> String? {
         var needed: [String: Set<String>] = [:]
@@ -113,7 +116,7 @@ struct StepInterpreter {
 
     /// The action a member-action step dispatches, and who performs it.
     func action(for step: Step) async throws -> (String, AppAction)? {
-        guard Self.capabilities[step.verb] != nil else { return nil }
+        guard Self.capabilities[step.verb] != nil || Self.localActions.contains(step.verb) else { return nil }
         let f = try fields(step)
         let by = try f.required("by").string("by")
         let group = try f["group"]?.string("group")
@@ -130,6 +133,8 @@ struct StepInterpreter {
         case "leave": return (by, .leave(chatID: try await chat(of: by, named: group)))
         case "rename": return (by, .rename(chatID: try await chat(of: by, named: group), name: try f.required("to").string("to")))
         case "send": return (by, .sendMessage(chatID: try await chat(of: by, named: group), text: try f.required("text").string("text")))
+        case "mute": return (by, .mute(chatID: try await chat(of: by, named: group)))
+        case "unmute": return (by, .unmute(chatID: try await chat(of: by, named: group)))
         default: return nil
         }
     }

@@ -93,6 +93,10 @@ public enum StepVocabulary {
         StepVerb(name: "send", summary: "a member sends a message", shape: .fields([
             by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
         ])),
+        StepVerb(name: "mute", summary: "a member mutes a chat (no notification intents)", shape: .fields([
+            by, FieldSpec("group", .text),
+        ])),
+        StepVerb(name: "unmute", summary: "a member unmutes a chat", shape: .fields([by, FieldSpec("group", .text)])),
         // The world.
         StepVerb(name: "deliver", summary: "run the world until no delivery or timer is left", shape: .word(["all"])),
         StepVerb(name: "advance", summary: "advance the virtual clock", shape: .fields([
