@@ -48,6 +48,8 @@ public actor GroupCore {
     var notifications = NotificationLog()
     /// Chat messages waiting for a relay that could not be reached.
     var outbox = Outbox()
+    /// Channels we own, subscribe to, or serve as a chat relay (see Channels/).
+    var channels = ChannelBook()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
     public init(
@@ -75,6 +77,7 @@ public actor GroupCore {
         case .relayReachable(let url): relayReachable(url)
         case .timer(let token): await timerFired(token)
         }
+        await pumpChatRelay()
         publishStateIfChanged()
         return pending
     }

@@ -46,6 +46,8 @@ extension GroupCore {
             currentChatID = chatID
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
+        case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast:
+            await performChannelAction(action)
         case .mute(let chatID):
             setMuted(chatID, true)
         case .unmute(let chatID):

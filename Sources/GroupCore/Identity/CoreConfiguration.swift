@@ -29,13 +29,18 @@ public struct CoreConfiguration: Sendable {
         public var commitTimeoutMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
         public var selfUpdateStaggerMilliseconds: UInt64
+        /// Non-nil makes the member a chat relay (a forwarding service for channels, no UI state)
+        /// that treats broadcasts this way.
+        public var chatRelay: ChatRelayConduct?
 
         public init(
             publishesKeyPackage: Bool = true,
             keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
             commitTimeoutMilliseconds: UInt64 = 5_000,
-            selfUpdateStaggerMilliseconds: UInt64 = 500
+            selfUpdateStaggerMilliseconds: UInt64 = 500,
+            chatRelay: ChatRelayConduct? = nil
         ) {
+            self.chatRelay = chatRelay
             self.publishesKeyPackage = publishesKeyPackage
             self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
             self.commitTimeoutMilliseconds = commitTimeoutMilliseconds

@@ -100,6 +100,8 @@ extension GroupCore {
         case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
         case .resubscribe(let url): resubscribe(to: url)
+        case .channelRelays(let channelID): channelRelaysDue(channelID)
+        case .channelJoin(let channelID): channelJoinDue(channelID)
         }
     }
 }

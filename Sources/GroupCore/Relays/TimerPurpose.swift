@@ -4,4 +4,6 @@ enum TimerPurpose: Sendable {
     case commit(chatID: String, eventID: String)
     case selfUpdate(chatID: String)
     case resubscribe(url: String)
+    case channelRelays(channelID: String)
+    case channelJoin(channelID: String)
 }

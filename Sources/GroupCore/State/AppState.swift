@@ -21,6 +21,8 @@ public struct AppState: Hashable, Sendable {
     public var rejections: [Rejection] = []
     /// Notification intents raised so far, oldest first (the platform posts each once).
     public var notifications: [NotificationIntent] = []
+    /// Channels we own or subscribe to, by name (their fan-out groups are not in `chatList`).
+    public var channels: [ChannelState] = []
 
     public init() {}
 }

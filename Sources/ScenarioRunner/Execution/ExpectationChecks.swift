@@ -14,7 +14,7 @@
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "notifications"]
+    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "notifications", "channels"]
 
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
@@ -23,6 +23,7 @@ enum ExpectationChecks {
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
+        case "channels": Clause("GroupCore", "channels")
         default: Clause("MIP-01", "Group State Changes")
         }
     }

@@ -91,7 +91,8 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
-        let behaviour = CoreConfiguration.Behaviour(publishesKeyPackage: member.publishesKeyPackage)
+        let behaviour = CoreConfiguration.Behaviour(
+            publishesKeyPackage: member.publishesKeyPackage, chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)))
         guard !scenario.relays.isEmpty else {
             return MemberOptions(profileName: member.profileName, behaviour: behaviour)
         }

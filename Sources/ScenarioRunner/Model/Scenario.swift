@@ -22,6 +22,8 @@ public struct MemberSpec: Sendable, Hashable {
     public let relays: [String]
     /// False for a member that never publishes a key package (it cannot be invited).
     public let publishesKeyPackage: Bool
+    /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
+    public var chatRelay: String? = nil
     public let location: SourceLocation
 }
 
@@ -55,6 +57,7 @@ public struct Scenario: Sendable {
     static let roles = ["discovery", "key-packages", "inbox", "group"]
     static let policies = ["reject-protected", "down", "require-auth"]
     static let engines = ["swift", "mdk"]
+    static let chatRelayConducts = ["honest", "alters", "forges"]
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -90,17 +93,19 @@ public struct Scenario: Sendable {
 
         var members: [MemberSpec] = []
         for node in try top.required("members").list("members") {
-            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package"], required: ["label"])
+            let f = try node.fields(of: "a member", allowed: ["label", "engine", "name", "relays", "publishes-key-package", "chat-relay"], required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
                 try Self.references(node, "relays", kind: "relay", known: relayNames)
             } ?? []
             try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
-            members.append(MemberSpec(
+            var spec = MemberSpec(
                 label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
                 publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
-                location: f.location))
+                location: f.location)
+            spec.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
+            members.append(spec)
         }
 
         var context = StepContext(members: members.map(\.label), relays: relayNames)

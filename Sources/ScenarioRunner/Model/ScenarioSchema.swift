@@ -50,6 +50,7 @@ public enum ScenarioSchema {
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
             "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
+            "chat-relay": ["enum": Scenario.chatRelayConducts, "description": "The member is a chat relay that forwards channel broadcasts this way."],
         ] as [String: Any],
     ]}
 
