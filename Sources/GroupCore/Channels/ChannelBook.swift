@@ -35,6 +35,7 @@ struct ChannelRecord: Sendable {
     /// Inner event ids already shown (subscribers get each broadcast once per relay).
     var seenBroadcasts: Set<String> = []
     var joinFailed = false
+    var rejectedBroadcasts: [String] = []
     /// The deadline for relays to become active (owner) or admit us (subscriber).
     var timer: TimerToken?
 
@@ -50,7 +51,7 @@ struct ChannelRecord: Sendable {
         return ChannelState(
             channelID: channelID, name: name, description: description, welcomeMessage: welcomeMessage, role: role,
             relays: relays.map { relayStates[$0] ?? ChannelRelayState(pubkey: $0, status: .new) }, link: link,
-            messages: messages, joinFailed: joinFailed)
+            messages: messages, joinFailed: joinFailed, rejectedBroadcasts: rejectedBroadcasts)
     }
 }
 

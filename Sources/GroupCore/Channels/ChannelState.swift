@@ -25,6 +25,9 @@ public struct ChannelState: Hashable, Sendable {
     public var messages: [ChatMessage]
     /// Subscribers: every relay failed ("failed to join channel"); `retryJoinChannel` tries again.
     public var joinFailed: Bool
+    /// Subscribers: why forwarded broadcasts were refused (altered, forged, not from the relay…),
+    /// in arrival order; each is also in `AppState.rejections` with its wrapper id.
+    public var rejectedBroadcasts: [String] = []
 
     /// Relays that are serving us: `active` for owners, `joined` for subscribers.
     public var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }

@@ -85,22 +85,22 @@ extension GroupCore {
     func subscriberReceived(_ received: ReceivedMessage, in fanOutID: String) {
         guard let (channelID, relay) = channels.fanOuts[fanOutID], var channel = channels.records[channelID] else { return }
         guard received.sender == relay, received.rumor.kind == .channelBroadcast else {
-            rejectBroadcast(received, reason: "channel.notFromRelay", detail: "kind \(received.rumor.kind) by \(received.sender.hex.prefix(8)), not the relay")
+            rejectBroadcast(received, in: channelID, reason: "channel.notFromRelay", detail: "kind \(received.rumor.kind) by \(received.sender.hex.prefix(8)), not the relay")
             return
         }
         let inner: Event
         do {
             inner = try Event(json: received.rumor.content)
         } catch {
-            rejectBroadcast(received, reason: error.code.name, detail: "relay \(relay.hex.prefix(8)) forwarded: \(error.reason)")
+            rejectBroadcast(received, in: channelID, reason: error.code.name, detail: "relay \(relay.hex.prefix(8)) forwarded: \(error.reason)")
             return
         }
         guard channel.owners.contains(inner.pubkey) else {
-            rejectBroadcast(received, reason: "channel.notOwner", detail: "signed by \(inner.pubkey.hex.prefix(8)), not an owner")
+            rejectBroadcast(received, in: channelID, reason: "channel.notOwner", detail: "signed by \(inner.pubkey.hex.prefix(8)), not an owner")
             return
         }
         guard inner.kind == .chatMessage, inner.firstTagValue("h") == channelID else {
-            rejectBroadcast(received, reason: "channel.wrongChannel", detail: "kind \(inner.kind) for \(inner.firstTagValue("h") ?? "no channel")")
+            rejectBroadcast(received, in: channelID, reason: "channel.wrongChannel", detail: "kind \(inner.kind) for \(inner.firstTagValue("h") ?? "no channel")")
             return
         }
         guard channel.seenBroadcasts.insert(inner.id.hex).inserted else {
@@ -122,7 +122,8 @@ extension GroupCore {
         }
     }
 
-    private func rejectBroadcast(_ received: ReceivedMessage, reason: String, detail: String) {
+    private func rejectBroadcast(_ received: ReceivedMessage, in channelID: String, reason: String, detail: String) {
+        channels.records[channelID]?.rejectedBroadcasts.append(reason)
         rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: reason, detail: detail))
         note("rejected broadcast in wrapper \(received.wrapperID.hex.prefix(8)): \(reason)")
         changed("rejection \(reason)")

@@ -112,12 +112,13 @@ enum Observation {
         .map([
             "name": .string(channel.name), "role": .string(channel.role.rawValue), "welcome": .string(channel.welcomeMessage),
             "connected": .string(channel.connectedSummary), "link": .bool(channel.link != nil), "join-failed": .bool(channel.joinFailed),
-            "relays": .list(channel.relays.map { relay in
+            "relays": .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay in
                 var fields: [String: Outcome] = ["relay": .string(name(relay.pubkey, names)), "status": .string(relay.status.rawValue)]
                 if let subscribers = relay.subscribers { fields["subscribers"] = .integer(Int64(subscribers)) }
                 if let failure = relay.failure { fields["failure"] = .string(failure) }
                 return .map(fields)
-            }.sorted { $0.summary < $1.summary }),
+            }),
+            "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),
             "messages": .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)),
         ])
     }
