@@ -42,4 +42,35 @@ import Testing
         #expect(try await world.errorCodes(of: "s2") == [.subscriberCannotPost])
         try await world.checkUpdateStreams()
     }
+
+    /// A relay back from an outage reads its inbox newest first by the NIP-59 randomised
+    /// created_at, so a subscriber's join request can come before the owner's welcome. Over a range
+    /// of seeds both orders occur; in every one the relay ends up serving the subscriber.
+    @Test func joinRequestsReadBeforeTheWelcomeAreKeptUntilTheRelayJoins() async throws {
+        var earlySeeds: [UInt64] = []
+        for seed: UInt64 in 0x8_0100..<0x8_0108 {
+            let world = NativeEngineWorldTests.makeWorld(seed: seed)
+            try await world.addMember("alice")
+            for relay in ["r1", "r2"] {
+                try await world.addMember(relay, options: MemberOptions(behaviour: .init(chatRelay: .honest)))
+            }
+            try await world.addMember("s1")
+            await world.runUntilQuiescent()
+            _ = world.network.partition("r2")
+            await world.dispatch("alice", .createChannel(
+                relays: [try world.key("r1"), try world.key("r2")], name: "News", description: "", welcomeMessage: ""))
+            await world.runUntilQuiescent()
+            let link = try #require(try await world.state(of: "alice").channels.first?.link, "seed \(seed)")
+            await world.dispatch("s1", .joinChannel(link))
+            await world.runUntilQuiescent()
+            world.network.heal("r2")
+            await world.runUntilQuiescent()
+            if world.coreNotes(of: "r2").contains(where: { $0.hasSuffix("a channel we do not serve (yet)") }) { earlySeeds.append(seed) }
+            let channel = try #require(try await world.state(of: "s1").channels.first)
+            #expect(channel.connectedSummary == "2/2 relays connected", "seed \(seed)")
+            let owner = try #require(try await world.state(of: "alice").channels.first)
+            #expect(owner.relays.map(\.subscribers) == [1, 1], "seed \(seed)")
+        }
+        #expect(!earlySeeds.isEmpty, "no seed in the range read a join request before the welcome; widen it")
+    }
 }

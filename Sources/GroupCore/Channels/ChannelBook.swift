@@ -8,6 +8,9 @@ struct ChannelBook: Sendable {
     var fanOuts: [String: (channelID: String, relay: PublicKey)] = [:]
     /// Chat-relay side: the channels we serve, by channel id.
     var services: [String: RelayService] = [:]
+    /// Chat-relay side: join requests for channels we have not joined yet, by channel id. A relay
+    /// back from an outage reads its inbox newest first, so requests can come before the welcome.
+    var earlyRequests: [String: [PublicKey]] = [:]
 
     /// Chat-relay side: the channel a fan-out of ours serves.
     func service(forFanOut chatID: String) -> RelayService? {

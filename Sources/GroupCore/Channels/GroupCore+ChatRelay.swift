@@ -4,6 +4,9 @@ import Nostr
 extension GroupCore {
     var chatRelayConduct: ChatRelayConduct? { configuration.behaviour.chatRelay }
 
+    /// How many channels we have not joined a chat relay keeps early join requests for.
+    static let maximumEarlyChannels = 64
+
     /// A chat relay was welcomed into a channel group: it tells the owners it accepted, opens its
     /// fan-out (a group it administers alone until subscribers ask in), and reports itself active.
     func relayJoinedChannel(_ snapshot: GroupSnapshot) async {
@@ -21,6 +24,8 @@ extension GroupCore {
             await adopt(created.group)
             channels.services[channelID]?.fanOutID = created.group.nostrGroupID
             channels.services[channelID]?.reportedCount = 0
+            let early = channels.earlyRequests.removeValue(forKey: channelID) ?? []
+            channels.services[channelID]?.waiting = early
             note("serving channel \(channelID.prefix(8)) through fan-out \(created.group.nostrGroupID.prefix(8))")
             reportToOwners(channelID, status: "active", subscribers: 0)
         } catch {
@@ -31,7 +36,12 @@ extension GroupCore {
     /// A subscriber asks to join a channel we serve: it waits for the next add commit.
     func relayReceivedJoinRequest(from subscriber: PublicKey, channelID: String) {
         guard var service = channels.services[channelID], let fanOutID = service.fanOutID else {
-            note("join request for \(channelID.prefix(8)), a channel we do not serve")
+            // Bounded: requests naming channels that never welcome us must not grow without end.
+            let known = channels.earlyRequests[channelID] != nil || channels.earlyRequests.count < Self.maximumEarlyChannels
+            if known, !(channels.earlyRequests[channelID] ?? []).contains(subscriber) {
+                channels.earlyRequests[channelID, default: []].append(subscriber)
+            }
+            note("join request for \(channelID.prefix(8)), a channel we do not serve (yet)")
             return
         }
         guard !service.waiting.contains(subscriber), chats[fanOutID]?.members.contains(subscriber) != true else { return }
