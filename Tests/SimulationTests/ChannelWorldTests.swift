@@ -37,6 +37,13 @@ import Testing
         let s2 = try #require(try await world.state(of: "s2").channels.first)
         #expect(s2.messages.isEmpty)
         #expect(s2.rejectedBroadcasts == ["channel.notFromRelay"])
+        // A muted channel shows broadcasts but raises no notification intent.
+        await world.dispatch("s2", .mute(chatID: link.channelID))
+        await world.dispatch("alice", .broadcast(channelID: link.channelID, text: "quietly"))
+        await world.runUntilQuiescent()
+        #expect(try await world.state(of: "s2").channels.first?.messages.map(\.content) == ["quietly"])
+        #expect(try await world.state(of: "s2").notifications.isEmpty)
+        #expect(try await world.state(of: "s1").notifications.map(\.title) == ["News"])
         // And a subscriber's own core refuses to post at all.
         await world.dispatch("s2", .broadcast(channelID: link.channelID, text: "hello?"))
         #expect(try await world.errorCodes(of: "s2") == [.subscriberCannotPost])

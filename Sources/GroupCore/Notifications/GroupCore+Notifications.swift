@@ -14,9 +14,10 @@ extension GroupCore {
         changed("notify \(message.id.prefix(8))")
     }
 
-    /// Mutes or unmutes a chat: muted chats keep counting unread messages but raise no intents.
+    /// Mutes or unmutes a chat or a channel we subscribe to: muted chats keep counting unread
+    /// messages but raise no intents.
     func setMuted(_ chatID: String, _ muted: Bool) {
-        guard chats[chatID] != nil else {
+        guard chats[chatID] != nil || channels.records[chatID] != nil else {
             fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
             return
         }
