@@ -71,6 +71,8 @@ struct RelayService: Sendable {
 /// A channel being created: its relays' key packages are being fetched.
 struct ChannelDraft: Sendable {
     var relays: [PublicKey]
+    /// Owners beside the creator: admins of the channel group, named in the link.
+    var coOwners: [PublicKey]
     var name: String
     var description: String
     var welcomeMessage: String

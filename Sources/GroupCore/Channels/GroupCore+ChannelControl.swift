@@ -5,8 +5,9 @@ extension GroupCore {
     /// Carries out the channel actions (see IO/CoreIO.swift).
     func performChannelAction(_ action: AppAction) async {
         switch action {
-        case .createChannel(let relays, let name, let description, let welcomeMessage):
-            startChannel(ChannelDraft(relays: relays, name: name, description: description, welcomeMessage: welcomeMessage))
+        case .createChannel(let relays, let name, let description, let welcomeMessage, let coOwners):
+            startChannel(ChannelDraft(
+                relays: relays, coOwners: coOwners, name: name, description: description, welcomeMessage: welcomeMessage))
         case .retryChannel(let channelID): retryChannel(channelID)
         case .joinChannel(let link): joinChannel(link)
         case .retryJoinChannel(let channelID): retryJoinChannel(channelID)
@@ -49,6 +50,7 @@ extension GroupCore {
             await relayJoinedChannel(snapshot)
             return false
         }
+        if coOwnerJoinedChannel(snapshot) { return false }
         return subscriberJoinedFanOut(snapshot, from: sender)
     }
 
@@ -60,6 +62,10 @@ extension GroupCore {
         }
         if channels.fanOuts[chatID] != nil {
             subscriberReceived(received, in: chatID)
+            return true
+        }
+        if channels.records[chatID]?.role == .owner, received.rumor.kind == .channelBroadcast {
+            ownerReceived(received, in: chatID)
             return true
         }
         return false

@@ -14,13 +14,15 @@ extension GroupCore {
         }
         var draft = draft
         draft.relays = relays
-        fetchKeyPackages(of: relays, for: .channel(draft))
+        draft.coOwners = Self.distinct(draft.coOwners).filter { $0 != publicKey && !relays.contains($0) }
+        fetchKeyPackages(of: relays + draft.coOwners, for: .channel(draft))
     }
 
     /// Step two: the channel group of us and every relay whose key package could be used; the others
     /// are reported failed with their key-package reason. No usable relay at all is an error.
     func createChannel(_ draft: ChannelDraft, found: [(PublicKey, Event)], failed: [FailedPeer]) async {
-        guard !found.isEmpty else {
+        let coOwners = found.map(\.0).filter(draft.coOwners.contains)
+        guard found.contains(where: { draft.relays.contains($0.0) }) else {
             fail(CoreError(.channelRelaysFailed, "no chat relay could be invited (\(failed.count) failed)"), chatID: nil)
             record(failed, chatID: nil)
             return
@@ -28,25 +30,67 @@ extension GroupCore {
         let profile = ChannelProfile(channelID: "", description: draft.description, welcomeMessage: draft.welcomeMessage)
         let request = GroupCreation(
             creator: publicKey, keyPackages: found.map(\.1), name: draft.name, description: profile.serialized(),
-            relays: configuration.groupRelays, admins: [publicKey])
+            relays: configuration.groupRelays, admins: [publicKey] + coOwners)
         do {
             let created = try await engine.createGroup(request)
             await adopt(created.group)
             let channelID = created.group.nostrGroupID
             var channel = ChannelRecord(
                 channelID: channelID, name: draft.name, description: draft.description, welcomeMessage: draft.welcomeMessage,
-                role: .owner, owners: [publicKey], relays: draft.relays)
+                role: .owner, owners: [publicKey] + coOwners, relays: draft.relays)
             for relay in draft.relays { channel.setStatus(.new, of: relay) }
-            for peer in failed { channel.setStatus(.failed, of: peer.pubkey, failure: peer.reason.rawValue) }
-            for (relay, _) in found { channel.setStatus(.invited, of: relay) }
+            for peer in failed where draft.relays.contains(peer.pubkey) {
+                channel.setStatus(.failed, of: peer.pubkey, failure: peer.reason.rawValue)
+            }
+            for (relay, _) in found where draft.relays.contains(relay) { channel.setStatus(.invited, of: relay) }
             channel.timer = startTimer(.channelRelays(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
             channels.records[channelID] = channel
             record(failed, chatID: channelID)
             changed("channel \(channelID.prefix(8)) created")
-            note("created channel \(channelID.prefix(8)) with \(found.count) relay(s) invited")
+            note("created channel \(channelID.prefix(8)) with \(found.count - coOwners.count) relay(s) invited")
             sendWelcomes(zip(created.welcomeRumors, found.map(\.0)).map { ($0, $1) })
         } catch {
             fail(error, during: "creating the channel", chatID: nil)
+        }
+    }
+
+    /// Welcomed as an admin into a group whose description is a channel profile: we are a co-owner.
+    /// The relays are the members who are not owners; their reports will tell us how far they got.
+    func coOwnerJoinedChannel(_ snapshot: GroupSnapshot) -> Bool {
+        guard let profile = ChannelProfile(parsing: snapshot.description), profile.channelID.isEmpty,
+            snapshot.admins.contains(publicKey), let chat = chats[snapshot.nostrGroupID]
+        else { return false }
+        var channel = ChannelRecord(
+            channelID: chat.chatID, name: snapshot.name, description: profile.description, welcomeMessage: profile.welcomeMessage,
+            role: .owner, owners: snapshot.admins, relays: chat.members.filter { !snapshot.admins.contains($0) })
+        for relay in channel.relays { channel.setStatus(.invited, of: relay) }
+        channels.records[chat.chatID] = channel
+        changed("channel \(chat.chatID.prefix(8)) co-owned")
+        note("co-owner of channel \(chat.chatID.prefix(8)) with \(channel.relays.count) relay(s)")
+        return true
+    }
+
+    /// Another owner's broadcast, seen in the channel group: shown as its text (checked like a
+    /// subscriber would: an owner signed it and the MLS sender is that owner) and notified with the
+    /// channel's name.
+    func ownerReceived(_ received: ReceivedMessage, in channelID: String) {
+        guard let channel = channels.records[channelID], let inner = try? Event(json: received.rumor.content),
+            inner.pubkey == received.sender, channel.owners.contains(inner.pubkey), var chat = chats[channelID]
+        else {
+            note("ignored a broadcast in \(channelID.prefix(8)) not signed by its sending owner")
+            return
+        }
+        let message = ChatMessage(
+            id: inner.id.hex, senderPubkey: inner.pubkey, senderName: displayName(of: inner.pubkey), content: inner.content,
+            timestamp: inner.createdAt, isMine: inner.pubkey == publicKey, delivery: inner.pubkey == publicKey ? .sent : .received)
+        guard chat.insert(message) else { return }
+        chats[channelID] = chat
+        changed("broadcast \(inner.id.hex.prefix(8)) in \(channelID.prefix(8))")
+        if let intent = NotificationRules.intent(
+            for: message, chatID: channelID, context: .channel(name: channel.name), muted: notifications.muted.contains(channelID))
+        {
+            notifications.intents.append(intent)
+            changed("notify \(inner.id.hex.prefix(8))")
         }
     }
 

@@ -22,8 +22,9 @@ public enum AppAction: Hashable, Sendable {
     /// No notification intents for this chat until `unmute`.
     case mute(chatID: String)
     case unmute(chatID: String)
-    /// An owner creates a channel served by these chat relays (members running in relay role).
-    case createChannel(relays: [PublicKey], name: String, description: String, welcomeMessage: String)
+    /// An owner creates a channel served by these chat relays (members running in relay role),
+    /// with `coOwners` who may post as the channel too.
+    case createChannel(relays: [PublicKey], name: String, description: String, welcomeMessage: String, coOwners: [PublicKey] = [])
     /// The owner asks the channel's failed relays again.
     case retryChannel(channelID: String)
     /// A subscriber joins by link, asking each of its relays.

@@ -153,7 +153,8 @@ struct StepInterpreter {
         case "create-channel":
             return (by, .createChannel(
                 relays: try keys(f["relays"]), name: try f.required("name").string("name"),
-                description: try f["description"]?.string("description") ?? "", welcomeMessage: try f["welcome"]?.string("welcome") ?? ""))
+                description: try f["description"]?.string("description") ?? "", welcomeMessage: try f["welcome"]?.string("welcome") ?? "",
+                coOwners: try keys(f["owners"])))
         case "retry-channel":
             return (by, .retryChannel(channelID: try await channel(of: by, named: try f["channel"]?.string("channel")).channelID))
         case "retry-join":

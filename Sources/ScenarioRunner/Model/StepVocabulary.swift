@@ -99,7 +99,7 @@ public enum StepVocabulary {
         StepVerb(name: "unmute", summary: "a member unmutes a chat", shape: .fields([by, FieldSpec("group", .text)])),
         StepVerb(name: "create-channel", summary: "an owner creates a channel served by chat relays", shape: .fields([
             by, FieldSpec("relays", .members, required: true), FieldSpec("name", .text, required: true),
-            FieldSpec("description", .text), FieldSpec("welcome", .text),
+            FieldSpec("description", .text), FieldSpec("welcome", .text), FieldSpec("owners", .members),
         ])),
         StepVerb(name: "retry-channel", summary: "the owner asks a channel's failed relays again", shape: .fields([
             by, FieldSpec("channel", .text),
