@@ -37,6 +37,9 @@ public actor GroupCore {
     /// Key-package subscription id → (fetch, invitee, relay).
     var fetchSubscriptions: [String: (fetch: UInt64, peer: PublicKey, relay: String)] = [:]
     var commits: [String: PendingCommit] = [:]
+    /// Stored group events a relay is sending for a subscription of ours, until its EOSE: relays
+    /// send history newest first (NIP-01), and commits must be applied oldest first.
+    var catchUp: [CatchUpKey: [Event]] = [:]
     /// Commit event id → our merged commit in its settle window.
     var settling: [String: SettlingCommit] = [:]
     /// Key-package event id → author, to match welcome rumors (their `e` tag) to invitees.
@@ -46,6 +49,12 @@ public actor GroupCore {
     /// Lost relays we are trying to resubscribe to, by attempts so far.
     var reconnectAttempts: [String: Int] = [:]
     var nextNumber: UInt64 = 1
+    /// Notification intents raised so far and muted chats (see Notifications/).
+    var notifications = NotificationLog()
+    /// Chat messages waiting for a relay that could not be reached.
+    var outbox = Outbox()
+    /// Channels we own, subscribe to, or serve as a chat relay (see Channels/).
+    var channels = ChannelBook()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
     public init(
@@ -73,6 +82,7 @@ public actor GroupCore {
         case .relayReachable(let url): relayReachable(url)
         case .timer(let token): await timerFired(token)
         }
+        await pumpChatRelay()
         publishStateIfChanged()
         return pending
     }
@@ -98,7 +108,12 @@ public actor GroupCore {
     }
 
     func send(_ message: ClientMessage, to relays: [String]) {
-        for url in relays { emit(.send(url: url, message: message)) }
+        for url in relays {
+            if case .request(let subscription, _) = message, Self.isGroupSubscription(subscription) {
+                catchUp[CatchUpKey(url: url, subscription: subscription.rawValue)] = []
+            }
+            emit(.send(url: url, message: message))
+        }
     }
 
     /// Signs `unsigned` with our key and publishes it; our own events are never re-processed.

@@ -128,7 +128,9 @@ struct LifecycleTests {
         await driver.shutdown()
     }
 
-    @Test func groupRelayOutageFailsSendsVisiblyAndSubscriptionsComeBack() async throws {
+    /// A message written while the group relay is down waits in the outbox (pending, not failed)
+    /// and goes out when the relay is reachable again; subscriptions come back too.
+    @Test func groupRelayOutageQueuesSendsAndSubscriptionsComeBack() async throws {
         let driver = try await MDKWorld.launchDriver()
         let world = MDKWorld.make(seed: 0x1_0005, driver: driver)
         try await world.addMember("alice")
@@ -142,15 +144,18 @@ struct LifecycleTests {
         await world.run(for: .milliseconds(500))
         await world.dispatch("alice", .sendMessage(chatID: chatID, text: "into the void"))
         await world.run(for: .milliseconds(1_000))
+        await world.dispatch("alice", .openChat(chatID: chatID))
+        let queued = try #require(try await world.state(of: "alice").currentChat?.messages.first)
+        #expect(queued.content == "into the void" && queued.delivery == .pending)
         world.network.setRelay("group", up: true)
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .openChat(chatID: chatID))
-        let lost = try #require(try await world.state(of: "alice").currentChat?.messages.first)
-        #expect(lost.content == "into the void" && lost.delivery == .failed)
+        let delivered = try #require(try await world.state(of: "alice").currentChat?.messages.first)
+        #expect(delivered.content == "into the void" && delivered.delivery == .sent)
 
         await world.dispatch("alice", .sendMessage(chatID: chatID, text: "back"))
         await world.runUntilQuiescent()
-        #expect(try await world.messages(in: chatID, of: "bob") == ["back"], "bob resubscribed after the outage")
+        #expect(try await world.messages(in: chatID, of: "bob") == ["into the void", "back"], "bob resubscribed after the outage")
+        #expect(world.coreNotes(of: "alice").contains { $0.hasPrefix("sending queued message") })
         #expect(world.coreNotes(of: "bob").contains { $0.hasPrefix("resubscribing") })
         try await world.checkUpdateStreams()
         await driver.shutdown()

@@ -46,6 +46,12 @@ extension GroupCore {
             currentChatID = chatID
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
+        case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast:
+            await performChannelAction(action)
+        case .mute(let chatID):
+            setMuted(chatID, true)
+        case .unmute(let chatID):
+            setMuted(chatID, false)
         case .markRead(let chatID):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
@@ -151,6 +157,7 @@ extension GroupCore {
             _ = chats[chat.chatID]?.insert(message)
             changed("sent \(rumorID.prefix(8))")
             publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
+            outbox.track(event)
             publishSigned(event, to: chat.relays)
         } catch {
             fail(error, during: "sending a message", chatID: chat.chatID)

@@ -13,6 +13,7 @@ extension GroupCore {
             return
         }
         guard opened.rumor.kind == .welcome else {
+            if receiveChannelControl(opened) { return }
             reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
             return
         }
@@ -27,6 +28,7 @@ extension GroupCore {
         await adopt(snapshot)
         note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
         guard let chat = chats[snapshot.nostrGroupID] else { return }
+        if await channelWelcomeAccepted(snapshot, from: opened.sender) { return }
         // Everyone welcomed by one commit joins at the same moment; self-updating at once would
         // put several commits on one epoch (MDK forks a committer that merged a loser). Each
         // joiner waits by its rank among the members, so the commits follow one another.
@@ -63,6 +65,7 @@ extension GroupCore {
         let chatID = event.firstTagValue("h") ?? ""
         switch result {
         case .applicationMessage(let received):
+            if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
         case .commit:
             await refresh(chatID)
@@ -95,6 +98,7 @@ extension GroupCore {
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
+        notifyIfNeeded(message, kind: received.rumor.kind, in: chat)
     }
 
     /// MDK answers a member's SelfRemove proposal with a commit at every receiver. Publishing all

@@ -19,6 +19,20 @@ public enum AppAction: Hashable, Sendable {
     case sendMessage(chatID: String, text: String)
     case openChat(chatID: String)
     case markRead(chatID: String)
+    /// No notification intents for this chat until `unmute`.
+    case mute(chatID: String)
+    case unmute(chatID: String)
+    /// An owner creates a channel served by these chat relays (members running in relay role),
+    /// with `coOwners` who may post as the channel too.
+    case createChannel(relays: [PublicKey], name: String, description: String, welcomeMessage: String, coOwners: [PublicKey] = [])
+    /// The owner asks the channel's failed relays again.
+    case retryChannel(channelID: String)
+    /// A subscriber joins by link, asking each of its relays.
+    case joinChannel(ChannelLink)
+    /// The subscriber asks the relays that failed again.
+    case retryJoinChannel(channelID: String)
+    /// An owner posts as the channel (refused for subscribers).
+    case broadcast(channelID: String, text: String)
 }
 
 /// What to do when some invitees' key packages cannot be used.

@@ -51,6 +51,9 @@ public struct CoreConfiguration: Sendable {
         /// id or signature fails are handed to the engine anyway (instead of being rejected here),
         /// so a scenario can see whether the engine itself verifies its input (NIP-01, MIP-03).
         public var handsUnverifiedGroupEventsToEngine = false
+        /// Non-nil makes the member a chat relay (a forwarding service for channels, no UI state)
+        /// that treats broadcasts this way.
+        public var chatRelay: ChatRelayConduct?
 
         public init(
             publishesKeyPackage: Bool = true,
@@ -58,8 +61,10 @@ public struct CoreConfiguration: Sendable {
             commitTimeoutMilliseconds: UInt64 = 5_000,
             commitSettleMilliseconds: UInt64 = 1_000,
             selfUpdateStaggerMilliseconds: UInt64 = 500,
-            ownCommitMerge: OwnCommitMerge = .asReceived
+            ownCommitMerge: OwnCommitMerge = .asReceived,
+            chatRelay: ChatRelayConduct? = nil
         ) {
+            self.chatRelay = chatRelay
             self.publishesKeyPackage = publishesKeyPackage
             self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
             self.commitTimeoutMilliseconds = commitTimeoutMilliseconds

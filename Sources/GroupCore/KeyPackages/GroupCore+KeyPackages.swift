@@ -124,6 +124,10 @@ extension GroupCore {
             }
         }
         note("fetch \(fetch.id): \(found.count) found, \(failed.map { $0.reason.rawValue }.joined(separator: ","))")
+        if case .channel(let draft) = fetch.purpose {
+            await createChannel(draft, found: found, failed: failed)
+            return
+        }
         let abort: CoreError?
         if found.isEmpty {
             abort = CoreError(.allPeersFailed, "no invitee's key package could be used (\(failed.count) failed)")
@@ -143,6 +147,8 @@ extension GroupCore {
         case .add(let chatID):
             record(failed, chatID: chatID)
             await addMembers(found, to: chatID)
+        case .channel:
+            break
         }
     }
 

@@ -5,6 +5,7 @@ struct KeyPackageFetch: Sendable {
     enum Purpose: Sendable {
         case create(name: String, description: String, policy: PartialFailurePolicy, admins: [PublicKey])
         case add(chatID: String)
+        case channel(ChannelDraft)
     }
 
     /// One invitee's lookup.

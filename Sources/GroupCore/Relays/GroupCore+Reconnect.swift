@@ -30,6 +30,7 @@ extension GroupCore {
     /// The platform reports the relay reachable again: start over and resubscribe at once.
     func relayReachable(_ url: String) {
         reconnectAttempts[url] = nil
+        flushOutbox(to: url)
         guard !standingSubscriptions(at: url).isEmpty else { return }
         resubscribe(to: url)
     }
@@ -37,6 +38,7 @@ extension GroupCore {
     /// The relay answered something: it is reachable, so the next loss starts a fresh backoff.
     func heardFrom(_ url: String) {
         reconnectAttempts[url] = nil
+        flushOutbox(to: url)
     }
 
     /// The subscriptions a member keeps open on `url` for as long as it runs.

@@ -37,6 +37,8 @@ extension GroupCore {
                 await offerKeyPackage(event, invalid: nil, lookup: lookup)
             } else if subscription == Self.directorySubscription {
                 if directory.learn(event) { changed("directory \(event.pubkey.hex.prefix(8)) kind \(event.kind)") }
+            } else if catchUp[CatchUpKey(url: url, subscription: subscription.rawValue)] != nil {
+                catchUp[CatchUpKey(url: url, subscription: subscription.rawValue)]?.append(event)
             } else {
                 guard seenEvents.insert(event.id.hex).inserted else { return }
                 switch event.kind {
@@ -49,6 +51,7 @@ extension GroupCore {
             if let lookup = fetchSubscriptions[subscription.rawValue] {
                 await lookupFinished(lookup, relayFailed: false)
             }
+            await caughtUp(CatchUpKey(url: url, subscription: subscription.rawValue))
         case .ok(let eventID, let accepted, let text):
             await acknowledge(eventID: eventID, accepted: accepted, message: text, from: url)
         case .notice, .auth, .count:
@@ -59,11 +62,12 @@ extension GroupCore {
     /// The relay could not be reached or dropped us: lookups and publishes waiting on it fail there.
     func relayUnreachable(_ url: String) async {
         note("relay unreachable \(url)")
+        for key in catchUp.keys.sorted() where key.url == url { await caughtUp(key) }
         scheduleResubscription(to: url)
         for (_, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             await lookupFinished(lookup, relayFailed: true)
         }
-        for eventID in publishes.keys.sorted() {
+        for eventID in publishes.keys.sorted() where !holdForReconnect(eventID: eventID, url: url) {
             await acknowledge(eventID: eventID, accepted: false, message: "unreachable", from: url)
         }
     }
@@ -78,9 +82,11 @@ extension GroupCore {
             guard outstanding.remove(url) != nil else { return }
             if accepted {
                 publishes[eventID] = nil
+                outbox.forget(eventID)
                 setDelivery(.sent, of: messageID, in: chatID)
             } else if outstanding.isEmpty {
                 publishes[eventID] = nil
+                outbox.forget(eventID)
                 setDelivery(.failed, of: messageID, in: chatID)
             } else {
                 publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
@@ -103,6 +109,8 @@ extension GroupCore {
         case .commitSettled(let chatID, let eventID): await commitSettled(chatID: chatID, eventID: eventID)
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
         case .resubscribe(let url): resubscribe(to: url)
+        case .channelRelays(let channelID): channelRelaysDue(channelID)
+        case .channelJoin(let channelID): channelJoinDue(channelID)
         }
     }
 }

@@ -7,4 +7,6 @@ enum TimerPurpose: Sendable {
     case commitSettled(chatID: String, eventID: String)
     case selfUpdate(chatID: String)
     case resubscribe(url: String)
+    case channelRelays(channelID: String)
+    case channelJoin(channelID: String)
 }

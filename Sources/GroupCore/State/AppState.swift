@@ -19,6 +19,10 @@ public struct AppState: Hashable, Sendable {
     public var failedPeers: [FailedPeer] = []
     /// Incoming events this member refused, with the reason (for assertions).
     public var rejections: [Rejection] = []
+    /// Notification intents raised so far, oldest first (the platform posts each once).
+    public var notifications: [NotificationIntent] = []
+    /// Channels we own or subscribe to, by name (their fan-out groups are not in `chatList`).
+    public var channels: [ChannelState] = []
 
     public init() {}
 }
@@ -38,6 +42,8 @@ public struct ChatSummary: Hashable, Sendable {
     public var epoch: UInt64
     /// The member was removed or left: history is kept, sending is refused.
     public var isRemoved: Bool
+    /// Muted chats raise no notification intents.
+    public var isMuted = false
 }
 
 /// A member as a chat shows it.

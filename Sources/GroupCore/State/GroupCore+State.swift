@@ -5,7 +5,8 @@ extension GroupCore {
     /// Builds the state from the records and emits an update when it differs from the last one.
     func publishStateIfChanged() {
         var next = AppState()
-        next.chatList = chats.values.map(summary).sorted {
+        // Chat relays show nothing; subscribers see a channel, not the relays' fan-out groups.
+        next.chatList = chats.values.filter { chatRelayConduct == nil && !channels.isFanOut($0.chatID) }.map(summary).sorted {
             ($0.lastMessageAt ?? 0, $1.chatID) > ($1.lastMessageAt ?? 0, $0.chatID)
         }
         next.currentChat = currentChatID.flatMap { chats[$0] }.map(view)
@@ -13,6 +14,8 @@ extension GroupCore {
         next.errors = errors
         next.failedPeers = failedPeers
         next.rejections = rejections
+        next.notifications = notifications.intents
+        next.channels = channelStates()
         next.rev = published.rev
         guard next != published else { return }
         next.rev = published.rev + 1
@@ -33,7 +36,8 @@ extension GroupCore {
         ChatSummary(
             chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
-            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved
+            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
+            isMuted: notifications.muted.contains(chat.chatID)
         )
     }
 

@@ -91,12 +91,22 @@ public struct ConformanceRunner: Sendable {
 
     /// The part of an outcome every engine must reproduce: rejection reasons are left out because
     /// engines word them differently (MDK 0.8.0 raises some as errors, others as "unprocessable");
-    /// scenarios that care assert them explicitly in `expect`.
+    /// scenarios that care assert them explicitly in `expect`. Notification titles are left out for
+    /// a like reason: a title names the group as it was when the member processed the message, and
+    /// a member catching up processes history in the order of the `created_at` its peers' engines
+    /// stamped (MDK: wall clock), so a rename can land before or after an older message.
     static func vectorOutcome(_ outcome: Outcome) -> Outcome {
         guard case .map(let members) = outcome else { return outcome }
         return .map(members.mapValues { member in
             guard case .map(var fields) = member else { return member }
             fields["rejections"] = nil
+            if case .list(let intents) = fields["notifications"] {
+                fields["notifications"] = .list(intents.map { intent in
+                    guard case .map(var entry) = intent else { return intent }
+                    entry["title"] = nil
+                    return .map(entry)
+                }.sorted { $0.summary < $1.summary })
+            }
             return .map(fields)
         })
     }

@@ -10,10 +10,11 @@
 //         failed-peers: [{ peer: dave, reason: no_key_package }]
 //         errors: [core.allPeersFailed]
 //         rejections: [commit_from_non_admin]
+//         notifications: [{ title: bob in Team, body: hi, chat: Team, sender: bob, group: true, payload: ok }]
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = ["chats", "failed-peers", "errors", "rejections"]
+    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "notifications", "channels"]
 
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
@@ -21,6 +22,8 @@ enum ExpectationChecks {
         case "failed-peers": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "errors": Clause("GroupCore", "actions")
+        case "notifications": Clause("GroupCore", "notification intents")
+        case "channels": Clause("GroupCore", "channels")
         default: Clause("MIP-01", "Group State Changes")
         }
     }

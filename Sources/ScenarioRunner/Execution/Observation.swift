@@ -43,18 +43,83 @@ enum Observation {
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
-                    messages.map { "\(name($0.sender, names)): \($0.rumor.content)" }.sorted().map(Outcome.string))
+                    messages.map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
             }
             chats.append(.map(fields))
         }
         chats.sort { $0.summary < $1.summary }
+        var notifications: [Outcome] = []
+        for intent in state.notifications {
+            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names))
+        }
         return .map([
+            // A set, written sorted, like messages: arrival order within a run is not engine-independent.
+            "notifications": .list(notifications.sorted { $0.summary < $1.summary }),
+            "channels": .list(state.channels.map { channelOutcome($0, names: names) }),
             "chats": .list(chats),
             "failed-peers": .list(state.failedPeers.map {
                 .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
             }.sorted { $0.summary < $1.summary }),
             "errors": .list(state.errors.map { .string($0.code.name) }),
             "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
+        ])
+    }
+
+    /// A notification intent by labels and chat name; `payload` is `ok` when the intent points at
+    /// its own chat (thread id = chat id, is-group as the chat) and at a message of that chat with
+    /// that sender and timestamp, else what does not match.
+    static func notificationOutcome(
+        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], member: SimulatedMember, names: [PublicKey: String]
+    ) async -> Outcome {
+        let payload = intent.payload
+        let chat = state.chatList.first { $0.chatID == payload.chatID }
+        var problems: [String] = []
+        if intent.threadID != payload.chatID { problems.append("thread id is not the chat id") }
+        if let chat, chat.isGroup != payload.isGroup { problems.append("is-group \(payload.isGroup) for a chat with is-group \(chat.isGroup)") }
+        // A broadcast's chat is its channel, and its message the verified inner event shown there.
+        let channel = state.channels.first { $0.channelID == payload.chatID }
+        var message: (sender: String, timestamp: UInt64)?
+        if let channel {
+            message = channel.messages.first { $0.id == payload.messageID }.map { ($0.senderPubkey.hex, $0.timestamp) }
+        } else if let snapshot = snapshots.first(where: { $0.nostrGroupID == payload.chatID }) {
+            message = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).first { $0.rumor.id.hex == payload.messageID }
+                .map { ($0.sender.hex, $0.rumor.createdAt) }
+        }
+        if let message {
+            if message.sender != payload.senderID { problems.append("sender id is not the message's sender") }
+            if message.timestamp != payload.timestamp { problems.append("timestamp is not the message's") }
+        } else {
+            problems.append("no message \(payload.messageID.prefix(8)) in the chat")
+        }
+        let sender = (try? PublicKey(hex: payload.senderID)).map { name($0, names) } ?? "invalid:\(payload.senderID.prefix(8))"
+        return .map([
+            "title": .string(intent.title), "body": .string(intent.body), "chat": .string(chat?.groupName ?? channel?.name ?? "unknown chat"),
+            "sender": .string(sender), "group": .bool(payload.isGroup),
+            "payload": .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")),
+        ])
+    }
+
+    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4452) carries a signed
+    /// event whose signature is random, so only its text is kept.
+    static func shownContent(_ rumor: UnsignedEvent) -> String {
+        guard rumor.kind == Kind(rawValue: 4452), let inner = try? Event(json: rumor.content) else { return rumor.content }
+        return "broadcast \(inner.content)"
+    }
+
+    /// A channel by labels: its relays' progress (and, for owners, the subscriber counts they
+    /// reported), whether a link exists, and the broadcasts shown, as a sorted set like messages.
+    static func channelOutcome(_ channel: ChannelState, names: [PublicKey: String]) -> Outcome {
+        .map([
+            "name": .string(channel.name), "role": .string(channel.role.rawValue), "welcome": .string(channel.welcomeMessage),
+            "connected": .string(channel.connectedSummary), "link": .bool(channel.link != nil), "join-failed": .bool(channel.joinFailed),
+            "relays": .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay in
+                var fields: [String: Outcome] = ["relay": .string(name(relay.pubkey, names)), "status": .string(relay.status.rawValue)]
+                if let subscribers = relay.subscribers { fields["subscribers"] = .integer(Int64(subscribers)) }
+                if let failure = relay.failure { fields["failure"] = .string(failure) }
+                return .map(fields)
+            }),
+            "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),
+            "messages": .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)),
         ])
     }
 

@@ -113,7 +113,8 @@ public struct ScenarioExecutor: Sendable {
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
         var behaviour = CoreConfiguration.Behaviour(
-            publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: member.ownCommitMerge)
+            publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: member.ownCommitMerge,
+            chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)))
         behaviour.protectsKeyPackage = member.protectsKeyPackage
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {

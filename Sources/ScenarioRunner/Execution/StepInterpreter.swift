@@ -36,7 +36,11 @@ struct StepInterpreter {
     static let capabilities: [String: EngineCapability] = [
         "create-group": .createGroup, "create-chat": .createGroup, "add-members": .addMembers,
         "remove-members": .removeMembers, "leave": .leave, "rename": .updateGroupData, "send": .applicationMessages,
+        "create-channel": .createGroup, "broadcast": .applicationMessages,
     ]
+
+    /// Member actions the core carries out alone, without asking its engine for anything.
+    static let localActions: Set<String> = ["mute", "unmute", "retry-channel", "join-channel", "retry-join"]
 
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
     func missingCapability() async -> String? {
@@ -115,9 +119,23 @@ struct StepInterpreter {
         return chats[0].chatID
     }
 
+    /// The channel a member acts on: the one named `name`, else its only channel.
+    func channel(of label: String, named name: String?) async throws -> ChannelState {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let channels = await core.state().channels
+        if let name {
+            guard let channel = channels.first(where: { $0.name == name }) else {
+                throw StepFailure(message: "\(label) has no channel named '\(name)' (has: \(channels.map(\.name)))")
+            }
+            return channel
+        }
+        guard channels.count == 1 else { throw StepFailure(message: "\(label) has \(channels.count) channels; name one with 'channel:'") }
+        return channels[0]
+    }
+
     /// The action a member-action step dispatches, and who performs it.
     func action(for step: Step) async throws -> (String, AppAction)? {
-        guard Self.capabilities[step.verb] != nil else { return nil }
+        guard Self.capabilities[step.verb] != nil || Self.localActions.contains(step.verb) else { return nil }
         let f = try fields(step)
         let by = try f.required("by").string("by")
         let group = try f["group"]?.string("group")
@@ -134,6 +152,27 @@ struct StepInterpreter {
         case "leave": return (by, .leave(chatID: try await chat(of: by, named: group)))
         case "rename": return (by, .rename(chatID: try await chat(of: by, named: group), name: try f.required("to").string("to")))
         case "send": return (by, .sendMessage(chatID: try await chat(of: by, named: group), text: try f.required("text").string("text")))
+        case "mute": return (by, .mute(chatID: try await chat(of: by, named: group)))
+        case "unmute": return (by, .unmute(chatID: try await chat(of: by, named: group)))
+        case "create-channel":
+            return (by, .createChannel(
+                relays: try keys(f["relays"]), name: try f.required("name").string("name"),
+                description: try f["description"]?.string("description") ?? "", welcomeMessage: try f["welcome"]?.string("welcome") ?? "",
+                coOwners: try keys(f["owners"])))
+        case "retry-channel":
+            return (by, .retryChannel(channelID: try await channel(of: by, named: try f["channel"]?.string("channel")).channelID))
+        case "retry-join":
+            return (by, .retryJoinChannel(channelID: try await channel(of: by, named: try f["channel"]?.string("channel")).channelID))
+        case "broadcast":
+            let channel = try await channel(of: by, named: try f["channel"]?.string("channel"))
+            return (by, .broadcast(channelID: channel.channelID, text: try f.required("text").string("text")))
+        case "join-channel":
+            let owner = try f.required("from").string("from")
+            let channel = try await channel(of: owner, named: try f["channel"]?.string("channel"))
+            guard let link = channel.link else {
+                throw StepFailure(message: "\(owner)'s channel '\(channel.name)' has no link yet (no relay active)")
+            }
+            return (by, .joinChannel(link))
         default: return nil
         }
     }

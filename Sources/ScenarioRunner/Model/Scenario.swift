@@ -30,6 +30,8 @@ public struct MemberSpec: Sendable, Hashable {
     /// True for a member whose core hands kind-445 events that fail Nostr verification to its
     /// engine (an engine conformance probe; see `CoreConfiguration.Behaviour`).
     public var handsUnverifiedGroupEvents: Bool = false
+    /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
+    public var chatRelay: String? = nil
     public let location: SourceLocation
 }
 
@@ -64,6 +66,7 @@ public struct Scenario: Sendable {
     static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
     static let engines = ["swift", "mdk"]
     static let ownCommitMerges = CoreConfiguration.Behaviour.OwnCommitMerge.allCases.map(\.rawValue)
+    static let chatRelayConducts = ["honest", "alters", "forges"]
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -103,7 +106,7 @@ public struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events",
+                    "unverified-group-events", "chat-relay",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -122,6 +125,7 @@ public struct Scenario: Sendable {
                 location: f.location)
             member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
             member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
+            member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
             members.append(member)
         }
 

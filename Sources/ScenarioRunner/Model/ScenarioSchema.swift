@@ -56,6 +56,7 @@ public enum ScenarioSchema {
             ] as [String: Any],
             "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
             "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
+            "chat-relay": ["enum": Scenario.chatRelayConducts, "description": "The member is a chat relay that forwards channel broadcasts this way."],
         ] as [String: Any],
     ]}
 

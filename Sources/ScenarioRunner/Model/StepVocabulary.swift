@@ -104,6 +104,26 @@ public enum StepVocabulary {
         StepVerb(name: "send", summary: "a member sends a message", shape: .fields([
             by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
         ])),
+        StepVerb(name: "mute", summary: "a member mutes a chat (no notification intents)", shape: .fields([
+            by, FieldSpec("group", .text),
+        ])),
+        StepVerb(name: "unmute", summary: "a member unmutes a chat", shape: .fields([by, FieldSpec("group", .text)])),
+        StepVerb(name: "create-channel", summary: "an owner creates a channel served by chat relays", shape: .fields([
+            by, FieldSpec("relays", .members, required: true), FieldSpec("name", .text, required: true),
+            FieldSpec("description", .text), FieldSpec("welcome", .text), FieldSpec("owners", .members),
+        ])),
+        StepVerb(name: "retry-channel", summary: "the owner asks a channel's failed relays again", shape: .fields([
+            by, FieldSpec("channel", .text),
+        ])),
+        StepVerb(name: "join-channel", summary: "a subscriber joins by the link of a member's channel", shape: .fields([
+            by, FieldSpec("channel", .text), FieldSpec("from", .member, required: true),
+        ])),
+        StepVerb(name: "retry-join", summary: "a subscriber asks the relays that failed it again", shape: .fields([
+            by, FieldSpec("channel", .text),
+        ])),
+        StepVerb(name: "broadcast", summary: "a member posts to a channel (owners only)", shape: .fields([
+            by, FieldSpec("text", .text, required: true), FieldSpec("channel", .text),
+        ])),
         // The world.
         StepVerb(name: "deliver", summary: "run the world until no delivery or timer is left", shape: .word(["all"])),
         StepVerb(name: "advance", summary: "advance the virtual clock", shape: .fields([

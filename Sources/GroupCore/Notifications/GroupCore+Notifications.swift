@@ -1,0 +1,27 @@
+import Nostr
+
+extension GroupCore {
+    /// Raises the intent for a message just inserted into `chat`: only chat messages (kind 9) alert;
+    /// everything else an application message can carry (reactions, deletions) stays silent.
+    func notifyIfNeeded(_ message: ChatMessage, kind: Kind, in chat: ChatRecord) {
+        guard kind == .chatMessage else { return }
+        let context: NotificationRules.Context = chat.isGroup ? .group(name: chat.name) : .direct
+        guard
+            let intent = NotificationRules.intent(
+                for: message, chatID: chat.chatID, context: context, muted: notifications.muted.contains(chat.chatID))
+        else { return }
+        notifications.intents.append(intent)
+        changed("notify \(message.id.prefix(8))")
+    }
+
+    /// Mutes or unmutes a chat or a channel we subscribe to: muted chats keep counting unread
+    /// messages but raise no intents.
+    func setMuted(_ chatID: String, _ muted: Bool) {
+        guard chats[chatID] != nil || channels.records[chatID] != nil else {
+            fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
+            return
+        }
+        let changedNow = muted ? notifications.muted.insert(chatID).inserted : notifications.muted.remove(chatID) != nil
+        if changedNow { changed("\(muted ? "mute" : "unmute") \(chatID.prefix(8))") }
+    }
+}

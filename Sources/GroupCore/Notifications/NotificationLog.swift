@@ -1,0 +1,5 @@
+/// The core's notification memory: the intents raised so far (oldest first) and the muted chats.
+struct NotificationLog: Sendable {
+    var intents: [NotificationIntent] = []
+    var muted: Set<String> = []
+}

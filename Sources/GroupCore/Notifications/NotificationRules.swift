@@ -1,0 +1,45 @@
+/// The product's notification rules as a pure function, so that each rule is testable on its own:
+/// one intent per incoming chat message that should alert, none for our own messages, for system
+/// events (they never reach here: commits and proposals are not chat messages) or for muted chats.
+public enum NotificationRules {
+    /// How many characters of the text a body keeps before "..." is appended.
+    public static let bodyLimit = 100
+
+    /// Where a message arrived, as far as its notification is concerned.
+    public enum Context: Hashable, Sendable {
+        /// A group chat: the title names the sender and the group.
+        case group(name: String)
+        /// A 1:1 chat: the title is the sender alone.
+        case direct
+        /// A channel broadcast: the title is the channel, whoever of its owners wrote it.
+        case channel(name: String)
+    }
+
+    /// The body of a notification: the text itself, or its first `bodyLimit` characters and "...".
+    public static func body(of text: String) -> String {
+        text.count > bodyLimit ? String(text.prefix(bodyLimit)) + "..." : text
+    }
+
+    /// The title of a notification from `senderName` in `context`.
+    public static func title(senderName: String, context: Context) -> String {
+        switch context {
+        case .group(let name): "\(senderName) in \(name)"
+        case .direct: senderName
+        case .channel(let name): name
+        }
+    }
+
+    /// The intent for one message, or nil when it must not alert (ours, or a muted chat).
+    public static func intent(
+        for message: ChatMessage, chatID: String, context: Context, muted: Bool
+    ) -> NotificationIntent? {
+        guard !message.isMine, !muted else { return nil }
+        let sender = message.senderName ?? String(message.senderPubkey.hex.prefix(8))
+        let isGroup = if case .direct = context { false } else { true }
+        return NotificationIntent(
+            title: title(senderName: sender, context: context), body: body(of: message.content), threadID: chatID,
+            payload: NotificationPayload(
+                chatID: chatID, messageID: message.id, senderID: message.senderPubkey.hex, isGroup: isGroup,
+                timestamp: message.timestamp))
+    }
+}

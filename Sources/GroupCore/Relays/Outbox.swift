@@ -1,0 +1,28 @@
+import Nostr
+
+/// Chat messages that could not reach a relay (we were offline, or it was down), by relay URL:
+/// they are sent again, as the same signed event, as soon as the relay can be reached.
+struct Outbox: Sendable {
+    private var waiting: [String: [Event]] = [:]
+    /// Our chat-message events no relay has accepted or refused yet, by id.
+    private var inFlight: [String: Event] = [:]
+
+    mutating func track(_ event: Event) { inFlight[event.id.hex] = event }
+
+    /// The message is settled (accepted somewhere, or refused everywhere): nothing to resend.
+    mutating func forget(_ eventID: String) { inFlight[eventID] = nil }
+
+    func event(_ eventID: String) -> Event? { inFlight[eventID] }
+
+    mutating func hold(_ event: Event, for url: String) {
+        guard !(waiting[url] ?? []).contains(where: { $0.id == event.id }) else { return }
+        waiting[url, default: []].append(event)
+    }
+
+    /// Takes every event waiting for `url`, oldest first.
+    mutating func take(for url: String) -> [Event] {
+        waiting.removeValue(forKey: url) ?? []
+    }
+
+    func isWaiting(for url: String) -> Bool { !(waiting[url] ?? []).isEmpty }
+}
