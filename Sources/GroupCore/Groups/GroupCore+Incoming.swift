@@ -77,6 +77,7 @@ extension GroupCore {
     }
 
     private func receiveMessage(_ received: ReceivedMessage, in chatID: String) {
+        guard received.rumor.kind != ControlMessage.kind else { return receiveControl(received, in: chatID) }
         guard var chat = chats[chatID] else { return }
         let mine = received.sender == publicKey
         let message = ChatMessage(
@@ -87,6 +88,7 @@ extension GroupCore {
         guard chat.insert(message) else { return }
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
+        recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
     }
 

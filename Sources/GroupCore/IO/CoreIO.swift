@@ -18,6 +18,18 @@ public enum AppAction: Hashable, Sendable {
     case rename(chatID: String, name: String)
     case sendMessage(chatID: String, text: String)
     case openChat(chatID: String)
+    /// Gives `member` a role (Roles/PermissionTable.swift says who may).
+    case setRole(chatID: String, member: PublicKey, role: Role)
+    /// Deletes a message (by rumor id) for everyone.
+    case deleteMessage(chatID: String, messageID: String)
+    /// Hides a member's messages for everyone (kept, flagged), or lifts that.
+    case block(chatID: String, member: PublicKey)
+    case unblock(chatID: String, member: PublicKey)
+    /// Re-publishes the role table (what an admin sends joiners; admins only).
+    case publishRoleTable(chatID: String)
+    /// The action as a modified client that skips its own permission checks would send it: how
+    /// scenarios prove that every receiver rejects what an honest sender refuses.
+    indirect case forged(AppAction)
     case markRead(chatID: String)
 }
 

@@ -29,17 +29,22 @@ public struct CoreConfiguration: Sendable {
         public var commitTimeoutMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
         public var selfUpdateStaggerMilliseconds: UInt64
+        /// For tests only (the mutation check of the permission table): checks this member skips on
+        /// both sides. Shipped configurations leave it empty.
+        public var disabledPermissionChecks: Set<PermissionCheck>
 
         public init(
             publishesKeyPackage: Bool = true,
             keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
             commitTimeoutMilliseconds: UInt64 = 5_000,
-            selfUpdateStaggerMilliseconds: UInt64 = 500
+            selfUpdateStaggerMilliseconds: UInt64 = 500,
+            disabledPermissionChecks: Set<PermissionCheck> = []
         ) {
             self.publishesKeyPackage = publishesKeyPackage
             self.keyPackageFetchTimeoutMilliseconds = keyPackageFetchTimeoutMilliseconds
             self.commitTimeoutMilliseconds = commitTimeoutMilliseconds
             self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
+            self.disabledPermissionChecks = disabledPermissionChecks
         }
     }
 

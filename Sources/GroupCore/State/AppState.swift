@@ -38,6 +38,14 @@ public struct ChatSummary: Hashable, Sendable {
     public var epoch: UInt64
     /// The member was removed or left: history is kept, sending is refused.
     public var isRemoved: Bool
+    /// Each member's role (empty until the role table is known: a joiner waits for its snapshot).
+    public var roles: [PublicKey: Role] = [:]
+    /// Members whose messages are hidden for everyone.
+    public var blocked: Set<PublicKey> = []
+    /// Rumor ids of messages kept but hidden (deleted, blocked sender, sender not allowed to send).
+    public var hiddenMessageIDs: Set<String> = []
+    /// Whether any role change, deletion or block has been seen in this chat.
+    public var hasRoleChanges = false
 }
 
 /// A member as a chat shows it.

@@ -12,7 +12,7 @@ extension GroupCore {
         next.busy = busy.keys.sorted().compactMap { busy[$0] }
         next.errors = errors
         next.failedPeers = failedPeers
-        next.rejections = rejections
+        next.rejections = rejections + roleRejections()
         next.rev = published.rev
         guard next != published else { return }
         next.rev = published.rev + 1
@@ -30,10 +30,13 @@ extension GroupCore {
     }
 
     private func summary(_ chat: ChatRecord) -> ChatSummary {
-        ChatSummary(
+        let roles = roleView(of: chat)
+        return ChatSummary(
             chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
-            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved
+            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
+            roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
+            blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges
         )
     }
 

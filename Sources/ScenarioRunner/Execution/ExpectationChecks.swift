@@ -13,13 +13,14 @@
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = ["chats", "failed-peers", "errors", "rejections"]
+    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "role-rejections"]
 
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
         switch field {
         case "failed-peers": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
+        case "role-rejections": Clause("GroupCore", "permission table")
         case "errors": Clause("GroupCore", "actions")
         default: Clause("MIP-01", "Group State Changes")
         }
@@ -47,7 +48,8 @@ enum ExpectationChecks {
                 for field in memberFields {
                     guard let node = fields[field] else { continue }
                     let expected = expectedOutcome(of: node)
-                    let actual = observed?[field] ?? .null
+                    // An outcome lists role rejections only when there are some.
+                    let actual = observed?[field] ?? (field == "role-rejections" ? .list([]) : .null)
                     let differences = expected.partialDifferences(from: actual, path: "\(entry.key).\(field)")
                     results.append(CheckResult(
                         check: prefix + "member \(entry.key): \(field)", clause: clause(for: field),

@@ -39,23 +39,36 @@ enum Observation {
             ]
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
-                let messages = (try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []
+                let messages = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).filter { $0.rumor.kind != .roleControl }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
                     messages.map { "\(name($0.sender, names)): \($0.rumor.content)" }.sorted().map(Outcome.string))
+                if chat.hasRoleChanges {
+                    // Only chats that used the role hierarchy carry these, so older vectors stay as they were.
+                    fields["hidden"] = .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
+                        .map { "\(name($0.sender, names)): \($0.rumor.content)" }.sorted().map(Outcome.string))
+                }
+            }
+            if chat.hasRoleChanges {
+                fields["roles"] = .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
+                fields["blocked"] = .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string))
             }
             chats.append(.map(fields))
         }
         chats.sort { $0.summary < $1.summary }
-        return .map([
+        let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") }.sorted()
+        var fields: [String: Outcome] = [
             "chats": .list(chats),
             "failed-peers": .list(state.failedPeers.map {
                 .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
             }.sorted { $0.summary < $1.summary }),
             "errors": .list(state.errors.map { .string($0.code.name) }),
             "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
-        ])
+        ]
+        // The permission table's rejections are ours, the same on every engine, so vectors keep them.
+        if !roleRejections.isEmpty { fields["role-rejections"] = .list(roleRejections.map(Outcome.string)) }
+        return .map(fields)
     }
 
     /// Groups on which the active members disagree (members, admins, name, epoch), per MIP-03

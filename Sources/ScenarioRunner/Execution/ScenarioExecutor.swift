@@ -21,6 +21,8 @@ public struct ScenarioExecutor: Sendable {
     /// Unix time of virtual instant zero. MDK stamps its own events from the wall clock, so runs
     /// that include it pass the time at start (chosen by the caller; this module reads no clock).
     public let epochUnixSeconds: UInt64
+    /// For the mutation test only: permission checks every member skips (see PermissionTable).
+    public var disabledPermissionChecks: Set<PermissionCheck> = []
 
     public init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -91,7 +93,8 @@ public struct ScenarioExecutor: Sendable {
 
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
-        let behaviour = CoreConfiguration.Behaviour(publishesKeyPackage: member.publishesKeyPackage)
+        let behaviour = CoreConfiguration.Behaviour(
+            publishesKeyPackage: member.publishesKeyPackage, disabledPermissionChecks: disabledPermissionChecks)
         guard !scenario.relays.isEmpty else {
             return MemberOptions(profileName: member.profileName, behaviour: behaviour)
         }

@@ -32,6 +32,8 @@ struct StepInterpreter {
     static let capabilities: [String: EngineCapability] = [
         "create-group": .createGroup, "create-chat": .createGroup, "add-members": .addMembers,
         "remove-members": .removeMembers, "leave": .leave, "rename": .updateGroupData, "send": .applicationMessages,
+        "set-role": .applicationMessages, "delete-message": .applicationMessages, "block": .applicationMessages,
+        "unblock": .applicationMessages, "publish-roles": .applicationMessages,
     ]
 
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
@@ -113,6 +115,11 @@ struct StepInterpreter {
 
     /// The action a member-action step dispatches, and who performs it.
     func action(for step: Step) async throws -> (String, AppAction)? {
+        guard let (by, action) = try await honestAction(for: step) else { return nil }
+        return try fields(step)["forged"]?.boolean("forged") == true ? (by, .forged(action)) : (by, action)
+    }
+
+    private func honestAction(for step: Step) async throws -> (String, AppAction)? {
         guard Self.capabilities[step.verb] != nil else { return nil }
         let f = try fields(step)
         let by = try f.required("by").string("by")
@@ -130,8 +137,29 @@ struct StepInterpreter {
         case "leave": return (by, .leave(chatID: try await chat(of: by, named: group)))
         case "rename": return (by, .rename(chatID: try await chat(of: by, named: group), name: try f.required("to").string("to")))
         case "send": return (by, .sendMessage(chatID: try await chat(of: by, named: group), text: try f.required("text").string("text")))
+        case "set-role":
+            guard let role = Role(rawValue: try f.required("role").string("role")) else { throw StepFailure(message: "unknown role") }
+            let member = try key(try f.required("member").string("member"))
+            return (by, .setRole(chatID: try await chat(of: by, named: group), member: member, role: role))
+        case "block", "unblock":
+            let chatID = try await chat(of: by, named: group), member = try key(try f.required("member").string("member"))
+            return (by, step.verb == "block" ? .block(chatID: chatID, member: member) : .unblock(chatID: chatID, member: member))
+        case "publish-roles": return (by, .publishRoleTable(chatID: try await chat(of: by, named: group)))
+        case "delete-message":
+            let chatID = try await chat(of: by, named: group)
+            return (by, .deleteMessage(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: try f.required("message").string("message"))))
         default: return nil
         }
+    }
+
+    /// The rumor id of the chat message with `text` as `label`'s engine stored it.
+    func messageID(of label: String, chatID: String, text: String) async throws -> String {
+        guard let engine = world.member(label)?.engine,
+              let group = try await engine.groups().first(where: { $0.nostrGroupID == chatID })
+        else { throw StepFailure(message: "\(label) has no group \(chatID.prefix(8))") }
+        let matches = try await engine.messages(in: group.mlsGroupID).filter { $0.rumor.kind == .chatMessage && $0.rumor.content == text }
+        guard matches.count == 1 else { throw StepFailure(message: "\(label) has \(matches.count) messages '\(text)', needs exactly one") }
+        return matches[0].rumor.id.hex
     }
 
     mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
@@ -251,7 +279,8 @@ struct StepInterpreter {
         case .down, .up, .partition, .heal, .tamper: return
         }
         // EVENT-carrying rules watch what members publish; OK withholding watches the relay's answer.
-        let direction: FaultRule.Direction = kind == .withholdOK ? .both : .toRelay
+        let direction: FaultRule.Direction =
+            kind == .withholdOK ? .both : try f["direction"]?.string("direction") == "to-member" ? .toMember : .toRelay
         let occurrences: FaultRule.Occurrences = try f["nth"].map { .nth(Int(try $0.integer("nth", in: 1...1_000_000))) } ?? .all
         if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
         let rule = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))

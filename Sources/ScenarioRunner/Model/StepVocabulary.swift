@@ -5,6 +5,8 @@
 //   - name: alice creates the group
 //     create-group: { by: alice, with: [bob, carol], name: Team }
 
+import GroupCore
+
 /// What a field of a step holds.
 public enum FieldType: Sendable, Hashable {
     case member            // a member label declared under `members`
@@ -69,6 +71,8 @@ public struct StepVerb: Sendable, Hashable {
 
 public enum StepVocabulary {
     static let by = FieldSpec("by", .member, required: true)
+    /// The action as a modified client sends it, skipping its own permission checks.
+    static let forged = FieldSpec("forged", .boolean)
 
     /// Every verb a scenario step may use.
     public static let verbs: [StepVerb] = [
@@ -84,14 +88,31 @@ public enum StepVocabulary {
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
         ])),
         StepVerb(name: "remove-members", summary: "an admin removes members", shape: .fields([
-            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
+            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text), forged,
         ])),
         StepVerb(name: "leave", summary: "a member leaves a group", shape: .fields([by, FieldSpec("group", .text)])),
         StepVerb(name: "rename", summary: "an admin renames a group", shape: .fields([
             by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
         ])),
         StepVerb(name: "send", summary: "a member sends a message", shape: .fields([
-            by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
+            by, FieldSpec("text", .text, required: true), FieldSpec("group", .text), forged,
+        ])),
+        // The role hierarchy (GroupCore/Roles/PermissionTable.swift).
+        StepVerb(name: "set-role", summary: "a member gives another member a role", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(Role.allCases.map(\.rawValue)), required: true),
+            FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-message", summary: "a member deletes a message (named by its text) for everyone", shape: .fields([
+            by, FieldSpec("message", .text, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "block", summary: "a member hides another member's messages for everyone", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "unblock", summary: "a member lifts a block", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "publish-roles", summary: "an admin re-publishes the role table (forged: a member claims ownership)", shape: .fields([
+            by, FieldSpec("group", .text), forged,
         ])),
         // The world.
         StepVerb(name: "deliver", summary: "run the world until no delivery or timer is left", shape: .word(["all"])),
@@ -103,6 +124,7 @@ public enum StepVocabulary {
             FieldSpec("apply", .word(FaultKind.allCases.map(\.rawValue)), required: true),
             FieldSpec("kind", .integer(0...65535)), FieldSpec("author", .member), FieldSpec("nth", .integer(1...1_000_000)),
             FieldSpec("prefix", .text), FieldSpec("for", .duration),
+            FieldSpec("direction", .word(["to-relay", "to-member"])),
         ])),
         StepVerb(name: "release", summary: "release what a named hold step captured", shape: .fields([
             FieldSpec("hold", .stepName, required: true),

@@ -1,0 +1,171 @@
+import EngineInterface
+import Nostr
+
+// The role hierarchy in GroupCore: sender-side checks and control messages out, control messages
+// and chat messages into each chat's RoleBook in. Both sides ask `PermissionTable` and nothing else.
+extension GroupCore {
+    /// Checks disabled by the mutation test (never in shipped configurations).
+    var disabledPermissionChecks: Set<PermissionCheck> { configuration.behaviour.disabledPermissionChecks }
+
+    func roleView(of chat: ChatRecord) -> RoleView {
+        chat.roles.view(admins: chat.admins, disabled: disabledPermissionChecks)
+    }
+
+    /// The sender-side check: a refusal becomes an error whose code is the check's reason.
+    func permitted(_ request: PermissionRequest, in chatID: String) -> Bool {
+        guard let check = PermissionTable.refusal(request, disabled: disabledPermissionChecks) else { return true }
+        fail(CoreError(CoreError.Code(check.reason), "\(request.action.rawValue) refused to a \(request.actor.rawValue)"), chatID: chatID)
+        return false
+    }
+
+    func sendPermitted(in chat: ChatRecord) -> Bool {
+        permitted(PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .send), in: chat.chatID)
+    }
+
+    /// Admins remove only lower ranks (owners anyone); the engine checks the admin bit itself.
+    func removalPermitted(of targets: [PublicKey], in chat: ChatRecord) -> Bool {
+        let view = roleView(of: chat)
+        let actor = view.role(of: publicKey)
+        return targets.allSatisfy {
+            permitted(PermissionRequest(actor: actor, action: .removeMember, target: view.role(of: $0)), in: chat.chatID)
+        }
+    }
+
+    /// Role actions, and any action as a modified client that skips its own checks would send it.
+    func performRoleAction(_ action: AppAction, forged: Bool) async {
+        switch action {
+        case .forged(let inner):
+            await performForged(inner)
+        case .setRole(let chatID, let member, let role):
+            guard let chat = writableChat(chatID, needsAdmin: false), let view = roleTarget(member, in: chat) else { return }
+            let request = PermissionRequest(
+                actor: view.role(of: publicKey), action: .setRole, target: view.role(of: member), newRole: role)
+            guard forged || permitted(request, in: chatID) else { return }
+            await sendControl(.setRole(target: member, role: role), in: chat)
+            // Owners and admins must also be (or stop being) Marmot admins: a group-data commit. A
+            // forged change stops at the control message: receivers judge that; a commit by a
+            // Marmot admin would be accepted by every engine (MIP-03 knows no ranks).
+            guard !forged, role.isMarmotAdmin != chat.admins.contains(member) else { return }
+            let admins = role.isMarmotAdmin ? chat.admins + [member] : chat.admins.filter { $0 != member }
+            do {
+                let evolution = try await engine.updateGroupData(of: chat.mlsGroupID, GroupDataChanges(admins: admins))
+                await publishCommit(evolution, label: "admins", in: chatID)
+            } catch {
+                fail(error, during: "changing admins", chatID: chatID)
+            }
+        case .deleteMessage(let chatID, let messageID):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            guard let author = chat.messages.first(where: { $0.id == messageID })?.senderPubkey else {
+                fail(CoreError(.invalidAction, "no message \(messageID.prefix(8)) in \(chatID.prefix(8))"), chatID: chatID)
+                return
+            }
+            let view = roleView(of: chat)
+            let request = PermissionRequest(
+                actor: view.role(of: publicKey), action: .deleteMessage, target: view.role(of: author), ownTarget: author == publicKey)
+            guard forged || permitted(request, in: chatID) else { return }
+            await sendControl(.delete(messageID: messageID), in: chat)
+        case .block(let chatID, let member), .unblock(let chatID, let member):
+            guard let chat = writableChat(chatID, needsAdmin: false), let view = roleTarget(member, in: chat) else { return }
+            let blocking = if case .block = action { true } else { false }
+            let request = PermissionRequest(actor: view.role(of: publicKey), action: blocking ? .block : .unblock, target: view.role(of: member))
+            guard forged || permitted(request, in: chatID) else { return }
+            await sendControl(blocking ? .block(member) : .unblock(member), in: chat)
+        case .publishRoleTable(let chatID):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
+            guard forged || permitted(request, in: chatID) else { return }
+            // A forged table is a member claiming ownership for itself.
+            await sendRoleSnapshot(chatID, claimingOwnership: forged)
+        default:
+            await perform(action)
+        }
+    }
+
+    /// What a client without sender-side role checks does (the receivers' checks must hold).
+    private func performForged(_ action: AppAction) async {
+        switch action {
+        case .sendMessage(let chatID, let text):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            await sendMessage(text, in: chat)
+        case .removeMembers(let chatID, let members):
+            // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
+        default:
+            await performRoleAction(action, forged: true)
+        }
+    }
+
+    private func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
+        guard chat.members.contains(member), member != publicKey else {
+            fail(CoreError(.invalidAction, "\(member.hex.prefix(8)) is not another member of \(chat.chatID.prefix(8))"), chatID: chat.chatID)
+            return nil
+        }
+        return roleView(of: chat)
+    }
+
+    /// Encrypts a control message to the group and records it in our own book (our own events
+    /// never come back through the engine).
+    func sendControl(_ body: ControlMessage.Body, in chat: ChatRecord) async {
+        let control = ControlMessage(body, at: now)
+        do {
+            let event = try await engine.createMessage(
+                in: chat.mlsGroupID, sender: publicKey, kind: ControlMessage.kind, content: control.json(), tags: [])
+            let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
+            chats[chat.chatID]?.roles.add(RoleEntry(
+                eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
+                actorAdmin: chat.admins.contains(publicKey), at: now, content: .control(body)))
+            changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
+            publishSigned(event, to: chat.relays)
+        } catch {
+            fail(error, during: "sending a control message", chatID: chat.chatID)
+        }
+    }
+
+    /// The table for joiners, sent in their first epoch by the admin whose commit added them.
+    func sendRoleSnapshot(_ chatID: String, claimingOwnership: Bool = false) async {
+        guard let chat = chats[chatID], !chat.isRemoved else { return }
+        let view = roleView(of: chat)
+        guard view.known else {
+            note("no role table to send in \(chatID.prefix(8)) yet")
+            return
+        }
+        var roles: [PublicKey: Role] = [:]
+        for member in chat.members { roles[member] = view.role(of: member) }
+        if claimingOwnership { roles[publicKey] = .owner }
+        await sendControl(.snapshot(roles: roles, blocked: view.blocked.intersection(chat.members)), in: chat)
+    }
+
+    /// An application message of kind 4450 from the group: decoded, then judged by the fold.
+    func receiveControl(_ received: ReceivedMessage, in chatID: String) {
+        guard chats[chatID] != nil else { return }
+        let control: ControlMessage
+        do {
+            control = try ControlMessage(json: received.rumor.content)
+        } catch {
+            rejections.append(Rejection(
+                eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
+            changed("rejection \(error.code.name)")
+            return
+        }
+        let admin = chats[chatID]?.admins.contains(received.sender) ?? false
+        chats[chatID]?.roles.add(RoleEntry(
+            eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, actorAdmin: admin,
+            at: control.at, content: .control(control.body)))
+        changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
+    }
+
+    /// A chat message enters the book too: whether it is shown depends on its sender's role then.
+    func recordChatMessage(eventID: String, rumor: UnsignedEvent, sender: PublicKey, in chatID: String) {
+        let stated = rumor.tags.first { $0.count > 1 && $0[0] == ControlMessage.atTag }.flatMap { UInt64($0[1]) }
+        let admin = chats[chatID]?.admins.contains(sender) ?? false
+        chats[chatID]?.roles.add(RoleEntry(
+            eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt,
+            content: .message))
+    }
+
+    /// Role rejections of every chat, derived afresh (a late authorizing change withdraws one).
+    func roleRejections() -> [Rejection] {
+        chats.keys.sorted().flatMap { id in chats[id].map { roleView(of: $0).rejections } ?? [] }
+    }
+}

@@ -1,0 +1,137 @@
+import Nostr
+
+/// One role-relevant event of a chat: a control message or a chat message (whose sender's role
+/// decides whether it may be shown), with what its receiver knew when it arrived.
+struct RoleEntry: Sendable {
+    enum Content: Sendable {
+        case control(ControlMessage.Body)
+        case message
+    }
+
+    /// The kind-445 wrapper, which a rejection names.
+    let eventID: String
+    /// The inner rumor id: the tie-breaker of the order, and what a deletion names.
+    let rumorID: String
+    let actor: PublicKey
+    /// The actor was in the group data's `admin_pubkeys` when we processed the event. MLS admits
+    /// an application message only in the epoch it was sent in, so this is the admin bit the
+    /// sender had then (a demoted admin's later messages arrive in epochs where it is gone).
+    let actorAdmin: Bool
+    /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
+    let at: UInt64
+    let content: Content
+
+    func precedes(_ other: RoleEntry) -> Bool { (at, rumorID) < (other.at, other.rumorID) }
+}
+
+/// A chat's role table as an ordered log. The table is never patched in place: every view folds
+/// the whole log in (`at`, rumor id) order, so a change that arrives late (reordered, or fetched
+/// on catch-up) lands where it belongs, and the judgements of the events after it are redone.
+/// Rejections are therefore derived: one that a late authorizing change makes valid disappears.
+struct RoleBook: Sendable {
+    /// Set in the creator's own book: it is the owner and needs no snapshot.
+    var creator: PublicKey?
+    private(set) var entries: [RoleEntry] = []
+
+    /// Inserts in order; false for a rumor already in the log.
+    @discardableResult
+    mutating func add(_ entry: RoleEntry) -> Bool {
+        guard !entries.contains(where: { $0.rumorID == entry.rumorID }) else { return false }
+        let index = entries.firstIndex { entry.precedes($0) } ?? entries.endIndex
+        entries.insert(entry, at: index)
+        return true
+    }
+
+    /// Whether any role change, deletion or block was ever seen (snapshots and chat messages alone
+    /// leave a chat's outcome as it was before roles existed).
+    var hasChanges: Bool {
+        entries.contains {
+            if case .control(let body) = $0.content, case .snapshot = body { return false }
+            if case .message = $0.content { return false }
+            return true
+        }
+    }
+
+    /// The table after the whole log, judged with `disabled` checks skipped (tests only).
+    func view(admins: [PublicKey], disabled: Set<PermissionCheck>) -> RoleView {
+        var view = RoleView(admins: Set(admins))
+        if let creator {
+            view.table[creator] = .owner
+            view.known = true
+        }
+        var authors: [String: PublicKey] = [:]
+        for entry in entries { if case .message = entry.content { authors[entry.rumorID] = entry.actor } }
+        var deleted: Set<String> = []
+        for entry in entries {
+            let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
+            func refuse(_ request: PermissionRequest) -> Bool {
+                guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
+                view.rejections.append(Rejection(
+                    eventID: entry.eventID, kind: .groupEvent, reason: check.reason,
+                    detail: "\(request.action.rawValue) by \(actorRole.rawValue) \(entry.actor.hex.prefix(8))"))
+                return true
+            }
+            switch entry.content {
+            case .control(.snapshot(let roles, let blocked)):
+                // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
+                // (sent for later joiners) are redundant to it, and a non-admin's is forged.
+                guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
+                guard !view.known else { continue }
+                view.table = roles
+                view.blocked = blocked
+                view.known = true
+            case _ where !view.known:
+                // Before our base we cannot judge; whatever it changed is in the snapshot.
+                continue
+            case .message:
+                if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
+            case .control(.setRole(let target, let role)):
+                let request = PermissionRequest(actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role)
+                if !refuse(request) { view.table[target] = role }
+            case .control(.delete(let messageID)):
+                let author = authors[messageID]
+                let request = PermissionRequest(
+                    actor: actorRole, action: .deleteMessage, target: author.map { view.role(of: $0) },
+                    ownTarget: author == entry.actor)
+                if !refuse(request) { deleted.insert(messageID) }
+            case .control(.block(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
+                    view.blocked.insert(target)
+                }
+            case .control(.unblock(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
+                    view.blocked.remove(target)
+                }
+            }
+        }
+        view.hidden.formUnion(deleted)
+        for (id, author) in authors where view.blocked.contains(author) { view.hidden.insert(id) }
+        return view
+    }
+}
+
+/// The role table as folded from a `RoleBook`.
+struct RoleView: Sendable {
+    /// Marmot admins now (`admin_pubkeys`).
+    let admins: Set<PublicKey>
+    /// Whether we have a base (we created the group, or an admin's snapshot arrived).
+    var known = false
+    /// Roles given by control messages; a role a member does not have in the table is `member`.
+    var table: [PublicKey: Role] = [:]
+    var blocked: Set<PublicKey> = []
+    /// Rumor ids of chat messages shown to nobody: deleted, from a blocked member, or sent by
+    /// someone who may not send (kept, flagged).
+    var hidden: Set<String> = []
+    var rejections: [Rejection] = []
+
+    init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
+    /// owner mark and the lower ranks from the table.
+    func role(of key: PublicKey, admin: Bool? = nil) -> Role {
+        let entry = table[key]
+        if admin ?? admins.contains(key) { return entry == .owner ? .owner : .admin }
+        guard let entry, !entry.isMarmotAdmin else { return .member }
+        return entry
+    }
+}
