@@ -28,6 +28,8 @@ public actor GroupCore {
     var errors: [AppError] = []
     var failedPeers: [FailedPeer] = []
     var rejections: [Rejection] = []
+    /// Our join-by-link requests, in the order we made them (Roles/GroupCore+Links.swift).
+    var joinResults: [JoinResult] = []
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -15,7 +15,11 @@ import Testing
         ControlMessage(.delete(messageID: String(repeating: "ab", count: 32)), at: 7),
         ControlMessage(.block(target), at: 8),
         ControlMessage(.unblock(target), at: 9),
-        ControlMessage(.snapshot(roles: [target: .owner], blocked: [target]), at: 10),
+        ControlMessage(.snapshot(roles: [target: .owner], blocked: [target], link: nil), at: 10),
+        ControlMessage(.snapshot(roles: [:], blocked: [], link: GroupLinkState(token: String(repeating: "0f", count: 16), role: .observer, approval: true, admin: target)), at: 11),
+        ControlMessage(.link(token: String(repeating: "0f", count: 16), role: .member, approval: false), at: 12),
+        ControlMessage(.joinDecided(requester: target, accepted: true), at: 13),
+        ControlMessage(.deleteGroup(keepHistory: false), at: 14),
     ]
 
     @Test(arguments: samples) func roundTrips(_ message: ControlMessage) throws {

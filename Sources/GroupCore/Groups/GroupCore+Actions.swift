@@ -41,6 +41,8 @@ extension GroupCore {
             await sendMessage(text, in: chat)
         case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .forged:
             await performRoleAction(action, forged: false)
+        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
+            await performLinkAction(action, forged: false)
         case .openChat(let chatID):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
@@ -78,6 +80,10 @@ extension GroupCore {
         }
         guard !chat.isRemoved else {
             fail(CoreError(.chatRemoved, "we are no longer a member of \(chatID.prefix(8))"), chatID: chatID)
+            return nil
+        }
+        guard roleView(of: chat).deletion == nil else {
+            fail(CoreError(.chatDeleted, "an owner deleted \(chatID.prefix(8))"), chatID: chatID)
             return nil
         }
         guard commits[chatID] == nil else {

@@ -12,6 +12,9 @@ extension GroupCore {
             reject(wrap, reason: error.code.name, detail: error.reason)
             return
         }
+        if opened.rumor.kind == LinkMessage.requestKind || opened.rumor.kind == LinkMessage.answerKind {
+            return await receiveLinkMessage(opened, wrap: wrap)
+        }
         guard opened.rumor.kind == .welcome else {
             reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
             return

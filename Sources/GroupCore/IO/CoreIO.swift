@@ -27,6 +27,17 @@ public enum AppAction: Hashable, Sendable {
     case unblock(chatID: String, member: PublicKey)
     /// Re-publishes the role table (what an admin sends joiners; admins only).
     case publishRoleTable(chatID: String)
+    /// The group's one link: joiners get `role`; with `approval`, requests wait for an admin.
+    case createGroupLink(chatID: String, role: Role, approval: Bool)
+    case changeGroupLink(chatID: String, role: Role)
+    case deleteGroupLink(chatID: String)
+    /// Decides a pending join request.
+    case admitJoin(chatID: String, requester: PublicKey, role: Role)
+    case rejectJoin(chatID: String, requester: PublicKey)
+    /// Asks the link's admin to let us in (the link is its admin's key and the token).
+    case joinByLink(admin: PublicKey, token: String)
+    /// Deletes the group for everyone (owners); members keep or drop its history.
+    case deleteGroup(chatID: String, keepHistory: Bool)
     /// The action as a modified client that skips its own permission checks would send it: how
     /// scenarios prove that every receiver rejects what an honest sender refuses.
     indirect case forged(AppAction)

@@ -5,11 +5,17 @@ import Nostr
 /// only members can read it (MIP-03 application messages).
 ///
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds { "," field } "}"
-///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot"
+///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
+///               | "join-pending" | "join-decided" | "delete-group"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
 ///     snapshot  : "roles": { hex-pubkey: role-name }, "blocked": [ hex-pubkey ]
+///                 [ "link": { "token": 32-hex, "role": role-name, "approval": bool, "admin": hex-pubkey } ]
+///     link      : "token": 32-hex, "role": role-name, "approval": bool   (create or change)
+///     link-delete
+///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
+///     delete-group : "keep-history": bool
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
@@ -21,7 +27,12 @@ struct ControlMessage: Hashable, Sendable {
         case delete(messageID: String)
         case block(PublicKey)
         case unblock(PublicKey)
-        case snapshot(roles: [PublicKey: Role], blocked: Set<PublicKey>)
+        case snapshot(roles: [PublicKey: Role], blocked: Set<PublicKey>, link: GroupLinkState?)
+        case link(token: String, role: Role, approval: Bool)
+        case linkDelete
+        case joinPending(requester: PublicKey)
+        case joinDecided(requester: PublicKey, accepted: Bool)
+        case deleteGroup(keepHistory: Bool)
     }
 
     static let kind: Kind = 4450
@@ -47,10 +58,33 @@ struct ControlMessage: Hashable, Sendable {
         case .unblock(let target):
             fields["type"] = .string("unblock")
             fields["target"] = .string(target.hex)
-        case .snapshot(let roles, let blocked):
+        case .snapshot(let roles, let blocked, let link):
             fields["type"] = .string("snapshot")
+            if let link {
+                fields["link"] = .object([
+                    "token": .string(link.token), "role": .string(link.role.rawValue), "approval": .bool(link.approval),
+                    "admin": .string(link.admin.hex),
+                ])
+            }
             fields["roles"] = .object(Dictionary(uniqueKeysWithValues: roles.map { ($0.key.hex, JSONValue.string($0.value.rawValue)) }))
             fields["blocked"] = .array(blocked.map(\.hex).sorted().map(JSONValue.string))
+        case .link(let token, let role, let approval):
+            fields["type"] = .string("link")
+            fields["token"] = .string(token)
+            fields["role"] = .string(role.rawValue)
+            fields["approval"] = .bool(approval)
+        case .linkDelete:
+            fields["type"] = .string("link-delete")
+        case .joinPending(let requester):
+            fields["type"] = .string("join-pending")
+            fields["requester"] = .string(requester.hex)
+        case .joinDecided(let requester, let accepted):
+            fields["type"] = .string("join-decided")
+            fields["requester"] = .string(requester.hex)
+            fields["accepted"] = .bool(accepted)
+        case .deleteGroup(let keepHistory):
+            fields["type"] = .string("delete-group")
+            fields["keep-history"] = .bool(keepHistory)
         }
         return JSONValue.object(fields).serialized()
     }
@@ -96,7 +130,28 @@ struct ControlMessage: Hashable, Sendable {
                 }
                 blocked.insert(key)
             }
-            body = .snapshot(roles: roles, blocked: blocked)
+            var link: GroupLinkState?
+            if let value = object["link"] {
+                guard let fields = value.object, let token = fields["token"]?.string, token.count == 32,
+                      let role = fields["role"]?.string.flatMap(Role.init(rawValue:)), let approval = fields["approval"]?.bool,
+                      let admin = fields["admin"]?.string.flatMap({ try? PublicKey(hex: $0) })
+                else { throw CoreError(.malformedControl, "bad snapshot link") }
+                link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
+            }
+            body = .snapshot(roles: roles, blocked: blocked, link: link)
+        case "link":
+            guard let token = object["token"]?.string, token.count == 32, let name = object["role"]?.string,
+                  let role = Role(rawValue: name), let approval = object["approval"]?.bool
+            else { throw CoreError(.malformedControl, "link needs a 32-hex 'token', a 'role' and 'approval'") }
+            body = .link(token: token, role: role, approval: approval)
+        case "link-delete": body = .linkDelete
+        case "join-pending": body = .joinPending(requester: try key("requester"))
+        case "join-decided":
+            guard let accepted = object["accepted"]?.bool else { throw CoreError(.malformedControl, "missing 'accepted'") }
+            body = .joinDecided(requester: try key("requester"), accepted: accepted)
+        case "delete-group":
+            guard let keep = object["keep-history"]?.bool else { throw CoreError(.malformedControl, "missing 'keep-history'") }
+            body = .deleteGroup(keepHistory: keep)
         default:
             throw CoreError(.malformedControl, "unknown type \(object["type"]?.serialized() ?? "none")")
         }

@@ -91,8 +91,10 @@ extension GroupCore {
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        default:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable:
             await performRoleAction(action, forged: true)
+        default:
+            await performLinkAction(action, forged: true)
         }
     }
 
@@ -133,7 +135,7 @@ extension GroupCore {
         var roles: [PublicKey: Role] = [:]
         for member in chat.members { roles[member] = view.role(of: member) }
         if claimingOwnership { roles[publicKey] = .owner }
-        await sendControl(.snapshot(roles: roles, blocked: view.blocked.intersection(chat.members)), in: chat)
+        await sendControl(.snapshot(roles: roles, blocked: view.blocked.intersection(chat.members), link: view.link), in: chat)
     }
 
     /// An application message of kind 4450 from the group: decoded, then judged by the fold.

@@ -17,6 +17,12 @@ public enum RoleAction: String, Hashable, Sendable, CaseIterable {
     case removeMember = "remove-member"
     /// Publish the role table for joiners.
     case snapshot
+    /// Create, change or delete the group link (`newRole`: the role joiners get).
+    case manageLink = "manage-link"
+    /// Accept (`newRole`) or reject a pending join request.
+    case admit
+    /// Delete the group for everyone.
+    case deleteGroup = "delete-group"
 }
 
 /// One permission check, named by the reason code a refusal carries.
@@ -29,6 +35,8 @@ public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case newRoleNotBelow = "role.newRoleNotBelow"
     case removeTargetNotBelow = "role.removeTargetNotBelow"
     case snapshotFromNonAdmin = "role.snapshotFromNonAdmin"
+    case linkNeedsAdmin = "role.linkNeedsAdmin"
+    case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
 
     /// The stable reason code (sender error code and receiver rejection reason).
     public var reason: String { rawValue }
@@ -78,11 +86,17 @@ public enum PermissionTable {
         PermissionRule(check: .blockTargetNotBelow, actions: [.block, .unblock], summary: "only a member of lower rank is blocked or unblocked") {
             ($0.target ?? .owner) < $0.actor
         },
+        PermissionRule(check: .linkNeedsAdmin, actions: [.manageLink, .admit], summary: "admin+ manages the group link and decides admissions") {
+            $0.actor >= .admin
+        },
+        PermissionRule(check: .deleteGroupNeedsOwner, actions: [.deleteGroup], summary: "only owners delete the group") {
+            $0.actor == .owner
+        },
         PermissionRule(check: .targetNotBelow, actions: [.setRole], summary: "only the role of a member of lower rank changes") {
             ($0.target ?? .owner) < $0.actor
         },
-        PermissionRule(check: .newRoleNotBelow, actions: [.setRole], summary: "the new role ranks below the actor's; owners may appoint owners") {
-            let new = $0.newRole ?? .owner
+        PermissionRule(check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit], summary: "the new role ranks below the actor's; owners may appoint owners") {
+            guard let new = $0.newRole else { return $0.action != .setRole }
             return new < $0.actor || ($0.actor == .owner && new == .owner)
         },
         PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember], summary: "admins remove lower ranks; owners anyone else") {

@@ -46,7 +46,10 @@ struct RoleBook: Sendable {
     /// leave a chat's outcome as it was before roles existed).
     var hasChanges: Bool {
         entries.contains {
-            if case .control(let body) = $0.content, case .snapshot = body { return false }
+            // A snapshot counts when it carries more than what Marmot's admin list already says.
+            if case .control(.snapshot(let roles, let blocked, let link)) = $0.content {
+                return link != nil || !blocked.isEmpty || roles.values.contains { ![.owner, .admin, .member].contains($0) }
+            }
             if case .message = $0.content { return false }
             return true
         }
@@ -72,13 +75,14 @@ struct RoleBook: Sendable {
                 return true
             }
             switch entry.content {
-            case .control(.snapshot(let roles, let blocked)):
+            case .control(.snapshot(let roles, let blocked, let link)):
                 // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
                 // (sent for later joiners) are redundant to it, and a non-admin's is forged.
                 guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
                 guard !view.known else { continue }
                 view.table = roles
                 view.blocked = blocked
+                view.link = link
                 view.known = true
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
@@ -97,6 +101,24 @@ struct RoleBook: Sendable {
             case .control(.block(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
                     view.blocked.insert(target)
+                }
+            case .control(.link(let token, let role, let approval)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .manageLink, newRole: role)) {
+                    // A change keeps the link's admin: requesters address the one who created it.
+                    let admin = view.link?.token == token ? view.link?.admin ?? entry.actor : entry.actor
+                    view.link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
+                }
+            case .control(.linkDelete):
+                if !refuse(PermissionRequest(actor: actorRole, action: .manageLink)) { view.link = nil }
+            case .control(.joinPending(let requester)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .admit)), !view.pending.contains(requester) {
+                    view.pending.append(requester)
+                }
+            case .control(.joinDecided(let requester, _)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .admit)) { view.pending.removeAll { $0 == requester } }
+            case .control(.deleteGroup(let keepHistory)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
+                    view.deletion = keepHistory ? .historyKept : .historyDropped
                 }
             case .control(.unblock(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
@@ -123,6 +145,12 @@ struct RoleView: Sendable {
     /// someone who may not send (kept, flagged).
     var hidden: Set<String> = []
     var rejections: [Rejection] = []
+    /// The group link, if any (one per group).
+    var link: GroupLinkState?
+    /// Join requests waiting for an admin's decision, in arrival order.
+    var pending: [PublicKey] = []
+    /// Set once an owner deleted the group.
+    var deletion: GroupDeletion?
 
     init(admins: Set<PublicKey>) { self.admins = admins }
 

@@ -19,6 +19,8 @@ public struct AppState: Hashable, Sendable {
     public var failedPeers: [FailedPeer] = []
     /// Incoming events this member refused, with the reason (for assertions).
     public var rejections: [Rejection] = []
+    /// Our join-by-link requests and where each stands.
+    public var joinResults: [JoinResult] = []
 
     public init() {}
 }
@@ -46,6 +48,12 @@ public struct ChatSummary: Hashable, Sendable {
     public var hiddenMessageIDs: Set<String> = []
     /// Whether any role change, deletion or block has been seen in this chat.
     public var hasRoleChanges = false
+    /// The group link (admins see it; `get` on a group without one is nil).
+    public var link: GroupLinkState?
+    /// Join requests waiting for an admin's decision.
+    public var pendingJoins: [PublicKey] = []
+    /// Set when an owner deleted the group.
+    public var deletion: GroupDeletion?
 }
 
 /// A member as a chat shows it.

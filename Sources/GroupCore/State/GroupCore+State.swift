@@ -13,6 +13,7 @@ extension GroupCore {
         next.errors = errors
         next.failedPeers = failedPeers
         next.rejections = rejections + roleRejections()
+        next.joinResults = joinResultsForState()
         next.rev = published.rev
         guard next != published else { return }
         next.rev = published.rev + 1
@@ -36,7 +37,8 @@ extension GroupCore {
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
             roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
-            blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges
+            blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
+            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion
         )
     }
 

@@ -13,7 +13,7 @@
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "role-rejections"]
+    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "role-rejections", "join-results"]
 
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
@@ -21,6 +21,7 @@ enum ExpectationChecks {
         case "failed-peers": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "role-rejections": Clause("GroupCore", "permission table")
+        case "join-results": Clause("GroupCore", "group links")
         case "errors": Clause("GroupCore", "actions")
         default: Clause("MIP-01", "Group State Changes")
         }
@@ -49,7 +50,7 @@ enum ExpectationChecks {
                     guard let node = fields[field] else { continue }
                     let expected = expectedOutcome(of: node)
                     // An outcome lists role rejections only when there are some.
-                    let actual = observed?[field] ?? (field == "role-rejections" ? .list([]) : .null)
+                    let actual = observed?[field] ?? (["role-rejections", "join-results"].contains(field) ? .list([]) : .null)
                     let differences = expected.partialDifferences(from: actual, path: "\(entry.key).\(field)")
                     results.append(CheckResult(
                         check: prefix + "member \(entry.key): \(field)", clause: clause(for: field),
@@ -69,6 +70,7 @@ enum ExpectationChecks {
         switch node.value {
         case .scalar(let text, let quoted):
             if !quoted, text == "true" || text == "false" { return .bool(text == "true") }
+            if !quoted, text == "null" || text == "~" { return .null }
             if !quoted, let integer = Int64(text) { return .integer(integer) }
             return .string(text)
         case .sequence(let items): return .list(items.map(expectedOutcome(of:)))

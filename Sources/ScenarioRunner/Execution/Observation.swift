@@ -44,6 +44,7 @@ enum Observation {
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
                     messages.map { "\(name($0.sender, names)): \($0.rumor.content)" }.sorted().map(Outcome.string))
+                if chat.deletion == .historyDropped { fields["messages"] = .list([]) }
                 if chat.hasRoleChanges {
                     // Only chats that used the role hierarchy carry these, so older vectors stay as they were.
                     fields["hidden"] = .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
@@ -53,6 +54,10 @@ enum Observation {
             if chat.hasRoleChanges {
                 fields["roles"] = .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
                 fields["blocked"] = .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string))
+                fields["link"] = chat.link.map { .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval)]) } ?? .null
+                // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
+                fields["pending"] = .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string))
+                if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
             }
             chats.append(.map(fields))
         }
@@ -68,6 +73,7 @@ enum Observation {
         ]
         // The permission table's rejections are ours, the same on every engine, so vectors keep them.
         if !roleRejections.isEmpty { fields["role-rejections"] = .list(roleRejections.map(Outcome.string)) }
+        if !state.joinResults.isEmpty { fields["join-results"] = .list(state.joinResults.map { .string($0.status.rawValue) }) }
         return .map(fields)
     }
 

@@ -16,6 +16,8 @@ struct StepInterpreter {
     /// The order chosen for each parallel block, in step order.
     var orders: [String] = []
     var stepNumber = 0
+    /// create-link step name → the link's admin and token, for join-by-link steps.
+    var links: [String: (admin: PublicKey, token: String)] = [:]
 
     init(world: World, scenario: Scenario, seed: UInt64) {
         self.world = world
@@ -33,7 +35,9 @@ struct StepInterpreter {
         "create-group": .createGroup, "create-chat": .createGroup, "add-members": .addMembers,
         "remove-members": .removeMembers, "leave": .leave, "rename": .updateGroupData, "send": .applicationMessages,
         "set-role": .applicationMessages, "delete-message": .applicationMessages, "block": .applicationMessages,
-        "unblock": .applicationMessages, "publish-roles": .applicationMessages,
+        "unblock": .applicationMessages, "publish-roles": .applicationMessages, "create-link": .applicationMessages,
+        "change-link": .applicationMessages, "delete-link": .applicationMessages, "accept-join": .addMembers,
+        "reject-join": .applicationMessages, "delete-group": .applicationMessages, "join-by-link": .createGroup,
     ]
 
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
@@ -144,12 +148,34 @@ struct StepInterpreter {
         case "block", "unblock":
             let chatID = try await chat(of: by, named: group), member = try key(try f.required("member").string("member"))
             return (by, step.verb == "block" ? .block(chatID: chatID, member: member) : .unblock(chatID: chatID, member: member))
+        case "create-link":
+            let role = try f["role"].map { try roleValue($0) } ?? .member
+            return (by, .createGroupLink(chatID: try await chat(of: by, named: group), role: role, approval: try f["approval"]?.boolean("approval") ?? false))
+        case "change-link":
+            return (by, .changeGroupLink(chatID: try await chat(of: by, named: group), role: try roleValue(try f.required("role"))))
+        case "delete-link": return (by, .deleteGroupLink(chatID: try await chat(of: by, named: group)))
+        case "join-by-link":
+            let name = try f.required("link").string("link")
+            guard let link = links[name] else { throw StepFailure(message: "step '\(name)' made no link") }
+            return (by, .joinByLink(admin: link.admin, token: link.token))
+        case "accept-join":
+            let role = try f["role"].map { try roleValue($0) } ?? .member
+            return (by, .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(try f.required("member").string("member")), role: role))
+        case "reject-join":
+            return (by, .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(try f.required("member").string("member"))))
+        case "delete-group":
+            return (by, .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: try f["keep-history"]?.boolean("keep-history") ?? true))
         case "publish-roles": return (by, .publishRoleTable(chatID: try await chat(of: by, named: group)))
         case "delete-message":
             let chatID = try await chat(of: by, named: group)
             return (by, .deleteMessage(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: try f.required("message").string("message"))))
         default: return nil
         }
+    }
+
+    func roleValue(_ node: YAMLNode) throws -> Role {
+        guard let role = Role(rawValue: try node.string("role")) else { throw StepFailure(message: "unknown role") }
+        return role
     }
 
     /// The rumor id of the chat message with `text` as `label`'s engine stored it.
@@ -165,6 +191,10 @@ struct StepInterpreter {
     mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
         if let (by, action) = try await action(for: step) {
             await world.dispatch(by, action)
+            if step.verb == "create-link", let name = step.name, let member = world.member(by),
+               let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey }) {
+                links[name] = (link.admin, link.token)
+            }
             return []
         }
         switch step.verb {

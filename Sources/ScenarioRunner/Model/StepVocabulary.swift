@@ -111,6 +111,25 @@ public enum StepVocabulary {
         StepVerb(name: "unblock", summary: "a member lifts a block", shape: .fields([
             by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
         ])),
+        StepVerb(name: "create-link", summary: "an admin creates the group link (later steps name this step)", shape: .fields([
+            by, FieldSpec("role", .word(Role.allCases.map(\.rawValue))), FieldSpec("approval", .boolean), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "change-link", summary: "an admin changes the role the group link gives", shape: .fields([
+            by, FieldSpec("role", .word(Role.allCases.map(\.rawValue)), required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-link", summary: "an admin deletes the group link", shape: .fields([by, FieldSpec("group", .text), forged])),
+        StepVerb(name: "join-by-link", summary: "a member asks to join by the link an earlier create-link step made", shape: .fields([
+            by, FieldSpec("link", .stepName, required: true),
+        ])),
+        StepVerb(name: "accept-join", summary: "an admin accepts a pending join request, with a role", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(Role.allCases.map(\.rawValue))), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "reject-join", summary: "an admin rejects a pending join request", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-group", summary: "an owner deletes the group for everyone", shape: .fields([
+            by, FieldSpec("keep-history", .boolean), FieldSpec("group", .text), forged,
+        ])),
         StepVerb(name: "publish-roles", summary: "an admin re-publishes the role table (forged: a member claims ownership)", shape: .fields([
             by, FieldSpec("group", .text), forged,
         ])),
