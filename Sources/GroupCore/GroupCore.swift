@@ -30,6 +30,8 @@ public actor GroupCore {
     var rejections: [Rejection] = []
     /// Our join-by-link requests, in the order we made them (Roles/GroupCore+Links.swift).
     var joinResults: [JoinResult] = []
+    /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
+    var leavingAfterStepDown: Set<String> = []
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -35,11 +35,12 @@ extension GroupCore {
             await commit(.rename(name), in: chat)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
             await leave(chat)
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .forged:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .forged:
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
@@ -138,7 +139,7 @@ extension GroupCore {
     }
 
     /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
-    private func leave(_ chat: ChatRecord) async {
+    func leave(_ chat: ChatRecord) async {
         do {
             let proposal = try await engine.leaveGroup(chat.mlsGroupID)
             publishSigned(proposal.event, to: chat.relays)

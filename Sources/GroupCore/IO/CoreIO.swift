@@ -25,6 +25,8 @@ public enum AppAction: Hashable, Sendable {
     /// Hides a member's messages for everyone (kept, flagged), or lifts that.
     case block(chatID: String, member: PublicKey)
     case unblock(chatID: String, member: PublicKey)
+    /// Removes members and hides everything they wrote, for everyone.
+    case removeMembersWithMessages(chatID: String, members: [PublicKey])
     /// Re-publishes the role table (what an admin sends joiners; admins only).
     case publishRoleTable(chatID: String)
     /// The group's one link: joiners get `role`; with `approval`, requests wait for an admin.

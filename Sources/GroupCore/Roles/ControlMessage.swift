@@ -6,7 +6,7 @@ import Nostr
 ///
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
-///               | "join-pending" | "join-decided" | "delete-group"
+///               | "join-pending" | "join-decided" | "delete-group" | "purge"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
@@ -16,6 +16,7 @@ import Nostr
 ///     link-delete
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
 ///     delete-group : "keep-history": bool
+///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
@@ -33,6 +34,7 @@ struct ControlMessage: Hashable, Sendable {
         case joinPending(requester: PublicKey)
         case joinDecided(requester: PublicKey, accepted: Bool)
         case deleteGroup(keepHistory: Bool)
+        case purge(PublicKey)
     }
 
     static let kind: Kind = 4450
@@ -82,6 +84,9 @@ struct ControlMessage: Hashable, Sendable {
             fields["type"] = .string("join-decided")
             fields["requester"] = .string(requester.hex)
             fields["accepted"] = .bool(accepted)
+        case .purge(let target):
+            fields["type"] = .string("purge")
+            fields["target"] = .string(target.hex)
         case .deleteGroup(let keepHistory):
             fields["type"] = .string("delete-group")
             fields["keep-history"] = .bool(keepHistory)
@@ -145,6 +150,7 @@ struct ControlMessage: Hashable, Sendable {
             else { throw CoreError(.malformedControl, "link needs a 32-hex 'token', a 'role' and 'approval'") }
             body = .link(token: token, role: role, approval: approval)
         case "link-delete": body = .linkDelete
+        case "purge": body = .purge(try key("target"))
         case "join-pending": body = .joinPending(requester: try key("requester"))
         case "join-decided":
             guard let accepted = object["accepted"]?.bool else { throw CoreError(.malformedControl, "missing 'accepted'") }

@@ -70,6 +70,21 @@ extension GroupCore {
             let request = PermissionRequest(actor: view.role(of: publicKey), action: blocking ? .block : .unblock, target: view.role(of: member))
             guard forged || permitted(request, in: chatID) else { return }
             await sendControl(blocking ? .block(member) : .unblock(member), in: chat)
+        case .removeMembersWithMessages(let chatID, let members):
+            guard let chat = writableChat(chatID, needsAdmin: !forged) else { return }
+            let view = roleView(of: chat)
+            let targets = Self.distinct(members).filter { chat.members.contains($0) && $0 != publicKey }
+            guard !targets.isEmpty else {
+                fail(CoreError(.invalidAction, "nobody to remove (not members, or ourselves)"), chatID: chatID)
+                return
+            }
+            for target in targets {
+                let request = PermissionRequest(actor: view.role(of: publicKey), action: .purge, target: view.role(of: target))
+                guard forged || permitted(request, in: chatID) else { return }
+            }
+            // Messages first, while the targets are still members; then the removal commit.
+            for target in targets { await sendControl(.purge(target), in: chat) }
+            await commit(.remove(targets), in: chat)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
@@ -91,10 +106,43 @@ extension GroupCore {
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages:
             await performRoleAction(action, forged: true)
+        case .leave(let chatID):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            await stepDownAndLeave(chat, forged: true)
         default:
             await performLinkAction(action, forged: true)
+        }
+    }
+
+    /// MIP-03/MDK: an admin cannot leave; it first leaves `admin_pubkeys` (and says so in the
+    /// table), then proposes to leave once that commit is merged. The last owner is refused.
+    func stepDownAndLeave(_ chat: ChatRecord, forged: Bool) async {
+        let view = roleView(of: chat)
+        let request = PermissionRequest(
+            actor: view.role(of: publicKey), action: .leave, ownTarget: true, otherOwners: view.owners(besides: publicKey))
+        guard forged || permitted(request, in: chat.chatID) else { return }
+        await sendControl(.setRole(target: publicKey, role: .member), in: chat)
+        // A forged step-down stops at the control message (receivers judge it); leaving would
+        // strand the group without its owner.
+        guard !forged else { return }
+        leavingAfterStepDown.insert(chat.chatID)
+        do {
+            let evolution = try await engine.updateGroupData(
+                of: chat.mlsGroupID, GroupDataChanges(admins: chat.admins.filter { $0 != publicKey }))
+            await publishCommit(evolution, label: "step down", in: chat.chatID)
+        } catch {
+            leavingAfterStepDown.remove(chat.chatID)
+            fail(error, during: "stepping down", chatID: chat.chatID)
+        }
+    }
+
+    /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
+    func afterMerge(chatID: String, welcomed: Bool) async {
+        if welcomed { await sendRoleSnapshot(chatID) }
+        if leavingAfterStepDown.remove(chatID) != nil, let chat = chats[chatID], !chat.admins.contains(publicKey) {
+            await leave(chat)
         }
     }
 

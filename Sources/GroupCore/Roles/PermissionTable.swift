@@ -17,6 +17,10 @@ public enum RoleAction: String, Hashable, Sendable, CaseIterable {
     case removeMember = "remove-member"
     /// Publish the role table for joiners.
     case snapshot
+    /// Hide all of a member's messages (removing it with its messages).
+    case purge
+    /// Leave the group (an admin steps down first).
+    case leave
     /// Create, change or delete the group link (`newRole`: the role joiners get).
     case manageLink = "manage-link"
     /// Accept (`newRole`) or reject a pending join request.
@@ -36,6 +40,8 @@ public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case removeTargetNotBelow = "role.removeTargetNotBelow"
     case snapshotFromNonAdmin = "role.snapshotFromNonAdmin"
     case linkNeedsAdmin = "role.linkNeedsAdmin"
+    case purgeNeedsAdmin = "role.purgeNeedsAdmin"
+    case lastOwner = "role.lastOwner"
     case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
 
     /// The stable reason code (sender error code and receiver rejection reason).
@@ -50,10 +56,15 @@ public struct PermissionRequest: Hashable, Sendable {
     public var target: Role?
     /// For `setRole`: the role given.
     public var newRole: Role?
-    /// For `deleteMessage`: the message is the actor's own.
+    /// For `deleteMessage`: the message is the actor's own; for `setRole`: the actor's own role.
     public var ownTarget: Bool
+    /// Owners other than the actor (the last owner may not step down or leave).
+    public var otherOwners: Int
 
-    public init(actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false) {
+    public init(
+        actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false, otherOwners: Int = 0
+    ) {
+        self.otherOwners = otherOwners
         self.actor = actor
         self.action = action
         self.target = target
@@ -92,14 +103,20 @@ public enum PermissionTable {
         PermissionRule(check: .deleteGroupNeedsOwner, actions: [.deleteGroup], summary: "only owners delete the group") {
             $0.actor == .owner
         },
-        PermissionRule(check: .targetNotBelow, actions: [.setRole], summary: "only the role of a member of lower rank changes") {
-            ($0.target ?? .owner) < $0.actor
+        PermissionRule(check: .purgeNeedsAdmin, actions: [.purge], summary: "admin+ removes a member with its messages") {
+            $0.actor >= .admin
+        },
+        PermissionRule(check: .lastOwner, actions: [.setRole, .leave], summary: "the last owner neither steps down nor leaves") {
+            !($0.actor == .owner && $0.ownTarget && $0.otherOwners == 0)
+        },
+        PermissionRule(check: .targetNotBelow, actions: [.setRole], summary: "only the role of a member of lower rank changes (anyone lowers their own)") {
+            ($0.target ?? .owner) < $0.actor || $0.ownTarget
         },
         PermissionRule(check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit], summary: "the new role ranks below the actor's; owners may appoint owners") {
             guard let new = $0.newRole else { return $0.action != .setRole }
             return new < $0.actor || ($0.actor == .owner && new == .owner)
         },
-        PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember], summary: "admins remove lower ranks; owners anyone else") {
+        PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember, .purge], summary: "admins remove lower ranks; owners anyone else") {
             ($0.target ?? .owner) < $0.actor || $0.actor == .owner
         },
         PermissionRule(check: .snapshotFromNonAdmin, actions: [.snapshot], summary: "only a Marmot admin publishes the role table") {

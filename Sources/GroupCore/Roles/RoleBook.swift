@@ -65,6 +65,7 @@ struct RoleBook: Sendable {
         var authors: [String: PublicKey] = [:]
         for entry in entries { if case .message = entry.content { authors[entry.rumorID] = entry.actor } }
         var deleted: Set<String> = []
+        var purged: Set<PublicKey> = []
         for entry in entries {
             let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
             func refuse(_ request: PermissionRequest) -> Bool {
@@ -90,7 +91,9 @@ struct RoleBook: Sendable {
             case .message:
                 if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
             case .control(.setRole(let target, let role)):
-                let request = PermissionRequest(actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role)
+                let request = PermissionRequest(
+                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
                 if !refuse(request) { view.table[target] = role }
             case .control(.delete(let messageID)):
                 let author = authors[messageID]
@@ -120,6 +123,8 @@ struct RoleBook: Sendable {
                 if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
                     view.deletion = keepHistory ? .historyKept : .historyDropped
                 }
+            case .control(.purge(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }
             case .control(.unblock(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
                     view.blocked.remove(target)
@@ -127,7 +132,7 @@ struct RoleBook: Sendable {
             }
         }
         view.hidden.formUnion(deleted)
-        for (id, author) in authors where view.blocked.contains(author) { view.hidden.insert(id) }
+        for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
         return view
     }
 }
@@ -153,6 +158,11 @@ struct RoleView: Sendable {
     var deletion: GroupDeletion?
 
     init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// How many members other than `key` are owners now.
+    func owners(besides key: PublicKey) -> Int {
+        table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
+    }
 
     /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
     /// owner mark and the lower ranks from the table.

@@ -104,9 +104,11 @@ struct StepInterpreter {
     /// The chat a member acts on: the one named by `group`, else its only active chat.
     func chat(of label: String, named group: String?) async throws -> String {
         guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
-        let chats = await core.state().chatList.filter { !$0.isRemoved }
+        let all = await core.state().chatList
+        let chats = all.filter { !$0.isRemoved }
         if let group {
-            guard let chat = chats.first(where: { $0.groupName == group }) else {
+            // A named chat may be one we left: acting on it is how a scenario shows the refusal.
+            guard let chat = chats.first(where: { $0.groupName == group }) ?? all.first(where: { $0.groupName == group }) else {
                 throw StepFailure(message: "\(label) has no chat named '\(group)' (has: \(chats.map(\.groupName)))")
             }
             return chat.chatID
@@ -137,7 +139,11 @@ struct StepInterpreter {
         case "create-chat": return (by, .createChat(peer: try key(try f.required("with").string("with"))))
         case "add-members": return (by, .addMembers(chatID: try await chat(of: by, named: group), peers: try keys(f["members"])))
         case "remove-members":
-            return (by, .removeMembers(chatID: try await chat(of: by, named: group), members: try keys(f["members"])))
+            let chatID = try await chat(of: by, named: group), members = try keys(f["members"])
+            if try f["with-messages"]?.boolean("with-messages") == true {
+                return (by, .removeMembersWithMessages(chatID: chatID, members: members))
+            }
+            return (by, .removeMembers(chatID: chatID, members: members))
         case "leave": return (by, .leave(chatID: try await chat(of: by, named: group)))
         case "rename": return (by, .rename(chatID: try await chat(of: by, named: group), name: try f.required("to").string("to")))
         case "send": return (by, .sendMessage(chatID: try await chat(of: by, named: group), text: try f.required("text").string("text")))

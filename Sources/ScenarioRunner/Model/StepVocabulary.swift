@@ -89,8 +89,11 @@ public enum StepVocabulary {
         ])),
         StepVerb(name: "remove-members", summary: "an admin removes members", shape: .fields([
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text), forged,
+            FieldSpec("with-messages", .boolean),
         ])),
-        StepVerb(name: "leave", summary: "a member leaves a group", shape: .fields([by, FieldSpec("group", .text)])),
+        StepVerb(name: "leave", summary: "a member leaves a group (an admin steps down first)", shape: .fields([
+            by, FieldSpec("group", .text), forged,
+        ])),
         StepVerb(name: "rename", summary: "an admin renames a group", shape: .fields([
             by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
         ])),
