@@ -20,6 +20,8 @@ import Testing
         ControlMessage(.link(token: String(repeating: "0f", count: 16), role: .member, approval: false), at: 12),
         ControlMessage(.joinDecided(requester: target, accepted: true), at: 13),
         ControlMessage(.deleteGroup(keepHistory: false), at: 14),
+        ControlMessage(.purge(target), at: 15),
+        ControlMessage(.preferences(GroupPreferences()), at: 16),
     ]
 
     @Test(arguments: samples) func roundTrips(_ message: ControlMessage) throws {

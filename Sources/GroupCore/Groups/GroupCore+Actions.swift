@@ -40,7 +40,7 @@ extension GroupCore {
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .forged:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged:
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)

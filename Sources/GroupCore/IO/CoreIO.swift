@@ -25,6 +25,10 @@ public enum AppAction: Hashable, Sendable {
     /// Hides a member's messages for everyone (kept, flagged), or lifts that.
     case block(chatID: String, member: PublicKey)
     case unblock(chatID: String, member: PublicKey)
+    /// Sets the group preferences (owners).
+    case setPreferences(chatID: String, preferences: GroupPreferences)
+    /// Reacts to a message (by rumor id) with `emoji`.
+    case react(chatID: String, messageID: String, emoji: String)
     /// Removes members and hides everything they wrote, for everyone.
     case removeMembersWithMessages(chatID: String, members: [PublicKey])
     /// Re-publishes the role table (what an admin sends joiners; admins only).

@@ -98,6 +98,7 @@ extension GroupCore {
         case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
         case .resubscribe(let url): resubscribe(to: url)
+        case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
         }
     }
 }

@@ -4,4 +4,6 @@ enum TimerPurpose: Sendable {
     case commit(chatID: String, eventID: String)
     case selfUpdate(chatID: String)
     case resubscribe(url: String)
+    /// Nothing to do but re-derive the state (a message disappears now).
+    case roleRefresh(chatID: String)
 }

@@ -6,7 +6,7 @@ import Nostr
 ///
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
-///               | "join-pending" | "join-decided" | "delete-group" | "purge"
+///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
@@ -17,6 +17,8 @@ import Nostr
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
 ///     delete-group : "keep-history": bool
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
+///     preferences : "preferences": { "reactions": bool, "full-deletion": bool, "disappear-after":
+///                 seconds, "history-for-new-members": bool, "welcome": text }  (snapshots may carry it too)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
@@ -28,13 +30,14 @@ struct ControlMessage: Hashable, Sendable {
         case delete(messageID: String)
         case block(PublicKey)
         case unblock(PublicKey)
-        case snapshot(roles: [PublicKey: Role], blocked: Set<PublicKey>, link: GroupLinkState?)
+        case snapshot(roles: [PublicKey: Role], blocked: Set<PublicKey>, link: GroupLinkState?, preferences: GroupPreferences? = nil)
         case link(token: String, role: Role, approval: Bool)
         case linkDelete
         case joinPending(requester: PublicKey)
         case joinDecided(requester: PublicKey, accepted: Bool)
         case deleteGroup(keepHistory: Bool)
         case purge(PublicKey)
+        case preferences(GroupPreferences)
     }
 
     static let kind: Kind = 4450
@@ -60,8 +63,9 @@ struct ControlMessage: Hashable, Sendable {
         case .unblock(let target):
             fields["type"] = .string("unblock")
             fields["target"] = .string(target.hex)
-        case .snapshot(let roles, let blocked, let link):
+        case .snapshot(let roles, let blocked, let link, let preferences):
             fields["type"] = .string("snapshot")
+            if let preferences { fields["preferences"] = preferences.json() }
             if let link {
                 fields["link"] = .object([
                     "token": .string(link.token), "role": .string(link.role.rawValue), "approval": .bool(link.approval),
@@ -84,6 +88,9 @@ struct ControlMessage: Hashable, Sendable {
             fields["type"] = .string("join-decided")
             fields["requester"] = .string(requester.hex)
             fields["accepted"] = .bool(accepted)
+        case .preferences(let preferences):
+            fields["type"] = .string("preferences")
+            fields["preferences"] = preferences.json()
         case .purge(let target):
             fields["type"] = .string("purge")
             fields["target"] = .string(target.hex)
@@ -143,7 +150,8 @@ struct ControlMessage: Hashable, Sendable {
                 else { throw CoreError(.malformedControl, "bad snapshot link") }
                 link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
             }
-            body = .snapshot(roles: roles, blocked: blocked, link: link)
+            let preferences = try object["preferences"].map { value throws(CoreError) in try GroupPreferences(json: value) }
+            body = .snapshot(roles: roles, blocked: blocked, link: link, preferences: preferences)
         case "link":
             guard let token = object["token"]?.string, token.count == 32, let name = object["role"]?.string,
                   let role = Role(rawValue: name), let approval = object["approval"]?.bool
@@ -151,6 +159,9 @@ struct ControlMessage: Hashable, Sendable {
             body = .link(token: token, role: role, approval: approval)
         case "link-delete": body = .linkDelete
         case "purge": body = .purge(try key("target"))
+        case "preferences":
+            guard let value = object["preferences"] else { throw CoreError(.malformedControl, "missing 'preferences'") }
+            body = .preferences(try GroupPreferences(json: value))
         case "join-pending": body = .joinPending(requester: try key("requester"))
         case "join-decided":
             guard let accepted = object["accepted"]?.bool else { throw CoreError(.malformedControl, "missing 'accepted'") }

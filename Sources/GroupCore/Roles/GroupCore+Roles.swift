@@ -8,7 +8,7 @@ extension GroupCore {
     var disabledPermissionChecks: Set<PermissionCheck> { configuration.behaviour.disabledPermissionChecks }
 
     func roleView(of chat: ChatRecord) -> RoleView {
-        chat.roles.view(admins: chat.admins, disabled: disabledPermissionChecks)
+        chat.roles.view(admins: chat.admins, disabled: disabledPermissionChecks, now: now)
     }
 
     /// The sender-side check: a refusal becomes an error whose code is the check's reason.
@@ -61,7 +61,8 @@ extension GroupCore {
             }
             let view = roleView(of: chat)
             let request = PermissionRequest(
-                actor: view.role(of: publicKey), action: .deleteMessage, target: view.role(of: author), ownTarget: author == publicKey)
+                actor: view.role(of: publicKey), action: .deleteMessage, target: view.role(of: author), ownTarget: author == publicKey,
+                preferences: view.preferences ?? GroupPreferences())
             guard forged || permitted(request, in: chatID) else { return }
             await sendControl(.delete(messageID: messageID), in: chat)
         case .block(let chatID, let member), .unblock(let chatID, let member):
@@ -85,6 +86,17 @@ extension GroupCore {
             // Messages first, while the targets are still members; then the removal commit.
             for target in targets { await sendControl(.purge(target), in: chat) }
             await commit(.remove(targets), in: chat)
+        case .setPreferences(let chatID, let preferences):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .setPreferences)
+            guard forged || permitted(request, in: chatID) else { return }
+            await sendControl(.preferences(preferences), in: chat)
+        case .react(let chatID, let messageID, let emoji):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            let view = roleView(of: chat)
+            let request = PermissionRequest(actor: view.role(of: publicKey), action: .react, preferences: view.preferences ?? GroupPreferences())
+            guard forged || permitted(request, in: chatID) else { return }
+            await sendReaction(emoji, to: messageID, in: chat)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
@@ -106,7 +118,7 @@ extension GroupCore {
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react:
             await performRoleAction(action, forged: true)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
@@ -183,7 +195,9 @@ extension GroupCore {
         var roles: [PublicKey: Role] = [:]
         for member in chat.members { roles[member] = view.role(of: member) }
         if claimingOwnership { roles[publicKey] = .owner }
-        await sendControl(.snapshot(roles: roles, blocked: view.blocked.intersection(chat.members), link: view.link), in: chat)
+        await sendControl(
+            .snapshot(roles: roles, blocked: view.blocked.intersection(chat.members), link: view.link, preferences: view.preferences),
+            in: chat)
     }
 
     /// An application message of kind 4450 from the group: decoded, then judged by the fold.
@@ -205,13 +219,40 @@ extension GroupCore {
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
     }
 
+    /// NIP-25 reaction as an application message: kind 7, `e` names the message.
+    private func sendReaction(_ emoji: String, to messageID: String, in chat: ChatRecord) async {
+        do {
+            let event = try await engine.createMessage(
+                in: chat.mlsGroupID, sender: publicKey, kind: Self.reactionKind, content: emoji,
+                tags: [["e", messageID], [ControlMessage.atTag, String(now)]])
+            if let stored = try await engine.messages(in: chat.mlsGroupID).first(where: { $0.wrapperID == event.id }) {
+                recordChatMessage(eventID: event.id.hex, rumor: stored.rumor, sender: publicKey, in: chat.chatID)
+            }
+            changed("reaction \(event.id.hex.prefix(8))")
+            publishSigned(event, to: chat.relays)
+        } catch {
+            fail(error, during: "reacting", chatID: chat.chatID)
+        }
+    }
+
+    static let reactionKind: Kind = 7
+
+    /// With disappearing messages on, our view must be refreshed when a message expires even if
+    /// nothing else arrives: a timer per message.
+    func scheduleExpiry(at: UInt64, in chatID: String) {
+        guard let chat = chats[chatID], let seconds = roleView(of: chat).preferences?.disappearAfterSeconds, seconds > 0 else { return }
+        let due = at + seconds
+        _ = startTimer(.roleRefresh(chatID: chatID), milliseconds: due > now ? (due - now) * 1_000 : 0)
+    }
+
     /// A chat message enters the book too: whether it is shown depends on its sender's role then.
     func recordChatMessage(eventID: String, rumor: UnsignedEvent, sender: PublicKey, in chatID: String) {
         let stated = rumor.tags.first { $0.count > 1 && $0[0] == ControlMessage.atTag }.flatMap { UInt64($0[1]) }
         let admin = chats[chatID]?.admins.contains(sender) ?? false
         chats[chatID]?.roles.add(RoleEntry(
             eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt,
-            content: .message))
+            content: rumor.kind == Self.reactionKind ? .reaction : .message))
+        scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }
 
     /// Role rejections of every chat, derived afresh (a late authorizing change withdraws one).

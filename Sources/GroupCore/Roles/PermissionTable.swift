@@ -21,6 +21,10 @@ public enum RoleAction: String, Hashable, Sendable, CaseIterable {
     case purge
     /// Leave the group (an admin steps down first).
     case leave
+    /// React to a message (kind 7).
+    case react
+    /// Set the group preferences.
+    case setPreferences = "set-preferences"
     /// Create, change or delete the group link (`newRole`: the role joiners get).
     case manageLink = "manage-link"
     /// Accept (`newRole`) or reject a pending join request.
@@ -42,6 +46,9 @@ public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case linkNeedsAdmin = "role.linkNeedsAdmin"
     case purgeNeedsAdmin = "role.purgeNeedsAdmin"
     case lastOwner = "role.lastOwner"
+    case preferencesNeedOwner = "role.preferencesNeedOwner"
+    case reactionsDisabled = "pref.reactionsDisabled"
+    case fullDeletionDisabled = "pref.fullDeletionDisabled"
     case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
 
     /// The stable reason code (sender error code and receiver rejection reason).
@@ -60,11 +67,15 @@ public struct PermissionRequest: Hashable, Sendable {
     public var ownTarget: Bool
     /// Owners other than the actor (the last owner may not step down or leave).
     public var otherOwners: Int
+    /// The group's preferences when the action happens (they switch some actions off).
+    public var preferences: GroupPreferences
 
     public init(
-        actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false, otherOwners: Int = 0
+        actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false, otherOwners: Int = 0,
+        preferences: GroupPreferences = GroupPreferences()
     ) {
         self.otherOwners = otherOwners
+        self.preferences = preferences
         self.actor = actor
         self.action = action
         self.target = target
@@ -102,6 +113,15 @@ public enum PermissionTable {
         },
         PermissionRule(check: .deleteGroupNeedsOwner, actions: [.deleteGroup], summary: "only owners delete the group") {
             $0.actor == .owner
+        },
+        PermissionRule(check: .preferencesNeedOwner, actions: [.setPreferences], summary: "only owners set the group preferences") {
+            $0.actor == .owner
+        },
+        PermissionRule(check: .reactionsDisabled, actions: [.react], summary: "no reactions while the preferences switch them off") {
+            $0.preferences.reactions
+        },
+        PermissionRule(check: .fullDeletionDisabled, actions: [.deleteMessage], summary: "no deletion for everyone while the preferences switch it off") {
+            $0.preferences.fullDeletion
         },
         PermissionRule(check: .purgeNeedsAdmin, actions: [.purge], summary: "admin+ removes a member with its messages") {
             $0.actor >= .admin

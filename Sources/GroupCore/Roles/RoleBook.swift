@@ -6,6 +6,8 @@ struct RoleEntry: Sendable {
     enum Content: Sendable {
         case control(ControlMessage.Body)
         case message
+        /// A kind-7 reaction (shown like a message, and hidden when reactions are off).
+        case reaction
     }
 
     /// The kind-445 wrapper, which a rejection names.
@@ -47,23 +49,29 @@ struct RoleBook: Sendable {
     var hasChanges: Bool {
         entries.contains {
             // A snapshot counts when it carries more than what Marmot's admin list already says.
-            if case .control(.snapshot(let roles, let blocked, let link)) = $0.content {
-                return link != nil || !blocked.isEmpty || roles.values.contains { ![.owner, .admin, .member].contains($0) }
+            if case .control(.snapshot(let roles, let blocked, let link, let preferences)) = $0.content {
+                return link != nil || !blocked.isEmpty || preferences != nil || roles.values.contains { ![.owner, .admin, .member].contains($0) }
             }
             if case .message = $0.content { return false }
+            if case .reaction = $0.content { return false }
             return true
         }
     }
 
     /// The table after the whole log, judged with `disabled` checks skipped (tests only).
-    func view(admins: [PublicKey], disabled: Set<PermissionCheck>) -> RoleView {
+    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64) -> RoleView {
         var view = RoleView(admins: Set(admins))
         if let creator {
             view.table[creator] = .owner
             view.known = true
         }
         var authors: [String: PublicKey] = [:]
-        for entry in entries { if case .message = entry.content { authors[entry.rumorID] = entry.actor } }
+        for entry in entries {
+            switch entry.content {
+            case .message, .reaction: authors[entry.rumorID] = entry.actor
+            case .control: break
+            }
+        }
         var deleted: Set<String> = []
         var purged: Set<PublicKey> = []
         for entry in entries {
@@ -76,7 +84,7 @@ struct RoleBook: Sendable {
                 return true
             }
             switch entry.content {
-            case .control(.snapshot(let roles, let blocked, let link)):
+            case .control(.snapshot(let roles, let blocked, let link, let preferences)):
                 // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
                 // (sent for later joiners) are redundant to it, and a non-admin's is forged.
                 guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
@@ -84,12 +92,21 @@ struct RoleBook: Sendable {
                 view.table = roles
                 view.blocked = blocked
                 view.link = link
+                view.preferences = preferences
                 view.known = true
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
             case .message:
                 if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
+                if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
+                    view.hidden.insert(entry.rumorID)
+                }
+            case .reaction:
+                let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.hidden.insert(entry.rumorID) }
+            case .control(.preferences(let preferences)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
                     actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
@@ -99,7 +116,7 @@ struct RoleBook: Sendable {
                 let author = authors[messageID]
                 let request = PermissionRequest(
                     actor: actorRole, action: .deleteMessage, target: author.map { view.role(of: $0) },
-                    ownTarget: author == entry.actor)
+                    ownTarget: author == entry.actor, preferences: view.preferences ?? GroupPreferences())
                 if !refuse(request) { deleted.insert(messageID) }
             case .control(.block(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
@@ -156,6 +173,8 @@ struct RoleView: Sendable {
     var pending: [PublicKey] = []
     /// Set once an owner deleted the group.
     var deletion: GroupDeletion?
+    /// The owner's preferences (nil until an owner sets some).
+    var preferences: GroupPreferences?
 
     init(admins: Set<PublicKey>) { self.admins = admins }
 

@@ -38,7 +38,7 @@ extension GroupCore {
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
             roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
-            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion
+            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion, preferences: roles.preferences
         )
     }
 

@@ -58,11 +58,18 @@ enum Observation {
                 // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
                 fields["pending"] = .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string))
                 if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
+                if let preferences = chat.preferences {
+                    fields["preferences"] = .map([
+                        "reactions": .bool(preferences.reactions), "full-deletion": .bool(preferences.fullDeletion),
+                        "disappear-after": .integer(Int64(clamping: preferences.disappearAfterSeconds)),
+                        "history-for-new-members": .bool(preferences.historyForNewMembers), "welcome": .string(preferences.welcomeMessage),
+                    ])
+                }
             }
             chats.append(.map(fields))
         }
         chats.sort { $0.summary < $1.summary }
-        let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") }.sorted()
+        let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
         var fields: [String: Outcome] = [
             "chats": .list(chats),
             "failed-peers": .list(state.failedPeers.map {

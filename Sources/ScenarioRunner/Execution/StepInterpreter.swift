@@ -38,6 +38,7 @@ struct StepInterpreter {
         "unblock": .applicationMessages, "publish-roles": .applicationMessages, "create-link": .applicationMessages,
         "change-link": .applicationMessages, "delete-link": .applicationMessages, "accept-join": .addMembers,
         "reject-join": .applicationMessages, "delete-group": .applicationMessages, "join-by-link": .createGroup,
+        "set-preferences": .applicationMessages, "react": .applicationMessages,
     ]
 
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
@@ -171,6 +172,18 @@ struct StepInterpreter {
             return (by, .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(try f.required("member").string("member"))))
         case "delete-group":
             return (by, .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: try f["keep-history"]?.boolean("keep-history") ?? true))
+        case "set-preferences":
+            var preferences = GroupPreferences()
+            if let value = try f["reactions"]?.boolean("reactions") { preferences.reactions = value }
+            if let value = try f["full-deletion"]?.boolean("full-deletion") { preferences.fullDeletion = value }
+            if let value = try f["disappear-after"]?.duration("disappear-after") { preferences.disappearAfterSeconds = UInt64(value.milliseconds / 1_000) }
+            if let value = try f["history-for-new-members"]?.boolean("history-for-new-members") { preferences.historyForNewMembers = value }
+            if let value = try f["welcome"]?.string("welcome") { preferences.welcomeMessage = value }
+            return (by, .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences))
+        case "react":
+            let chatID = try await chat(of: by, named: group)
+            let messageID = try await messageID(of: by, chatID: chatID, text: try f.required("message").string("message"))
+            return (by, .react(chatID: chatID, messageID: messageID, emoji: try f["emoji"]?.string("emoji") ?? "+"))
         case "publish-roles": return (by, .publishRoleTable(chatID: try await chat(of: by, named: group)))
         case "delete-message":
             let chatID = try await chat(of: by, named: group)

@@ -133,6 +133,13 @@ public enum StepVocabulary {
         StepVerb(name: "delete-group", summary: "an owner deletes the group for everyone", shape: .fields([
             by, FieldSpec("keep-history", .boolean), FieldSpec("group", .text), forged,
         ])),
+        StepVerb(name: "set-preferences", summary: "an owner sets the group preferences (unlisted ones keep their defaults)", shape: .fields([
+            by, FieldSpec("reactions", .boolean), FieldSpec("full-deletion", .boolean), FieldSpec("disappear-after", .duration),
+            FieldSpec("history-for-new-members", .boolean), FieldSpec("welcome", .text), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "react", summary: "a member reacts to a message (named by its text)", shape: .fields([
+            by, FieldSpec("message", .text, required: true), FieldSpec("emoji", .text), FieldSpec("group", .text), forged,
+        ])),
         StepVerb(name: "publish-roles", summary: "an admin re-publishes the role table (forged: a member claims ownership)", shape: .fields([
             by, FieldSpec("group", .text), forged,
         ])),
