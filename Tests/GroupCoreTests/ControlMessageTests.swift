@@ -24,7 +24,7 @@ import Testing
         ControlMessage(.preferences(GroupPreferences()), at: 16),
     ]
 
-    @Test(arguments: samples) func roundTrips(_ message: ControlMessage) throws {
+    @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
         #expect(try ControlMessage(json: message.json()) == message)
     }
 
@@ -32,7 +32,7 @@ import Testing
         let bad = [
             "", "[]", "{}", #"{"v":2,"type":"block","at":1,"target":"00"}"#, #"{"v":1,"type":"block","at":-1}"#,
             #"{"v":1,"type":"set-role","at":1,"target":"\#(Self.target.hex)","role":"king"}"#,
-            #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1}"#,
+            #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1,"seq":0}"#, #"{"v":1,"type":"joined","at":1}"#,
             #"{"v":1,"type":"snapshot","at":1,"roles":{"zz":"owner"},"blocked":[]}"#,
         ]
         for text in bad {

@@ -153,7 +153,7 @@ extension GroupCore {
         do {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text,
-                tags: [[ControlMessage.atTag, String(now)]])
+                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]])
             // The engine stamps the inner rumor; its id and time come back with the stored copy.
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             let rumorID = stored?.rumor.id.hex ?? event.id.hex

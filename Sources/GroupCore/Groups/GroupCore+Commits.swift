@@ -80,7 +80,7 @@ extension GroupCore {
         }
         await refresh(pending.chatID)
         note("merged commit \(pending.eventID.prefix(8)) (\(pending.label)) after OK from \(url); epoch \(chats[pending.chatID]?.epoch ?? 0)")
-        await afterMerge(chatID: pending.chatID, welcomed: !pending.welcomes.isEmpty)
+        await afterMerge(chatID: pending.chatID, welcomed: !pending.welcomes.isEmpty, label: pending.label)
         sendWelcomes(pending.welcomes)
     }
 

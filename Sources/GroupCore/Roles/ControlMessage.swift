@@ -4,33 +4,39 @@ import Nostr
 /// Marmot kind) carried in a kind-445 application message, so MLS authenticates its sender and
 /// only members can read it (MIP-03 application messages).
 ///
-///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds { "," field } "}"
+///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds "," "\"seq\":" n { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
-///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences"
+///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences" | "joined"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
 ///     snapshot  : "roles": { hex-pubkey: role-name }, "blocked": [ hex-pubkey ]
 ///                 [ "link": { "token": 32-hex, "role": role-name, "approval": bool, "admin": hex-pubkey } ]
+///                 [ "status": { hex-pubkey: "invited" | "accepted" | "connected" } ]
 ///     link      : "token": 32-hex, "role": role-name, "approval": bool   (create or change)
 ///     link-delete
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
 ///     delete-group : "keep-history": bool
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
+///     joined    : (no fields; the sender announces its completed join)
 ///     preferences : "preferences": { "reactions": bool, "full-deletion": bool, "disappear-after":
 ///                 seconds, "history-for-new-members": bool, "welcome": text }  (snapshots may carry it too)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
 /// `created_at`: engines stamp rumors from their own clocks (MDK from the wall clock), and the
-/// role table is applied in (`at`, rumor id) order, which must be one scale for everyone.
+/// role table is applied in (`at`, sender, `seq`) order, which must be one scale for everyone.
+/// `seq` grows with every message of one sender, so two of its messages in one second keep their
+/// order (a rumor id would shuffle them).
 struct ControlMessage: Hashable, Sendable {
     enum Body: Hashable, Sendable {
         case setRole(target: PublicKey, role: Role)
         case delete(messageID: String)
         case block(PublicKey)
         case unblock(PublicKey)
-        case snapshot(roles: [PublicKey: Role], blocked: Set<PublicKey>, link: GroupLinkState?, preferences: GroupPreferences? = nil)
+        case snapshot(
+            roles: [PublicKey: Role], blocked: Set<PublicKey>, link: GroupLinkState?, preferences: GroupPreferences? = nil,
+            status: [PublicKey: MemberStatus] = [:])
         case link(token: String, role: Role, approval: Bool)
         case linkDelete
         case joinPending(requester: PublicKey)
@@ -38,17 +44,21 @@ struct ControlMessage: Hashable, Sendable {
         case deleteGroup(keepHistory: Bool)
         case purge(PublicKey)
         case preferences(GroupPreferences)
+        /// The sender completed its join (welcome processed, post-join self-update merged).
+        case joined
     }
 
     static let kind: Kind = 4450
-    /// Chat messages carry the sender's clock in this tag, for the same reason as `at`.
+    /// Chat messages carry the sender's clock and sequence in this tag (`["at", at, seq]`), for the
+    /// same reason as `at` and `seq`.
     static let atTag = "at"
 
     var body: Body
     var at: UInt64
+    var seq: UInt64 = 0
 
     func json() -> String {
-        var fields: [String: JSONValue] = ["v": JSONValue(1), "at": JSONValue(at)]
+        var fields: [String: JSONValue] = ["v": JSONValue(1), "at": JSONValue(at), "seq": JSONValue(seq)]
         switch body {
         case .setRole(let target, let role):
             fields["type"] = .string("set-role")
@@ -63,8 +73,11 @@ struct ControlMessage: Hashable, Sendable {
         case .unblock(let target):
             fields["type"] = .string("unblock")
             fields["target"] = .string(target.hex)
-        case .snapshot(let roles, let blocked, let link, let preferences):
+        case .snapshot(let roles, let blocked, let link, let preferences, let status):
             fields["type"] = .string("snapshot")
+            if !status.isEmpty {
+                fields["status"] = .object(Dictionary(uniqueKeysWithValues: status.map { ($0.key.hex, JSONValue.string($0.value.rawValue)) }))
+            }
             if let preferences { fields["preferences"] = preferences.json() }
             if let link {
                 fields["link"] = .object([
@@ -88,6 +101,8 @@ struct ControlMessage: Hashable, Sendable {
             fields["type"] = .string("join-decided")
             fields["requester"] = .string(requester.hex)
             fields["accepted"] = .bool(accepted)
+        case .joined:
+            fields["type"] = .string("joined")
         case .preferences(let preferences):
             fields["type"] = .string("preferences")
             fields["preferences"] = preferences.json()
@@ -151,13 +166,21 @@ struct ControlMessage: Hashable, Sendable {
                 link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
             }
             let preferences = try object["preferences"].map { value throws(CoreError) in try GroupPreferences(json: value) }
-            body = .snapshot(roles: roles, blocked: blocked, link: link, preferences: preferences)
+            var status: [PublicKey: MemberStatus] = [:]
+            for (hex, name) in object["status"]?.object ?? [:] {
+                guard let key = try? PublicKey(hex: hex), let value = name.string.flatMap(MemberStatus.init(rawValue:)) else {
+                    throw CoreError(.malformedControl, "bad snapshot status \(hex.prefix(16))")
+                }
+                status[key] = value
+            }
+            body = .snapshot(roles: roles, blocked: blocked, link: link, preferences: preferences, status: status)
         case "link":
             guard let token = object["token"]?.string, token.count == 32, let name = object["role"]?.string,
                   let role = Role(rawValue: name), let approval = object["approval"]?.bool
             else { throw CoreError(.malformedControl, "link needs a 32-hex 'token', a 'role' and 'approval'") }
             body = .link(token: token, role: role, approval: approval)
         case "link-delete": body = .linkDelete
+        case "joined": body = .joined
         case "purge": body = .purge(try key("target"))
         case "preferences":
             guard let value = object["preferences"] else { throw CoreError(.malformedControl, "missing 'preferences'") }
@@ -174,11 +197,14 @@ struct ControlMessage: Hashable, Sendable {
         }
         self.body = body
         self.at = at
+        guard let seq = object["seq"]?.uint64 else { throw CoreError(.malformedControl, "missing or bad 'seq'") }
+        self.seq = seq
     }
 
-    init(_ body: Body, at: UInt64) {
+    init(_ body: Body, at: UInt64, seq: UInt64 = 0) {
         self.body = body
         self.at = at
+        self.seq = seq
     }
 }
 

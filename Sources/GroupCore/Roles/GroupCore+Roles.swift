@@ -151,8 +151,13 @@ extension GroupCore {
     }
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
-    func afterMerge(chatID: String, welcomed: Bool) async {
+    func afterMerge(chatID: String, welcomed: Bool, label: String) async {
         if welcomed { await sendRoleSnapshot(chatID) }
+        // Our post-join self-update completes the join (MIP-02): announce it once.
+        if label == CommitChange.selfUpdate.label, let chat = chats[chatID], !chat.isRemoved, chat.roles.creator == nil,
+           !chat.roles.hasAnnouncedJoin(publicKey) {
+            await sendControl(.joined, in: chat)
+        }
         if leavingAfterStepDown.remove(chatID) != nil, let chat = chats[chatID], !chat.admins.contains(publicKey) {
             await leave(chat)
         }
@@ -169,14 +174,14 @@ extension GroupCore {
     /// Encrypts a control message to the group and records it in our own book (our own events
     /// never come back through the engine).
     func sendControl(_ body: ControlMessage.Body, in chat: ChatRecord) async {
-        let control = ControlMessage(body, at: now)
+        let control = ControlMessage(body, at: now, seq: makeNumber())
         do {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: ControlMessage.kind, content: control.json(), tags: [])
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             chats[chat.chatID]?.roles.add(RoleEntry(
                 eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
-                actorAdmin: chat.admins.contains(publicKey), at: now, content: .control(body)))
+                actorAdmin: chat.admins.contains(publicKey), at: now, seq: control.seq, content: .control(body)))
             changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
             publishSigned(event, to: chat.relays)
         } catch {
@@ -196,7 +201,9 @@ extension GroupCore {
         for member in chat.members { roles[member] = view.role(of: member) }
         if claimingOwnership { roles[publicKey] = .owner }
         await sendControl(
-            .snapshot(roles: roles, blocked: view.blocked.intersection(chat.members), link: view.link, preferences: view.preferences),
+            .snapshot(
+                roles: roles, blocked: view.blocked.intersection(chat.members), link: view.link, preferences: view.preferences,
+                status: view.status.filter { chat.members.contains($0.key) }),
             in: chat)
     }
 
@@ -215,7 +222,7 @@ extension GroupCore {
         let admin = chats[chatID]?.admins.contains(received.sender) ?? false
         chats[chatID]?.roles.add(RoleEntry(
             eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, actorAdmin: admin,
-            at: control.at, content: .control(control.body)))
+            at: control.at, seq: control.seq, content: .control(control.body)))
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
     }
 
@@ -224,7 +231,7 @@ extension GroupCore {
         do {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: Self.reactionKind, content: emoji,
-                tags: [["e", messageID], [ControlMessage.atTag, String(now)]])
+                tags: [["e", messageID], [ControlMessage.atTag, String(now), String(makeNumber())]])
             if let stored = try await engine.messages(in: chat.mlsGroupID).first(where: { $0.wrapperID == event.id }) {
                 recordChatMessage(eventID: event.id.hex, rumor: stored.rumor, sender: publicKey, in: chat.chatID)
             }
@@ -247,10 +254,12 @@ extension GroupCore {
 
     /// A chat message enters the book too: whether it is shown depends on its sender's role then.
     func recordChatMessage(eventID: String, rumor: UnsignedEvent, sender: PublicKey, in chatID: String) {
-        let stated = rumor.tags.first { $0.count > 1 && $0[0] == ControlMessage.atTag }.flatMap { UInt64($0[1]) }
+        let tag = rumor.tags.first { $0.count > 1 && $0[0] == ControlMessage.atTag }
+        let stated = tag.flatMap { UInt64($0[1]) }
+        let seq = tag.flatMap { $0.count > 2 ? UInt64($0[2]) : nil } ?? 0
         let admin = chats[chatID]?.admins.contains(sender) ?? false
         chats[chatID]?.roles.add(RoleEntry(
-            eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt,
+            eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt, seq: seq,
             content: rumor.kind == Self.reactionKind ? .reaction : .message))
         scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }

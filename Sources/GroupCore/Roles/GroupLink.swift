@@ -13,6 +13,16 @@ public struct GroupLinkState: Hashable, Sendable {
     public var admin: PublicKey
 }
 
+/// Where an invited member stands, as every member (admins in particular) sees it.
+public enum MemberStatus: String, Hashable, Sendable {
+    /// Added by a commit; nothing heard from it yet.
+    case invited
+    /// It announced its completed join (welcome processed, post-join self-update merged, MIP-02).
+    case accepted
+    /// It has sent something since: messages flow both ways. The creator is connected.
+    case connected
+}
+
 /// What an owner's deletion did to the group's history on every member.
 public enum GroupDeletion: String, Hashable, Sendable {
     case historyKept = "kept"

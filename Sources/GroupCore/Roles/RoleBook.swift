@@ -21,13 +21,18 @@ struct RoleEntry: Sendable {
     let actorAdmin: Bool
     /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
     let at: UInt64
+    /// The sender's own sequence (`ControlMessage.seq`, or the tag's third value).
+    var seq: UInt64 = 0
     let content: Content
 
-    func precedes(_ other: RoleEntry) -> Bool { (at, rumorID) < (other.at, other.rumorID) }
+    /// The table's order: sender clock, then sender, then the sender's sequence (ties: rumor id).
+    func precedes(_ other: RoleEntry) -> Bool {
+        (at, actor.hex, seq, rumorID) < (other.at, other.actor.hex, other.seq, other.rumorID)
+    }
 }
 
 /// A chat's role table as an ordered log. The table is never patched in place: every view folds
-/// the whole log in (`at`, rumor id) order, so a change that arrives late (reordered, or fetched
+/// the whole log in (`at`, sender, `seq`) order, so a change that arrives late (reordered, or fetched
 /// on catch-up) lands where it belongs, and the judgements of the events after it are redone.
 /// Rejections are therefore derived: one that a late authorizing change makes valid disappears.
 struct RoleBook: Sendable {
@@ -44,16 +49,24 @@ struct RoleBook: Sendable {
         return true
     }
 
+    func hasAnnouncedJoin(_ key: PublicKey) -> Bool {
+        entries.contains { entry in
+            guard entry.actor == key, case .control(.joined) = entry.content else { return false }
+            return true
+        }
+    }
+
     /// Whether any role change, deletion or block was ever seen (snapshots and chat messages alone
     /// leave a chat's outcome as it was before roles existed).
     var hasChanges: Bool {
         entries.contains {
             // A snapshot counts when it carries more than what Marmot's admin list already says.
-            if case .control(.snapshot(let roles, let blocked, let link, let preferences)) = $0.content {
+            if case .control(.snapshot(let roles, let blocked, let link, let preferences, _)) = $0.content {
                 return link != nil || !blocked.isEmpty || preferences != nil || roles.values.contains { ![.owner, .admin, .member].contains($0) }
             }
             if case .message = $0.content { return false }
             if case .reaction = $0.content { return false }
+            if case .control(.joined) = $0.content { return false }
             return true
         }
     }
@@ -74,7 +87,15 @@ struct RoleBook: Sendable {
         }
         var deleted: Set<String> = []
         var purged: Set<PublicKey> = []
+        if let creator { view.status[creator] = .connected }
         for entry in entries {
+            // Invitation status: a member's join announcement makes it accepted; anything it sends
+            // after that, connected (whatever the table makes of it).
+            if case .control(.joined) = entry.content {
+                if view.status[entry.actor] == nil { view.status[entry.actor] = .accepted }
+            } else if view.status[entry.actor] == .accepted {
+                view.status[entry.actor] = .connected
+            }
             let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
             func refuse(_ request: PermissionRequest) -> Bool {
                 guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
@@ -84,7 +105,7 @@ struct RoleBook: Sendable {
                 return true
             }
             switch entry.content {
-            case .control(.snapshot(let roles, let blocked, let link, let preferences)):
+            case .control(.snapshot(let roles, let blocked, let link, let preferences, let status)):
                 // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
                 // (sent for later joiners) are redundant to it, and a non-admin's is forged.
                 guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
@@ -93,6 +114,9 @@ struct RoleBook: Sendable {
                 view.blocked = blocked
                 view.link = link
                 view.preferences = preferences
+                view.status.merge(status) { heard, _ in heard }
+                // The snapshot itself is something its sender sent, as it counted on the sender's side.
+                if view.status[entry.actor] == .accepted { view.status[entry.actor] = .connected }
                 view.known = true
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
@@ -105,6 +129,8 @@ struct RoleBook: Sendable {
             case .reaction:
                 let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.hidden.insert(entry.rumorID) }
+            case .control(.joined):
+                break
             case .control(.preferences(let preferences)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
@@ -175,6 +201,8 @@ struct RoleView: Sendable {
     var deletion: GroupDeletion?
     /// The owner's preferences (nil until an owner sets some).
     var preferences: GroupPreferences?
+    /// Invitation status of members we heard from (others are `invited`).
+    var status: [PublicKey: MemberStatus] = [:]
 
     init(admins: Set<PublicKey>) { self.admins = admins }
 

@@ -54,6 +54,8 @@ public struct ChatSummary: Hashable, Sendable {
     public var pendingJoins: [PublicKey] = []
     /// Set when an owner deleted the group.
     public var deletion: GroupDeletion?
+    /// Each member's invitation status (invited → accepted → connected).
+    public var memberStatus: [PublicKey: MemberStatus] = [:]
     /// The owner's preferences, once set (the welcome message among them is shown to joiners).
     public var preferences: GroupPreferences?
 }

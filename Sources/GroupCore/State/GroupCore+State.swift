@@ -38,7 +38,9 @@ extension GroupCore {
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
             roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
-            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion, preferences: roles.preferences
+            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
+            memberStatus: Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.status[$0] ?? .invited) }),
+            preferences: roles.preferences
         )
     }
 

@@ -58,6 +58,7 @@ enum Observation {
                 // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
                 fields["pending"] = .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string))
                 if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
+                fields["status"] = .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
                 if let preferences = chat.preferences {
                     fields["preferences"] = .map([
                         "reactions": .bool(preferences.reactions), "full-deletion": .bool(preferences.fullDeletion),
