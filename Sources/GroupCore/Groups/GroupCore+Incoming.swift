@@ -59,6 +59,8 @@ extension GroupCore {
         }
         let chatID = event.firstTagValue("h") ?? ""
         switch result {
+        case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
+            await receiveControl(received, in: chatID)
         case .applicationMessage(let received):
             receiveMessage(received, in: chatID)
         case .commit:
@@ -80,7 +82,6 @@ extension GroupCore {
     }
 
     private func receiveMessage(_ received: ReceivedMessage, in chatID: String) {
-        guard received.rumor.kind != ControlMessage.kind else { return receiveControl(received, in: chatID) }
         guard var chat = chats[chatID] else { return }
         let mine = received.sender == publicKey
         let message = ChatMessage(

@@ -7,6 +7,7 @@ import Nostr
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds "," "\"seq\":" n { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
 ///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences" | "joined"
+///               | "table-request"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
@@ -19,6 +20,7 @@ import Nostr
 ///     delete-group : "keep-history": bool
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     joined    : (no fields; the sender announces its completed join)
+///     table-request : (no fields; the sender lacks a table and asks an admin for a snapshot)
 ///     preferences : "preferences": { "reactions": bool, "full-deletion": bool, "disappear-after":
 ///                 seconds, "history-for-new-members": bool, "welcome": text }  (snapshots may carry it too)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
@@ -46,6 +48,8 @@ struct ControlMessage: Hashable, Sendable {
         case preferences(GroupPreferences)
         /// The sender completed its join (welcome processed, post-join self-update merged).
         case joined
+        /// The sender has no table (its snapshot was lost): an admin sends one again.
+        case tableRequest
     }
 
     static let kind: Kind = 4450
@@ -103,6 +107,8 @@ struct ControlMessage: Hashable, Sendable {
             fields["accepted"] = .bool(accepted)
         case .joined:
             fields["type"] = .string("joined")
+        case .tableRequest:
+            fields["type"] = .string("table-request")
         case .preferences(let preferences):
             fields["type"] = .string("preferences")
             fields["preferences"] = preferences.json()
@@ -181,6 +187,7 @@ struct ControlMessage: Hashable, Sendable {
             body = .link(token: token, role: role, approval: approval)
         case "link-delete": body = .linkDelete
         case "joined": body = .joined
+        case "table-request": body = .tableRequest
         case "purge": body = .purge(try key("target"))
         case "preferences":
             guard let value = object["preferences"] else { throw CoreError(.malformedControl, "missing 'preferences'") }

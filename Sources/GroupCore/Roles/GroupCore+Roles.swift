@@ -157,6 +157,9 @@ extension GroupCore {
         if label == CommitChange.selfUpdate.label, let chat = chats[chatID], !chat.isRemoved, chat.roles.creator == nil,
            !chat.roles.hasAnnouncedJoin(publicKey) {
             await sendControl(.joined, in: chat)
+            // The snapshot was sent in our first epoch; if it has not come by now it may never be
+            // readable (MLS keeps no old epoch secrets): ask for the table again.
+            if let chat = chats[chatID], !roleView(of: chat).known { await sendControl(.tableRequest, in: chat) }
         }
         if leavingAfterStepDown.remove(chatID) != nil, let chat = chats[chatID], !chat.admins.contains(publicKey) {
             await leave(chat)
@@ -208,7 +211,7 @@ extension GroupCore {
     }
 
     /// An application message of kind 4450 from the group: decoded, then judged by the fold.
-    func receiveControl(_ received: ReceivedMessage, in chatID: String) {
+    func receiveControl(_ received: ReceivedMessage, in chatID: String) async {
         guard chats[chatID] != nil else { return }
         let control: ControlMessage
         do {
@@ -224,6 +227,11 @@ extension GroupCore {
             eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, actorAdmin: admin,
             at: control.at, seq: control.seq, content: .control(control.body)))
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
+        // One admin answers (the first in the group data, as for proposals), so joiners do not
+        // get a snapshot from every admin.
+        if case .tableRequest = control.body, let chat = chats[chatID], chat.admins.first == publicKey {
+            await sendRoleSnapshot(chatID)
+        }
     }
 
     /// NIP-25 reaction as an application message: kind 7, `e` names the message.

@@ -67,6 +67,7 @@ struct RoleBook: Sendable {
             if case .message = $0.content { return false }
             if case .reaction = $0.content { return false }
             if case .control(.joined) = $0.content { return false }
+            if case .control(.tableRequest) = $0.content { return false }
             return true
         }
     }
@@ -129,7 +130,7 @@ struct RoleBook: Sendable {
             case .reaction:
                 let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.hidden.insert(entry.rumorID) }
-            case .control(.joined):
+            case .control(.joined), .control(.tableRequest):
                 break
             case .control(.preferences(let preferences)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }

@@ -10,7 +10,8 @@ public enum RoleMatrix {
         ("alice", .owner), ("bob", .admin), ("carol", .moderator), ("dave", .member), ("erin", .observer),
     ]
     /// Witnesses: frank is offline during the actions (catch-up by REQ after healing); gina
-    /// receives carol's and erin's role changes only after the actions (reordered delivery).
+    /// receives carol's and erin's role changes only after the actions (reordered delivery), and
+    /// the creator's snapshot only once its epoch is gone (she recovers with a table request).
     static let witnesses = ["frank", "gina"]
     /// Roles given by control message in the matrix (owners and admins need a commit as well).
     static let tableRoles: [Role] = [.moderator, .member, .observer]
@@ -72,7 +73,8 @@ public enum RoleMatrix {
                 "# do not edit. \(summary)",
                 "# Each refused cell is tried honestly (the sender refuses with the check's code) and forged (every",
                 "# receiver rejects it with the same code). frank is offline during the cells and catches up",
-                "# after healing; gina receives carol's and erin's role changes after the cells (reordered).",
+                "# after healing; gina receives carol's and erin's role changes after the cells (reordered), and",
+                "# the creator's snapshot only after it became unreadable (she must ask for the table again).",
                 "name: role matrix \(name)",
                 "clauses: [\"GroupCore permission table\", \"MIP-03 Application Messages\"]",
                 "members:",
@@ -80,6 +82,8 @@ public enum RoleMatrix {
             lines += [
                 "steps:",
                 "  - deliver: all",
+                "  - name: table late at gina",
+                "    fault: { apply: hold, member: gina, kind: 445, direction: to-member, nth: 1 }",
                 "  - create-group: { by: alice, with: [\(everyone.dropFirst().joined(separator: ", "))], admins: [bob], name: Roles }",
                 "  - deliver: all",
                 "  - advance: { by: 2s }",
@@ -98,6 +102,7 @@ public enum RoleMatrix {
                 "  - deliver: all",
                 "  - release: { hold: carol late at gina }",
                 "  - release: { hold: erin late at gina }",
+                "  - release: { hold: table late at gina }",
                 "  - fault: { apply: heal, member: frank }",
                 "  - deliver: all",
                 "expect:",
