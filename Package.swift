@@ -154,7 +154,7 @@ let package = Package(
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "NativeSwiftEngine", "ConformanceTestSupport"],
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -28,6 +28,10 @@ public actor GroupCore {
     var errors: [AppError] = []
     var failedPeers: [FailedPeer] = []
     var rejections: [Rejection] = []
+    /// Our join-by-link requests, in the order we made them (Roles/GroupCore+Links.swift).
+    var joinResults: [JoinResult] = []
+    /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
+    var leavingAfterStepDown: Set<String> = []
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -8,7 +8,7 @@ struct MarmotConform: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marmot-conform",
         abstract: "Conformance gate and interop bench for Marmot group messaging (MLS over Nostr).",
-        subcommands: [Run.self, Replay.self, Validate.self, List.self, Schema.self, BenchRelay.self, RelayServe.self]
+        subcommands: [Run.self, Replay.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, BenchRelay.self, RelayServe.self]
     )
 }
 

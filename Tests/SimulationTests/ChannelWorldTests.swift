@@ -28,7 +28,7 @@ import Testing
         let s1 = try #require(world.member("s1"))
         let fanOut = try #require(try await s1.engine.groups().first { $0.description.contains(link.channelID) })
         let smuggled = try await s1.engine.createMessage(
-            in: fanOut.mlsGroupID, sender: s1.publicKey, kind: 4452, content: "not a signed event", tags: [["h", link.channelID]])
+            in: fanOut.mlsGroupID, sender: s1.publicKey, kind: .channelBroadcast, content: "not a signed event", tags: [["h", link.channelID]])
         world.network.send(ClientMessage.event(smuggled).json(), from: "s1", to: "group")
         await world.runUntilQuiescent()
 

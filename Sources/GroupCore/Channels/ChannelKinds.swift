@@ -4,15 +4,18 @@ import Nostr
 // the recipient's inbox relays (a subscriber shares no group with a relay before it joins);
 // broadcasts travel as MLS application messages whose content is the owner-signed inner event.
 //
-//   join request   kind 4450, tags [["h", <channel id>]], content ""              subscriber → relay
-//   relay status   kind 4451, tags [["h", <channel id>]], content {"status": "accepted" | "active",
+// (4450–4452 are the role table's: in-group control 4450, gift-wrapped link request/answer
+// 4451/4452; channels use 4460–4463.)
+//
+//   join request   kind 4460, tags [["h", <channel id>]], content ""              subscriber → relay
+//   relay status   kind 4461, tags [["h", <channel id>]], content {"status": "accepted" | "active",
 //                  "subscribers": n}                                             relay → owners
-//   status ping    kind 4453, tags [["h", <channel id>]], content ""              owner → relay
-//   broadcast      kind 4452 application message, content = the NIP-01 JSON of a kind-9 event
+//   status ping    kind 4463, tags [["h", <channel id>]], content ""              owner → relay
+//   broadcast      kind 4462 application message, content = the NIP-01 JSON of a kind-9 event
 //                  signed by an owner, tags [["h", <channel id>]]                owner → relays → subscribers
 extension Kind {
-    static let channelJoinRequest: Kind = 4450
-    static let channelRelayStatus: Kind = 4451
-    static let channelBroadcast: Kind = 4452
-    static let channelStatusPing: Kind = 4453
+    public static let channelJoinRequest: Kind = 4460
+    public static let channelRelayStatus: Kind = 4461
+    public static let channelBroadcast: Kind = 4462
+    public static let channelStatusPing: Kind = 4463
 }

@@ -149,7 +149,7 @@ extension GroupCore {
 
     /// Owners post as the channel: the text goes into a kind-9 event signed with our Nostr key (so
     /// subscribers can check who wrote it whatever relay forwards it), carried to the relays as a
-    /// kind-4452 application message of the channel group. Subscribers are refused locally.
+    /// kind-4462 application message of the channel group. Subscribers are refused locally.
     func broadcast(_ text: String, in channelID: String) async {
         guard let channel = channels.records[channelID] else {
             fail(CoreError(.unknownChat, "no channel \(channelID)"), chatID: channelID)

@@ -15,6 +15,8 @@ struct ChatRecord: Sendable {
     var messages: [ChatMessage] = []
     var unread = 0
     var isRemoved = false
+    /// The role table's log (Roles/RoleBook.swift).
+    var roles = RoleBook()
 
     init(snapshot: GroupSnapshot, members: [PublicKey], relays: [String]) {
         chatID = snapshot.nostrGroupID

@@ -6,6 +6,14 @@ enum CommitChange: Sendable {
     case remove([PublicKey])
     case rename(String)
     case selfUpdate
+    /// Marmot admins (MIP-01 `admin_pubkeys`) gained and lost, applied to the list of the epoch
+    /// the commit is built in; `label` names the action it serves.
+    case admins(adding: [PublicKey], removing: [PublicKey], label: String)
+
+    /// The admin list after this change, from `current`.
+    static func admins(_ current: [PublicKey], adding: [PublicKey], removing: [PublicKey]) -> [PublicKey] {
+        (current.filter { !removing.contains($0) } + adding.filter { !current.contains($0) })
+    }
 
     var label: String {
         switch self {
@@ -13,6 +21,7 @@ enum CommitChange: Sendable {
         case .remove(let members): "remove \(members.count)"
         case .rename: "rename"
         case .selfUpdate: "self-update"
+        case .admins(_, _, let label): label
         }
     }
 }

@@ -28,16 +28,22 @@ extension GroupCore {
                 fail(CoreError(.invalidAction, "nobody to remove (not members, or ourselves)"), chatID: chatID)
                 return
             }
+            guard removalPermitted(of: targets, in: chat) else { return }
             await commit(.remove(targets), in: chat)
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.rename(name), in: chat)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
             await leave(chat)
         case .sendMessage(let chatID, let text):
-            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged:
+            await performRoleAction(action, forged: false)
+        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
+            await performLinkAction(action, forged: false)
         case .openChat(let chatID):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
@@ -74,13 +80,17 @@ extension GroupCore {
 
     /// The chat if it exists, we are still in it, no commit of ours is in flight, and (when asked)
     /// we are an admin; otherwise records why not.
-    private func writableChat(_ chatID: String, needsAdmin: Bool) -> ChatRecord? {
+    func writableChat(_ chatID: String, needsAdmin: Bool) -> ChatRecord? {
         guard let chat = chats[chatID] else {
             fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
             return nil
         }
         guard !chat.isRemoved else {
             fail(CoreError(.chatRemoved, "we are no longer a member of \(chatID.prefix(8))"), chatID: chatID)
+            return nil
+        }
+        guard roleView(of: chat).deletion == nil else {
+            fail(CoreError(.chatDeleted, "an owner deleted \(chatID.prefix(8))"), chatID: chatID)
             return nil
         }
         guard commits[chatID] == nil else {
@@ -118,6 +128,8 @@ extension GroupCore {
             let created = try await engine.createGroup(request)
             await adopt(created.group)
             let chatID = created.group.nostrGroupID
+            chats[chatID]?.roles.creator = publicKey
+            await sendRoleSnapshot(chatID)
             record(failed, chatID: chatID)
             note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
             sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })
@@ -133,7 +145,7 @@ extension GroupCore {
     }
 
     /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
-    private func leave(_ chat: ChatRecord) async {
+    func leave(_ chat: ChatRecord) async {
         do {
             let proposal = try await engine.leaveGroup(chat.mlsGroupID)
             publishSigned(proposal.event, to: chat.relays)
@@ -143,10 +155,11 @@ extension GroupCore {
         }
     }
 
-    private func sendMessage(_ text: String, in chat: ChatRecord) async {
+    func sendMessage(_ text: String, in chat: ChatRecord) async {
         do {
             let event = try await engine.createMessage(
-                in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text, tags: [])
+                in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text,
+                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]])
             // The engine stamps the inner rumor; its id and time come back with the stored copy.
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             let rumorID = stored?.rumor.id.hex ?? event.id.hex
@@ -155,6 +168,7 @@ extension GroupCore {
                 timestamp: stored?.rumor.createdAt ?? event.createdAt, isMine: true, delivery: .pending
             )
             _ = chats[chat.chatID]?.insert(message)
+            if let stored { recordChatMessage(eventID: event.id.hex, rumor: stored.rumor, sender: publicKey, in: chat.chatID) }
             changed("sent \(rumorID.prefix(8))")
             publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
             outbox.track(event)

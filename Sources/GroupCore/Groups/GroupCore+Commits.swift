@@ -12,6 +12,9 @@ extension GroupCore {
             case .add(let keyPackages): evolution = try await engine.addMembers(to: group, keyPackages: keyPackages)
             case .remove(let members): evolution = try await engine.removeMembers(from: group, pubkeys: members)
             case .rename(let name): evolution = try await engine.updateGroupData(of: group, GroupDataChanges(name: name))
+            case .admins(let adding, let removing, _):
+                let admins = CommitChange.admins(chat.admins, adding: adding, removing: removing)
+                evolution = try await engine.updateGroupData(of: group, GroupDataChanges(admins: admins))
             case .selfUpdate: evolution = try await engine.selfUpdate(in: group)
             }
             await publishCommit(evolution, label: change.label, change: change, in: chat.chatID)
@@ -127,7 +130,9 @@ extension GroupCore {
         if let winner = entry.replacedBy {
             await yieldRace(entry.commit, to: winner)
         } else {
-            sendWelcomes(entry.commit.welcomes)
+            let commit = entry.commit
+            await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
+            sendWelcomes(commit.welcomes)
         }
     }
 
@@ -161,6 +166,10 @@ extension GroupCore {
             again = still.isEmpty || !chat.admins.contains(publicKey) ? nil : .remove(still)
         case .selfUpdate:
             again = .selfUpdate
+        case .admins(let adding, let removing, _):
+            // Still wanted if the winning epoch's list differs from what we asked for.
+            let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
+            again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : pending.change
         case .rename:
             // The winner's state is the group's now; renaming again would overrule MIP-03.
             fail(superseded, chatID: pending.chatID)

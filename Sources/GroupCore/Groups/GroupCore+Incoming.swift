@@ -12,6 +12,9 @@ extension GroupCore {
             reject(wrap, reason: error.code.name, detail: error.reason)
             return
         }
+        if opened.rumor.kind == LinkMessage.requestKind || opened.rumor.kind == LinkMessage.answerKind {
+            return await receiveLinkMessage(opened, wrap: wrap)
+        }
         guard opened.rumor.kind == .welcome else {
             if receiveChannelControl(opened) { return }
             reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
@@ -64,6 +67,8 @@ extension GroupCore {
         }
         let chatID = event.firstTagValue("h") ?? ""
         switch result {
+        case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
+            await receiveControl(received, in: chatID)
         case .applicationMessage(let received):
             if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
@@ -97,8 +102,11 @@ extension GroupCore {
         guard chat.insert(message) else { return }
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
+        recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
-        notifyIfNeeded(message, kind: received.rumor.kind, in: chat)
+        // A message nobody is shown (blocked or not-allowed sender, deleted) alerts nobody either.
+        guard let recorded = chats[chatID], !roleView(of: recorded).hidden.contains(message.id) else { return }
+        notifyIfNeeded(message, kind: received.rumor.kind, in: recorded)
     }
 
     /// MDK answers a member's SelfRemove proposal with a commit at every receiver. Publishing all

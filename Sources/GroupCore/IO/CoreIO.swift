@@ -18,6 +18,35 @@ public enum AppAction: Hashable, Sendable {
     case rename(chatID: String, name: String)
     case sendMessage(chatID: String, text: String)
     case openChat(chatID: String)
+    /// Gives `member` a role (Roles/PermissionTable.swift says who may).
+    case setRole(chatID: String, member: PublicKey, role: Role)
+    /// Deletes a message (by rumor id) for everyone.
+    case deleteMessage(chatID: String, messageID: String)
+    /// Hides a member's messages for everyone (kept, flagged), or lifts that.
+    case block(chatID: String, member: PublicKey)
+    case unblock(chatID: String, member: PublicKey)
+    /// Sets the group preferences (owners).
+    case setPreferences(chatID: String, preferences: GroupPreferences)
+    /// Reacts to a message (by rumor id) with `emoji`.
+    case react(chatID: String, messageID: String, emoji: String)
+    /// Removes members and hides everything they wrote, for everyone.
+    case removeMembersWithMessages(chatID: String, members: [PublicKey])
+    /// Re-publishes the role table (what an admin sends joiners; admins only).
+    case publishRoleTable(chatID: String)
+    /// The group's one link: joiners get `role`; with `approval`, requests wait for an admin.
+    case createGroupLink(chatID: String, role: Role, approval: Bool)
+    case changeGroupLink(chatID: String, role: Role)
+    case deleteGroupLink(chatID: String)
+    /// Decides a pending join request.
+    case admitJoin(chatID: String, requester: PublicKey, role: Role)
+    case rejectJoin(chatID: String, requester: PublicKey)
+    /// Asks the link's admin to let us in (the link is its admin's key and the token).
+    case joinByLink(admin: PublicKey, token: String)
+    /// Deletes the group for everyone (owners); members keep or drop its history.
+    case deleteGroup(chatID: String, keepHistory: Bool)
+    /// The action as a modified client that skips its own permission checks would send it: how
+    /// scenarios prove that every receiver rejects what an honest sender refuses.
+    indirect case forged(AppAction)
     case markRead(chatID: String)
     /// No notification intents for this chat until `unmute`.
     case mute(chatID: String)

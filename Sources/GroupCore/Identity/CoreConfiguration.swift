@@ -54,6 +54,9 @@ public struct CoreConfiguration: Sendable {
         /// Non-nil makes the member a chat relay (a forwarding service for channels, no UI state)
         /// that treats broadcasts this way.
         public var chatRelay: ChatRelayConduct?
+        /// For tests only (the mutation check of the permission table): checks this member skips on
+        /// both sides. Shipped configurations leave it empty.
+        public var disabledPermissionChecks: Set<PermissionCheck>
 
         public init(
             publishesKeyPackage: Bool = true,
@@ -62,7 +65,8 @@ public struct CoreConfiguration: Sendable {
             commitSettleMilliseconds: UInt64 = 1_000,
             selfUpdateStaggerMilliseconds: UInt64 = 500,
             ownCommitMerge: OwnCommitMerge = .asReceived,
-            chatRelay: ChatRelayConduct? = nil
+            chatRelay: ChatRelayConduct? = nil,
+            disabledPermissionChecks: Set<PermissionCheck> = []
         ) {
             self.chatRelay = chatRelay
             self.publishesKeyPackage = publishesKeyPackage
@@ -71,6 +75,7 @@ public struct CoreConfiguration: Sendable {
             self.commitSettleMilliseconds = commitSettleMilliseconds
             self.selfUpdateStaggerMilliseconds = selfUpdateStaggerMilliseconds
             self.ownCommitMerge = ownCommitMerge
+            self.disabledPermissionChecks = disabledPermissionChecks
         }
     }
 

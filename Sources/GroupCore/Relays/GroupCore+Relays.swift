@@ -111,6 +111,7 @@ extension GroupCore {
         case .resubscribe(let url): resubscribe(to: url)
         case .channelRelays(let channelID): channelRelaysDue(channelID)
         case .channelJoin(let channelID): channelJoinDue(channelID)
+        case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
         }
     }
 }

@@ -9,4 +9,6 @@ enum TimerPurpose: Sendable {
     case resubscribe(url: String)
     case channelRelays(channelID: String)
     case channelJoin(channelID: String)
+    /// Nothing to do but re-derive the state (a message disappears now).
+    case roleRefresh(chatID: String)
 }

@@ -23,6 +23,8 @@ public struct AppState: Hashable, Sendable {
     public var notifications: [NotificationIntent] = []
     /// Channels we own or subscribe to, by name (their fan-out groups are not in `chatList`).
     public var channels: [ChannelState] = []
+    /// Our join-by-link requests and where each stands.
+    public var joinResults: [JoinResult] = []
 
     public init() {}
 }
@@ -44,6 +46,24 @@ public struct ChatSummary: Hashable, Sendable {
     public var isRemoved: Bool
     /// Muted chats raise no notification intents.
     public var isMuted = false
+    /// Each member's role (empty until the role table is known: a joiner waits for its snapshot).
+    public var roles: [PublicKey: Role] = [:]
+    /// Members whose messages are hidden for everyone.
+    public var blocked: Set<PublicKey> = []
+    /// Rumor ids of messages kept but hidden (deleted, blocked sender, sender not allowed to send).
+    public var hiddenMessageIDs: Set<String> = []
+    /// Whether any role change, deletion or block has been seen in this chat.
+    public var hasRoleChanges = false
+    /// The group link (admins see it; `get` on a group without one is nil).
+    public var link: GroupLinkState?
+    /// Join requests waiting for an admin's decision.
+    public var pendingJoins: [PublicKey] = []
+    /// Set when an owner deleted the group.
+    public var deletion: GroupDeletion?
+    /// Each member's invitation status (invited → accepted → connected).
+    public var memberStatus: [PublicKey: MemberStatus] = [:]
+    /// The owner's preferences, once set (the welcome message among them is shown to joiners).
+    public var preferences: GroupPreferences?
 }
 
 /// A member as a chat shows it.

@@ -13,7 +13,8 @@ extension GroupCore {
         next.busy = busy.keys.sorted().compactMap { busy[$0] }
         next.errors = errors
         next.failedPeers = failedPeers
-        next.rejections = rejections
+        next.rejections = rejections + roleRejections()
+        next.joinResults = joinResultsForState()
         next.notifications = notifications.intents
         next.channels = channelStates()
         next.rev = published.rev
@@ -33,11 +34,17 @@ extension GroupCore {
     }
 
     private func summary(_ chat: ChatRecord) -> ChatSummary {
-        ChatSummary(
+        let roles = roleView(of: chat)
+        return ChatSummary(
             chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
-            isMuted: notifications.muted.contains(chat.chatID)
+            isMuted: notifications.muted.contains(chat.chatID),
+            roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
+            blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
+            link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
+            memberStatus: Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.status[$0] ?? .invited) }),
+            preferences: roles.preferences
         )
     }
 

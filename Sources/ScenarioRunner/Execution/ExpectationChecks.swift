@@ -14,13 +14,17 @@
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = ["chats", "failed-peers", "errors", "rejections", "notifications", "channels"]
+    static let memberFields = [
+        "chats", "failed-peers", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
+    ]
 
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
         switch field {
         case "failed-peers": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
+        case "role-rejections": Clause("GroupCore", "permission table")
+        case "join-results": Clause("GroupCore", "group links")
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")
@@ -54,7 +58,8 @@ enum ExpectationChecks {
                 for field in memberFields {
                     guard let node = fields[field] else { continue }
                     let expected = expectedOutcome(of: node)
-                    let actual = observed?[field] ?? .null
+                    // An outcome lists role rejections only when there are some.
+                    let actual = observed?[field] ?? (["role-rejections", "join-results"].contains(field) ? .list([]) : .null)
                     let differences = expected.partialDifferences(from: actual, path: "\(entry.key).\(field)")
                     results.append(CheckResult(
                         check: prefix + "member \(entry.key): \(field)", clause: clause(for: field),
@@ -74,6 +79,7 @@ enum ExpectationChecks {
         switch node.value {
         case .scalar(let text, let quoted):
             if !quoted, text == "true" || text == "false" { return .bool(text == "true") }
+            if !quoted, text == "null" || text == "~" { return .null }
             if !quoted, let integer = Int64(text) { return .integer(integer) }
             return .string(text)
         case .sequence(let items): return .list(items.map(expectedOutcome(of:)))

@@ -39,11 +39,33 @@ enum Observation {
             ]
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
-                let messages = (try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []
+                let messages = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).filter { $0.rumor.kind != .roleControl }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
                     messages.map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
+                if chat.deletion == .historyDropped { fields["messages"] = .list([]) }
+                if chat.hasRoleChanges {
+                    // Only chats that used the role hierarchy carry these, so older vectors stay as they were.
+                    fields["hidden"] = .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
+                        .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
+                }
+            }
+            if chat.hasRoleChanges {
+                fields["roles"] = .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
+                fields["blocked"] = .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string))
+                fields["link"] = chat.link.map { .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval)]) } ?? .null
+                // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
+                fields["pending"] = .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string))
+                if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
+                fields["status"] = .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
+                if let preferences = chat.preferences {
+                    fields["preferences"] = .map([
+                        "reactions": .bool(preferences.reactions), "full-deletion": .bool(preferences.fullDeletion),
+                        "disappear-after": .integer(Int64(clamping: preferences.disappearAfterSeconds)),
+                        "history-for-new-members": .bool(preferences.historyForNewMembers), "welcome": .string(preferences.welcomeMessage),
+                    ])
+                }
             }
             chats.append(.map(fields))
         }
@@ -52,7 +74,8 @@ enum Observation {
         for intent in state.notifications {
             notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names))
         }
-        return .map([
+        let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
+        var fields: [String: Outcome] = [
             // A set, written sorted, like messages: arrival order within a run is not engine-independent.
             "notifications": .list(notifications.sorted { $0.summary < $1.summary }),
             "channels": .list(state.channels.map { channelOutcome($0, names: names) }),
@@ -62,7 +85,11 @@ enum Observation {
             }.sorted { $0.summary < $1.summary }),
             "errors": .list(state.errors.map { .string($0.code.name) }),
             "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
-        ])
+        ]
+        // The permission table's rejections are ours, the same on every engine, so vectors keep them.
+        if !roleRejections.isEmpty { fields["role-rejections"] = .list(roleRejections.map(Outcome.string)) }
+        if !state.joinResults.isEmpty { fields["join-results"] = .list(state.joinResults.map { .string($0.status.rawValue) }) }
+        return .map(fields)
     }
 
     /// A notification intent by labels and chat name; `payload` is `ok` when the intent points at
@@ -99,10 +126,10 @@ enum Observation {
         ])
     }
 
-    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4452) carries a signed
+    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) carries a signed
     /// event whose signature is random, so only its text is kept.
     static func shownContent(_ rumor: UnsignedEvent) -> String {
-        guard rumor.kind == Kind(rawValue: 4452), let inner = try? Event(json: rumor.content) else { return rumor.content }
+        guard rumor.kind == .channelBroadcast, let inner = try? Event(json: rumor.content) else { return rumor.content }
         return "broadcast \(inner.content)"
     }
 

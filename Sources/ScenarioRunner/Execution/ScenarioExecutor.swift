@@ -21,6 +21,8 @@ public struct ScenarioExecutor: Sendable {
     /// Unix time of virtual instant zero. MDK stamps its own events from the wall clock, so runs
     /// that include it pass the time at start (chosen by the caller; this module reads no clock).
     public let epochUnixSeconds: UInt64
+    /// For the mutation test only: permission checks every member skips (see PermissionTable).
+    public var disabledPermissionChecks: Set<PermissionCheck> = []
 
     public init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -114,7 +116,7 @@ public struct ScenarioExecutor: Sendable {
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
         var behaviour = CoreConfiguration.Behaviour(
             publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: member.ownCommitMerge,
-            chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)))
+            chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)), disabledPermissionChecks: disabledPermissionChecks)
         behaviour.protectsKeyPackage = member.protectsKeyPackage
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {

@@ -20,6 +20,8 @@ struct StepInterpreter {
     /// Every message a `send` step dispatched, for the no-lost-message oracle.
     var sent: [SentMessage] = []
     var stepNumber = 0
+    /// create-link step name → the link's admin and token, for join-by-link steps.
+    var links: [String: (admin: PublicKey, token: String)] = [:]
 
     init(world: World, scenario: Scenario, seed: UInt64) {
         self.world = world
@@ -37,6 +39,11 @@ struct StepInterpreter {
         "create-group": .createGroup, "create-chat": .createGroup, "add-members": .addMembers,
         "remove-members": .removeMembers, "leave": .leave, "rename": .updateGroupData, "send": .applicationMessages,
         "create-channel": .createGroup, "broadcast": .applicationMessages,
+        "set-role": .applicationMessages, "delete-message": .applicationMessages, "block": .applicationMessages,
+        "unblock": .applicationMessages, "publish-roles": .applicationMessages, "create-link": .applicationMessages,
+        "change-link": .applicationMessages, "delete-link": .applicationMessages, "accept-join": .addMembers,
+        "reject-join": .applicationMessages, "delete-group": .applicationMessages, "join-by-link": .createGroup,
+        "set-preferences": .applicationMessages, "react": .applicationMessages,
     ]
 
     /// Member actions the core carries out alone, without asking its engine for anything.
@@ -106,9 +113,11 @@ struct StepInterpreter {
     /// The chat a member acts on: the one named by `group`, else its only active chat.
     func chat(of label: String, named group: String?) async throws -> String {
         guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
-        let chats = await core.state().chatList.filter { !$0.isRemoved }
+        let all = await core.state().chatList
+        let chats = all.filter { !$0.isRemoved }
         if let group {
-            guard let chat = chats.first(where: { $0.groupName == group }) else {
+            // A named chat may be one we left: acting on it is how a scenario shows the refusal.
+            guard let chat = chats.first(where: { $0.groupName == group }) ?? all.first(where: { $0.groupName == group }) else {
                 throw StepFailure(message: "\(label) has no chat named '\(group)' (has: \(chats.map(\.groupName)))")
             }
             return chat.chatID
@@ -135,6 +144,11 @@ struct StepInterpreter {
 
     /// The action a member-action step dispatches, and who performs it.
     func action(for step: Step) async throws -> (String, AppAction)? {
+        guard let (by, action) = try await honestAction(for: step) else { return nil }
+        return try fields(step)["forged"]?.boolean("forged") == true ? (by, .forged(action)) : (by, action)
+    }
+
+    private func honestAction(for step: Step) async throws -> (String, AppAction)? {
         guard Self.capabilities[step.verb] != nil || Self.localActions.contains(step.verb) else { return nil }
         let f = try fields(step)
         let by = try f.required("by").string("by")
@@ -148,7 +162,11 @@ struct StepInterpreter {
         case "create-chat": return (by, .createChat(peer: try key(try f.required("with").string("with"))))
         case "add-members": return (by, .addMembers(chatID: try await chat(of: by, named: group), peers: try keys(f["members"])))
         case "remove-members":
-            return (by, .removeMembers(chatID: try await chat(of: by, named: group), members: try keys(f["members"])))
+            let chatID = try await chat(of: by, named: group), members = try keys(f["members"])
+            if try f["with-messages"]?.boolean("with-messages") == true {
+                return (by, .removeMembersWithMessages(chatID: chatID, members: members))
+            }
+            return (by, .removeMembers(chatID: chatID, members: members))
         case "leave": return (by, .leave(chatID: try await chat(of: by, named: group)))
         case "rename": return (by, .rename(chatID: try await chat(of: by, named: group), name: try f.required("to").string("to")))
         case "send": return (by, .sendMessage(chatID: try await chat(of: by, named: group), text: try f.required("text").string("text")))
@@ -173,13 +191,72 @@ struct StepInterpreter {
                 throw StepFailure(message: "\(owner)'s channel '\(channel.name)' has no link yet (no relay active)")
             }
             return (by, .joinChannel(link))
+        case "set-role":
+            guard let role = Role(rawValue: try f.required("role").string("role")) else { throw StepFailure(message: "unknown role") }
+            let member = try key(try f.required("member").string("member"))
+            return (by, .setRole(chatID: try await chat(of: by, named: group), member: member, role: role))
+        case "block", "unblock":
+            let chatID = try await chat(of: by, named: group), member = try key(try f.required("member").string("member"))
+            return (by, step.verb == "block" ? .block(chatID: chatID, member: member) : .unblock(chatID: chatID, member: member))
+        case "create-link":
+            let role = try f["role"].map { try roleValue($0) } ?? .member
+            return (by, .createGroupLink(chatID: try await chat(of: by, named: group), role: role, approval: try f["approval"]?.boolean("approval") ?? false))
+        case "change-link":
+            return (by, .changeGroupLink(chatID: try await chat(of: by, named: group), role: try roleValue(try f.required("role"))))
+        case "delete-link": return (by, .deleteGroupLink(chatID: try await chat(of: by, named: group)))
+        case "join-by-link":
+            let name = try f.required("link").string("link")
+            guard let link = links[name] else { throw StepFailure(message: "step '\(name)' made no link") }
+            return (by, .joinByLink(admin: link.admin, token: link.token))
+        case "accept-join":
+            let role = try f["role"].map { try roleValue($0) } ?? .member
+            return (by, .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(try f.required("member").string("member")), role: role))
+        case "reject-join":
+            return (by, .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(try f.required("member").string("member"))))
+        case "delete-group":
+            return (by, .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: try f["keep-history"]?.boolean("keep-history") ?? true))
+        case "set-preferences":
+            var preferences = GroupPreferences()
+            if let value = try f["reactions"]?.boolean("reactions") { preferences.reactions = value }
+            if let value = try f["full-deletion"]?.boolean("full-deletion") { preferences.fullDeletion = value }
+            if let value = try f["disappear-after"]?.duration("disappear-after") { preferences.disappearAfterSeconds = UInt64(value.milliseconds / 1_000) }
+            if let value = try f["history-for-new-members"]?.boolean("history-for-new-members") { preferences.historyForNewMembers = value }
+            if let value = try f["welcome"]?.string("welcome") { preferences.welcomeMessage = value }
+            return (by, .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences))
+        case "react":
+            let chatID = try await chat(of: by, named: group)
+            let messageID = try await messageID(of: by, chatID: chatID, text: try f.required("message").string("message"))
+            return (by, .react(chatID: chatID, messageID: messageID, emoji: try f["emoji"]?.string("emoji") ?? "+"))
+        case "publish-roles": return (by, .publishRoleTable(chatID: try await chat(of: by, named: group)))
+        case "delete-message":
+            let chatID = try await chat(of: by, named: group)
+            return (by, .deleteMessage(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: try f.required("message").string("message"))))
         default: return nil
         }
+    }
+
+    func roleValue(_ node: YAMLNode) throws -> Role {
+        guard let role = Role(rawValue: try node.string("role")) else { throw StepFailure(message: "unknown role") }
+        return role
+    }
+
+    /// The rumor id of the chat message with `text` as `label`'s engine stored it.
+    func messageID(of label: String, chatID: String, text: String) async throws -> String {
+        guard let engine = world.member(label)?.engine,
+              let group = try await engine.groups().first(where: { $0.nostrGroupID == chatID })
+        else { throw StepFailure(message: "\(label) has no group \(chatID.prefix(8))") }
+        let matches = try await engine.messages(in: group.mlsGroupID).filter { $0.rumor.kind == .chatMessage && $0.rumor.content == text }
+        guard matches.count == 1 else { throw StepFailure(message: "\(label) has \(matches.count) messages '\(text)', needs exactly one") }
+        return matches[0].rumor.id.hex
     }
 
     mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
         if let (by, action) = try await action(for: step) {
             await dispatch(by, action)
+            if step.verb == "create-link", let name = step.name, let member = world.member(by),
+               let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey }) {
+                links[name] = (link.admin, link.token)
+            }
             return []
         }
         switch step.verb {

@@ -5,6 +5,8 @@
 //   - name: alice creates the group
 //     create-group: { by: alice, with: [bob, carol], name: Team }
 
+import GroupCore
+
 /// What a field of a step holds.
 public enum FieldType: Sendable, Hashable {
     case member            // a member label declared under `members`
@@ -80,6 +82,8 @@ public enum NeverCondition: String, Sendable, CaseIterable {
 
 public enum StepVocabulary {
     static let by = FieldSpec("by", .member, required: true)
+    /// The action as a modified client sends it, skipping its own permission checks.
+    static let forged = FieldSpec("forged", .boolean)
 
     /// Every verb a scenario step may use.
     public static let verbs: [StepVerb] = [
@@ -95,14 +99,60 @@ public enum StepVocabulary {
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
         ])),
         StepVerb(name: "remove-members", summary: "an admin removes members", shape: .fields([
-            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
+            by, FieldSpec("members", .members, required: true), FieldSpec("group", .text), forged,
+            FieldSpec("with-messages", .boolean),
         ])),
-        StepVerb(name: "leave", summary: "a member leaves a group", shape: .fields([by, FieldSpec("group", .text)])),
+        StepVerb(name: "leave", summary: "a member leaves a group (an admin steps down first)", shape: .fields([
+            by, FieldSpec("group", .text), forged,
+        ])),
         StepVerb(name: "rename", summary: "an admin renames a group", shape: .fields([
             by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
         ])),
         StepVerb(name: "send", summary: "a member sends a message", shape: .fields([
-            by, FieldSpec("text", .text, required: true), FieldSpec("group", .text),
+            by, FieldSpec("text", .text, required: true), FieldSpec("group", .text), forged,
+        ])),
+        // The role hierarchy (GroupCore/Roles/PermissionTable.swift).
+        StepVerb(name: "set-role", summary: "a member gives another member a role", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(Role.allCases.map(\.rawValue)), required: true),
+            FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-message", summary: "a member deletes a message (named by its text) for everyone", shape: .fields([
+            by, FieldSpec("message", .text, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "block", summary: "a member hides another member's messages for everyone", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "unblock", summary: "a member lifts a block", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "create-link", summary: "an admin creates the group link (later steps name this step)", shape: .fields([
+            by, FieldSpec("role", .word(Role.allCases.map(\.rawValue))), FieldSpec("approval", .boolean), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "change-link", summary: "an admin changes the role the group link gives", shape: .fields([
+            by, FieldSpec("role", .word(Role.allCases.map(\.rawValue)), required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-link", summary: "an admin deletes the group link", shape: .fields([by, FieldSpec("group", .text), forged])),
+        StepVerb(name: "join-by-link", summary: "a member asks to join by the link an earlier create-link step made", shape: .fields([
+            by, FieldSpec("link", .stepName, required: true),
+        ])),
+        StepVerb(name: "accept-join", summary: "an admin accepts a pending join request, with a role", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(Role.allCases.map(\.rawValue))), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "reject-join", summary: "an admin rejects a pending join request", shape: .fields([
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "delete-group", summary: "an owner deletes the group for everyone", shape: .fields([
+            by, FieldSpec("keep-history", .boolean), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "set-preferences", summary: "an owner sets the group preferences (unlisted ones keep their defaults)", shape: .fields([
+            by, FieldSpec("reactions", .boolean), FieldSpec("full-deletion", .boolean), FieldSpec("disappear-after", .duration),
+            FieldSpec("history-for-new-members", .boolean), FieldSpec("welcome", .text), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "react", summary: "a member reacts to a message (named by its text)", shape: .fields([
+            by, FieldSpec("message", .text, required: true), FieldSpec("emoji", .text), FieldSpec("group", .text), forged,
+        ])),
+        StepVerb(name: "publish-roles", summary: "an admin re-publishes the role table (forged: a member claims ownership)", shape: .fields([
+            by, FieldSpec("group", .text), forged,
         ])),
         StepVerb(name: "mute", summary: "a member mutes a chat (no notification intents)", shape: .fields([
             by, FieldSpec("group", .text),

@@ -1,0 +1,99 @@
+import Nostr
+
+/// The group's link as the role table holds it: whoever has the token (and the admin's key)
+/// may ask that admin to join.
+public struct GroupLinkState: Hashable, Sendable {
+    /// 16 random bytes in hex, drawn by the admin's core.
+    public var token: String
+    /// The role a joiner gets.
+    public var role: Role
+    /// True: requests wait in a queue for an admin's decision; false: auto-join.
+    public var approval: Bool
+    /// The admin who created the link and answers its requests.
+    public var admin: PublicKey
+}
+
+/// Where an invited member stands, as every member (admins in particular) sees it.
+public enum MemberStatus: String, Hashable, Sendable {
+    /// Added by a commit; nothing heard from it yet.
+    case invited
+    /// It announced its completed join (welcome processed, post-join self-update merged, MIP-02).
+    case accepted
+    /// It has sent something since: messages flow both ways. The creator is connected.
+    case connected
+}
+
+/// What an owner's deletion did to the group's history on every member.
+public enum GroupDeletion: String, Hashable, Sendable {
+    case historyKept = "kept"
+    case historyDropped = "dropped"
+}
+
+/// Where a join request stands, as the requester sees it.
+public struct JoinResult: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable {
+        /// Sent, no answer yet.
+        case requested
+        /// Waiting for an admin's decision (approval mode).
+        case pending
+        /// Accepted; the welcome has not arrived yet.
+        case accepted
+        /// Accepted and the group adopted.
+        case joined
+        /// An admin rejected the request.
+        case rejected
+        /// The link was deleted while the request waited.
+        case invitationRemoved = "invitation-removed"
+        /// The link's group is deleted, or its admin is no longer in it.
+        case groupNotFound = "group-not-found"
+        /// No group of that admin has this link.
+        case linkNotFound = "link-not-found"
+    }
+    public var token: String
+    public var status: Status
+    public var chatID: String?
+}
+
+/// Gift-wrapped messages between a requester and a link's admin (NIP-59, rumors of our kinds):
+///
+///     request = kind 4451, content "{\"v\":1,\"token\":" 32-hex "}"
+///     answer  = kind 4452, content "{\"v\":1,\"token\":" 32-hex ",\"status\":" status [",\"group\":" hex ] "}"
+///     status  = "pending" | "accepted" | "rejected" | "invitation-removed" | "group-not-found" | "link-not-found"
+struct LinkMessage: Hashable, Sendable {
+    static let requestKind: Kind = 4451
+    static let answerKind: Kind = 4452
+
+    var token: String
+    /// Nil in a request.
+    var status: JoinResult.Status?
+    var chatID: String?
+
+    func json() -> String {
+        var fields: [String: JSONValue] = ["v": JSONValue(1), "token": .string(token)]
+        if let status { fields["status"] = .string(status.rawValue) }
+        if let chatID { fields["group"] = .string(chatID) }
+        return JSONValue.object(fields).serialized()
+    }
+
+    init(token: String, status: JoinResult.Status? = nil, chatID: String? = nil) {
+        self.token = token
+        self.status = status
+        self.chatID = chatID
+    }
+
+    /// Parses an untrusted request (`answer: false`) or answer; failures are `core.malformedControl`.
+    init(json text: String, answer: Bool) throws(CoreError) {
+        let value: JSONValue
+        do { value = try JSONValue(parsing: text) } catch { throw CoreError(.malformedControl, "not JSON: \(error.reason)") }
+        guard let object = value.object, object["v"]?.int64 == 1, let token = object["token"]?.string, token.count == 32 else {
+            throw CoreError(.malformedControl, "a link message needs v 1 and a 32-hex token")
+        }
+        self.token = token
+        chatID = object["group"]?.string
+        guard answer else { return }
+        guard let name = object["status"]?.string, let status = JoinResult.Status(rawValue: name),
+              status != .requested, status != .joined
+        else { throw CoreError(.malformedControl, "unknown join status") }
+        self.status = status
+    }
+}

@@ -1,0 +1,40 @@
+import Nostr
+
+/// The owner's group preferences, carried in the role table (`preferences` control messages and
+/// snapshots) and enforced by every receiver from their place in the table's order on.
+public struct GroupPreferences: Hashable, Sendable {
+    /// Reactions (kind-7 rumors) are accepted.
+    public var reactions = true
+    /// Messages may be deleted for everyone.
+    public var fullDeletion = true
+    /// Messages disappear this many seconds (virtual time) after they were sent; 0: never.
+    public var disappearAfterSeconds: UInt64 = 0
+    /// Whether joiners may see messages from before they joined. MLS gives a joiner no earlier
+    /// epoch secrets, so `true` cannot show more than the joiner's own epochs; `false` also hides
+    /// messages of its first epoch sent before it joined.
+    public var historyForNewMembers = true
+    /// Shown to members who join.
+    public var welcomeMessage = ""
+
+    public init() {}
+
+    func json() -> JSONValue {
+        .object([
+            "reactions": .bool(reactions), "full-deletion": .bool(fullDeletion),
+            "disappear-after": JSONValue(disappearAfterSeconds), "history-for-new-members": .bool(historyForNewMembers),
+            "welcome": .string(welcomeMessage),
+        ])
+    }
+
+    init(json value: JSONValue) throws(CoreError) {
+        guard let fields = value.object, let reactions = fields["reactions"]?.bool, let fullDeletion = fields["full-deletion"]?.bool,
+              let disappear = fields["disappear-after"]?.uint64, let history = fields["history-for-new-members"]?.bool,
+              let welcome = fields["welcome"]?.string
+        else { throw CoreError(.malformedControl, "preferences need reactions, full-deletion, disappear-after, history-for-new-members, welcome") }
+        self.reactions = reactions
+        self.fullDeletion = fullDeletion
+        disappearAfterSeconds = disappear
+        historyForNewMembers = history
+        welcomeMessage = welcome
+    }
+}

@@ -1,0 +1,151 @@
+// The one permission table of the role hierarchy: every sender-side refusal, every receiver-side
+// rejection and the generated scenario matrix (ScenarioRunner's RoleMatrix) are read from `rules`.
+// A request is permitted when every rule naming its action permits it; the first rule that does
+// not is the typed reason, the same code on both sides (sender error, receiver rejection).
+
+/// What a member does that the hierarchy governs.
+public enum RoleAction: String, Hashable, Sendable, CaseIterable {
+    /// Post a chat message.
+    case send
+    /// Delete a message (the target is its author).
+    case deleteMessage = "delete-message"
+    /// Hide a member's messages for everyone, or lift that.
+    case block, unblock
+    /// Change a member's role (`newRole`).
+    case setRole = "set-role"
+    /// Remove a member by commit (the engine also requires a Marmot admin, MIP-03).
+    case removeMember = "remove-member"
+    /// Publish the role table for joiners.
+    case snapshot
+    /// Hide all of a member's messages (removing it with its messages).
+    case purge
+    /// Leave the group (an admin steps down first).
+    case leave
+    /// React to a message (kind 7).
+    case react
+    /// Set the group preferences.
+    case setPreferences = "set-preferences"
+    /// Create, change or delete the group link (`newRole`: the role joiners get).
+    case manageLink = "manage-link"
+    /// Accept (`newRole`) or reject a pending join request.
+    case admit
+    /// Delete the group for everyone.
+    case deleteGroup = "delete-group"
+}
+
+/// One permission check, named by the reason code a refusal carries.
+public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
+    case observerCannotSend = "role.observerCannotSend"
+    case deleteNeedsModerator = "role.deleteNeedsModerator"
+    case blockNeedsAdmin = "role.blockNeedsAdmin"
+    case blockTargetNotBelow = "role.blockTargetNotBelow"
+    case targetNotBelow = "role.targetNotBelow"
+    case newRoleNotBelow = "role.newRoleNotBelow"
+    case removeTargetNotBelow = "role.removeTargetNotBelow"
+    case snapshotFromNonAdmin = "role.snapshotFromNonAdmin"
+    case linkNeedsAdmin = "role.linkNeedsAdmin"
+    case purgeNeedsAdmin = "role.purgeNeedsAdmin"
+    case lastOwner = "role.lastOwner"
+    case preferencesNeedOwner = "role.preferencesNeedOwner"
+    case reactionsDisabled = "pref.reactionsDisabled"
+    case fullDeletionDisabled = "pref.fullDeletionDisabled"
+    case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
+
+    /// The stable reason code (sender error code and receiver rejection reason).
+    public var reason: String { rawValue }
+}
+
+/// Who does what to whom.
+public struct PermissionRequest: Hashable, Sendable {
+    public var actor: Role
+    public var action: RoleAction
+    /// The role of the member acted on (the author, for deletions); nil when there is none.
+    public var target: Role?
+    /// For `setRole`: the role given.
+    public var newRole: Role?
+    /// For `deleteMessage`: the message is the actor's own; for `setRole`: the actor's own role.
+    public var ownTarget: Bool
+    /// Owners other than the actor (the last owner may not step down or leave).
+    public var otherOwners: Int
+    /// The group's preferences when the action happens (they switch some actions off).
+    public var preferences: GroupPreferences
+
+    public init(
+        actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false, otherOwners: Int = 0,
+        preferences: GroupPreferences = GroupPreferences()
+    ) {
+        self.otherOwners = otherOwners
+        self.preferences = preferences
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.newRole = newRole
+        self.ownTarget = ownTarget
+    }
+}
+
+/// One row of the table: which actions it governs and what it permits.
+public struct PermissionRule: Sendable {
+    public let check: PermissionCheck
+    public let actions: Set<RoleAction>
+    /// What the rule says, for reports and the matrix.
+    public let summary: String
+    let permits: @Sendable (PermissionRequest) -> Bool
+}
+
+public enum PermissionTable {
+    /// Product rule set of the role hierarchy (issue 7), one row per check.
+    public static let rules: [PermissionRule] = [
+        PermissionRule(check: .observerCannotSend, actions: [.send], summary: "observers cannot send") {
+            $0.actor != .observer
+        },
+        PermissionRule(check: .deleteNeedsModerator, actions: [.deleteMessage], summary: "anyone deletes their own messages; moderator+ deletes any") {
+            $0.ownTarget || $0.actor >= .moderator
+        },
+        PermissionRule(check: .blockNeedsAdmin, actions: [.block, .unblock], summary: "admin+ blocks and unblocks") {
+            $0.actor >= .admin
+        },
+        PermissionRule(check: .blockTargetNotBelow, actions: [.block, .unblock], summary: "only a member of lower rank is blocked or unblocked") {
+            ($0.target ?? .owner) < $0.actor
+        },
+        PermissionRule(check: .linkNeedsAdmin, actions: [.manageLink, .admit], summary: "admin+ manages the group link and decides admissions") {
+            $0.actor >= .admin
+        },
+        PermissionRule(check: .deleteGroupNeedsOwner, actions: [.deleteGroup], summary: "only owners delete the group") {
+            $0.actor == .owner
+        },
+        PermissionRule(check: .preferencesNeedOwner, actions: [.setPreferences], summary: "only owners set the group preferences") {
+            $0.actor == .owner
+        },
+        PermissionRule(check: .reactionsDisabled, actions: [.react], summary: "no reactions while the preferences switch them off") {
+            $0.preferences.reactions
+        },
+        PermissionRule(check: .fullDeletionDisabled, actions: [.deleteMessage], summary: "no deletion for everyone while the preferences switch it off") {
+            $0.preferences.fullDeletion
+        },
+        PermissionRule(check: .purgeNeedsAdmin, actions: [.purge], summary: "admin+ removes a member with its messages") {
+            $0.actor >= .admin
+        },
+        PermissionRule(check: .lastOwner, actions: [.setRole, .leave], summary: "the last owner neither steps down nor leaves") {
+            !($0.actor == .owner && $0.ownTarget && $0.otherOwners == 0)
+        },
+        PermissionRule(check: .targetNotBelow, actions: [.setRole], summary: "only the role of a member of lower rank changes (anyone lowers their own)") {
+            ($0.target ?? .owner) < $0.actor || $0.ownTarget
+        },
+        PermissionRule(check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit], summary: "the new role ranks below the actor's; owners may appoint owners") {
+            guard let new = $0.newRole else { return $0.action != .setRole }
+            return new < $0.actor || ($0.actor == .owner && new == .owner)
+        },
+        PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember, .purge], summary: "admins remove lower ranks; owners anyone else") {
+            ($0.target ?? .owner) < $0.actor || $0.actor == .owner
+        },
+        PermissionRule(check: .snapshotFromNonAdmin, actions: [.snapshot], summary: "only a Marmot admin publishes the role table") {
+            $0.actor >= .admin
+        },
+    ]
+
+    /// The first check `request` fails (skipping `disabled`), or nil when it is permitted.
+    public static func refusal(_ request: PermissionRequest, disabled: Set<PermissionCheck> = []) -> PermissionCheck? {
+        rules.first { $0.actions.contains(request.action) && !disabled.contains($0.check) && !$0.permits(request) }?.check
+    }
+}

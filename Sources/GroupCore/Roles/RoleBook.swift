@@ -1,0 +1,223 @@
+import Nostr
+
+/// One role-relevant event of a chat: a control message or a chat message (whose sender's role
+/// decides whether it may be shown), with what its receiver knew when it arrived.
+struct RoleEntry: Sendable {
+    enum Content: Sendable {
+        case control(ControlMessage.Body)
+        case message
+        /// A kind-7 reaction (shown like a message, and hidden when reactions are off).
+        case reaction
+    }
+
+    /// The kind-445 wrapper, which a rejection names.
+    let eventID: String
+    /// The inner rumor id: the tie-breaker of the order, and what a deletion names.
+    let rumorID: String
+    let actor: PublicKey
+    /// The actor was in the group data's `admin_pubkeys` when we processed the event. MLS admits
+    /// an application message only in the epoch it was sent in, so this is the admin bit the
+    /// sender had then (a demoted admin's later messages arrive in epochs where it is gone).
+    let actorAdmin: Bool
+    /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
+    let at: UInt64
+    /// The sender's own sequence (`ControlMessage.seq`, or the tag's third value).
+    var seq: UInt64 = 0
+    let content: Content
+
+    /// The table's order: sender clock, then sender, then the sender's sequence (ties: rumor id).
+    func precedes(_ other: RoleEntry) -> Bool {
+        (at, actor.hex, seq, rumorID) < (other.at, other.actor.hex, other.seq, other.rumorID)
+    }
+}
+
+/// A chat's role table as an ordered log. The table is never patched in place: every view folds
+/// the whole log in (`at`, sender, `seq`) order, so a change that arrives late (reordered, or fetched
+/// on catch-up) lands where it belongs, and the judgements of the events after it are redone.
+/// Rejections are therefore derived: one that a late authorizing change makes valid disappears.
+struct RoleBook: Sendable {
+    /// Set in the creator's own book: it is the owner and needs no snapshot.
+    var creator: PublicKey?
+    private(set) var entries: [RoleEntry] = []
+
+    /// Inserts in order; false for a rumor already in the log.
+    @discardableResult
+    mutating func add(_ entry: RoleEntry) -> Bool {
+        guard !entries.contains(where: { $0.rumorID == entry.rumorID }) else { return false }
+        let index = entries.firstIndex { entry.precedes($0) } ?? entries.endIndex
+        entries.insert(entry, at: index)
+        return true
+    }
+
+    func hasAnnouncedJoin(_ key: PublicKey) -> Bool {
+        entries.contains { entry in
+            guard entry.actor == key, case .control(.joined) = entry.content else { return false }
+            return true
+        }
+    }
+
+    /// Whether any role change, deletion or block was ever seen (snapshots and chat messages alone
+    /// leave a chat's outcome as it was before roles existed).
+    var hasChanges: Bool {
+        entries.contains {
+            // A snapshot counts when it carries more than what Marmot's admin list already says.
+            if case .control(.snapshot(let roles, let blocked, let link, let preferences, _)) = $0.content {
+                return link != nil || !blocked.isEmpty || preferences != nil || roles.values.contains { ![.owner, .admin, .member].contains($0) }
+            }
+            if case .message = $0.content { return false }
+            if case .reaction = $0.content { return false }
+            if case .control(.joined) = $0.content { return false }
+            if case .control(.tableRequest) = $0.content { return false }
+            return true
+        }
+    }
+
+    /// The table after the whole log, judged with `disabled` checks skipped (tests only).
+    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64) -> RoleView {
+        var view = RoleView(admins: Set(admins))
+        if let creator {
+            view.table[creator] = .owner
+            view.known = true
+        }
+        var authors: [String: PublicKey] = [:]
+        for entry in entries {
+            switch entry.content {
+            case .message, .reaction: authors[entry.rumorID] = entry.actor
+            case .control: break
+            }
+        }
+        var deleted: Set<String> = []
+        var purged: Set<PublicKey> = []
+        if let creator { view.status[creator] = .connected }
+        for entry in entries {
+            // Invitation status: a member's join announcement makes it accepted; anything it sends
+            // after that, connected (whatever the table makes of it).
+            if case .control(.joined) = entry.content {
+                if view.status[entry.actor] == nil { view.status[entry.actor] = .accepted }
+            } else if view.status[entry.actor] == .accepted {
+                view.status[entry.actor] = .connected
+            }
+            let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
+            func refuse(_ request: PermissionRequest) -> Bool {
+                guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
+                view.rejections.append(Rejection(
+                    eventID: entry.eventID, kind: .groupEvent, reason: check.reason,
+                    detail: "\(request.action.rawValue) by \(actorRole.rawValue) \(entry.actor.hex.prefix(8))"))
+                return true
+            }
+            switch entry.content {
+            case .control(.snapshot(let roles, let blocked, let link, let preferences, let status)):
+                // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
+                // (sent for later joiners) are redundant to it, and a non-admin's is forged.
+                guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
+                guard !view.known else { continue }
+                view.table = roles
+                view.blocked = blocked
+                view.link = link
+                view.preferences = preferences
+                view.status.merge(status) { heard, _ in heard }
+                // The snapshot itself is something its sender sent, as it counted on the sender's side.
+                if view.status[entry.actor] == .accepted { view.status[entry.actor] = .connected }
+                view.known = true
+            case _ where !view.known:
+                // Before our base we cannot judge; whatever it changed is in the snapshot.
+                continue
+            case .message:
+                if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
+                if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
+                    view.hidden.insert(entry.rumorID)
+                }
+            case .reaction:
+                let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.hidden.insert(entry.rumorID) }
+            case .control(.joined), .control(.tableRequest):
+                break
+            case .control(.preferences(let preferences)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
+            case .control(.setRole(let target, let role)):
+                let request = PermissionRequest(
+                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                if !refuse(request) { view.table[target] = role }
+            case .control(.delete(let messageID)):
+                let author = authors[messageID]
+                let request = PermissionRequest(
+                    actor: actorRole, action: .deleteMessage, target: author.map { view.role(of: $0) },
+                    ownTarget: author == entry.actor, preferences: view.preferences ?? GroupPreferences())
+                if !refuse(request) { deleted.insert(messageID) }
+            case .control(.block(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
+                    view.blocked.insert(target)
+                }
+            case .control(.link(let token, let role, let approval)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .manageLink, newRole: role)) {
+                    // A change keeps the link's admin: requesters address the one who created it.
+                    let admin = view.link?.token == token ? view.link?.admin ?? entry.actor : entry.actor
+                    view.link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
+                }
+            case .control(.linkDelete):
+                if !refuse(PermissionRequest(actor: actorRole, action: .manageLink)) { view.link = nil }
+            case .control(.joinPending(let requester)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .admit)), !view.pending.contains(requester) {
+                    view.pending.append(requester)
+                }
+            case .control(.joinDecided(let requester, _)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .admit)) { view.pending.removeAll { $0 == requester } }
+            case .control(.deleteGroup(let keepHistory)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
+                    view.deletion = keepHistory ? .historyKept : .historyDropped
+                }
+            case .control(.purge(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }
+            case .control(.unblock(let target)):
+                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
+                    view.blocked.remove(target)
+                }
+            }
+        }
+        view.hidden.formUnion(deleted)
+        for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
+        return view
+    }
+}
+
+/// The role table as folded from a `RoleBook`.
+struct RoleView: Sendable {
+    /// Marmot admins now (`admin_pubkeys`).
+    let admins: Set<PublicKey>
+    /// Whether we have a base (we created the group, or an admin's snapshot arrived).
+    var known = false
+    /// Roles given by control messages; a role a member does not have in the table is `member`.
+    var table: [PublicKey: Role] = [:]
+    var blocked: Set<PublicKey> = []
+    /// Rumor ids of chat messages shown to nobody: deleted, from a blocked member, or sent by
+    /// someone who may not send (kept, flagged).
+    var hidden: Set<String> = []
+    var rejections: [Rejection] = []
+    /// The group link, if any (one per group).
+    var link: GroupLinkState?
+    /// Join requests waiting for an admin's decision, in arrival order.
+    var pending: [PublicKey] = []
+    /// Set once an owner deleted the group.
+    var deletion: GroupDeletion?
+    /// The owner's preferences (nil until an owner sets some).
+    var preferences: GroupPreferences?
+    /// Invitation status of members we heard from (others are `invited`).
+    var status: [PublicKey: MemberStatus] = [:]
+
+    init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// How many members other than `key` are owners now.
+    func owners(besides key: PublicKey) -> Int {
+        table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
+    }
+
+    /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
+    /// owner mark and the lower ranks from the table.
+    func role(of key: PublicKey, admin: Bool? = nil) -> Role {
+        let entry = table[key]
+        if admin ?? admins.contains(key) { return entry == .owner ? .owner : .admin }
+        guard let entry, !entry.isMarmotAdmin else { return .member }
+        return entry
+    }
+}

@@ -1,0 +1,56 @@
+import ConformanceTestSupport
+@testable import GroupCore
+import Nostr
+import Testing
+
+/// Role-table control messages are untrusted input: every malformed one is a typed error.
+@Suite struct ControlMessageTests {
+    static let target: PublicKey = {
+        var generator = TestGenerator(seed: 4450)
+        return Keypair.generate(using: &generator).publicKey
+    }()
+
+    static let samples: [ControlMessage] = [
+        ControlMessage(.setRole(target: target, role: .moderator), at: 1_700_000_100),
+        ControlMessage(.delete(messageID: String(repeating: "ab", count: 32)), at: 7),
+        ControlMessage(.block(target), at: 8),
+        ControlMessage(.unblock(target), at: 9),
+        ControlMessage(.snapshot(roles: [target: .owner], blocked: [target], link: nil), at: 10),
+        ControlMessage(.snapshot(roles: [:], blocked: [], link: GroupLinkState(token: String(repeating: "0f", count: 16), role: .observer, approval: true, admin: target)), at: 11),
+        ControlMessage(.link(token: String(repeating: "0f", count: 16), role: .member, approval: false), at: 12),
+        ControlMessage(.joinDecided(requester: target, accepted: true), at: 13),
+        ControlMessage(.deleteGroup(keepHistory: false), at: 14),
+        ControlMessage(.purge(target), at: 15),
+        ControlMessage(.preferences(GroupPreferences()), at: 16),
+    ]
+
+    @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
+        #expect(try ControlMessage(json: message.json()) == message)
+    }
+
+    @Test func rejectsWhatIsNotItsGrammar() {
+        let bad = [
+            "", "[]", "{}", #"{"v":2,"type":"block","at":1,"target":"00"}"#, #"{"v":1,"type":"block","at":-1}"#,
+            #"{"v":1,"type":"set-role","at":1,"target":"\#(Self.target.hex)","role":"king"}"#,
+            #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1,"seq":0}"#, #"{"v":1,"type":"joined","at":1}"#,
+            #"{"v":1,"type":"snapshot","at":1,"roles":{"zz":"owner"},"blocked":[]}"#,
+        ]
+        for text in bad {
+            #expect(throws: CoreError.self) { try ControlMessage(json: text) }
+            do { _ = try ControlMessage(json: text) } catch { #expect(error.code == .malformedControl) }
+        }
+    }
+
+    /// Prefixes and seeded mutations of valid messages decode or fail with a typed error, never trap.
+    @Test func survivesHostileMutations() {
+        var generator = TestGenerator(seed: 4451)
+        for message in Self.samples {
+            let bytes = Array(message.json().utf8)
+            let inputs = Mutations.properPrefixes(of: bytes).map(Array.init) + Mutations.mutants(of: bytes, count: 200, using: &generator)
+            for input in inputs {
+                let text = String(decoding: input, as: UTF8.self)
+                do { _ = try ControlMessage(json: text) } catch { #expect(error.code == .malformedControl) }
+            }
+        }
+    }
+}
