@@ -70,6 +70,15 @@ struct GroupRecord: Sendable {
         data = newData
         pending = nil
     }
+
+    /// Merges our pending commit, keeping the state before it as the rollback point (placed in
+    /// MIP-03 order by its event), as for a received commit: a better competing commit still wins.
+    mutating func mergePending() throws(MarmotError) {
+        guard let next = pending else { return }
+        let before = pendingEvent.map { RollbackPoint(before: self, createdAt: $0.createdAt, eventID: $0.id) }
+        try advance(to: next)
+        rollback = before
+    }
 }
 
 /// The state to restore when MIP-03 prefers a competing commit over the one applied.
@@ -80,6 +89,16 @@ struct RollbackPoint: Sendable {
     var state: GroupSnapshot.State
     var createdAt: UInt64
     var eventID: EventID
+
+    /// The state of `record` now, to come back to if the commit `eventID` is beaten.
+    init(before record: GroupRecord, createdAt: UInt64, eventID: EventID) {
+        mls = record.mls
+        data = record.data
+        pastEpochs = record.pastEpochs
+        state = record.state
+        self.createdAt = createdAt
+        self.eventID = eventID
+    }
 }
 
 /// What one of our own published events was, so its echo is recognised.

@@ -128,14 +128,7 @@ extension NativeSwiftEngine {
     /// Message Race Conditions": every client applies exactly the winner, committers included).
     public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
         var record = try record(group)
-        guard let next = record.pending else { return }
-        let before = record.pendingEvent.map { event in
-            RollbackPoint(
-                mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
-                createdAt: event.createdAt, eventID: event.id)
-        }
-        try marmotStep { () throws(MarmotError) in try record.advance(to: next) }
-        record.rollback = before
+        try marmotStep { () throws(MarmotError) in try record.mergePending() }
         groups[group] = record
     }
 

@@ -212,9 +212,7 @@ extension NativeSwiftEngine {
         }
         var next = record.mls
         do { _ = try next.process(message, now: now) } catch { return .unprocessable(id, reason: error.code.name) }
-        let before = RollbackPoint(
-            mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
-            createdAt: event.createdAt, eventID: event.id)
+        let before = RollbackPoint(before: record, createdAt: event.createdAt, eventID: event.id)
         if !next.isActive {
             record.mls = next
             record.pending = nil
@@ -232,18 +230,13 @@ extension NativeSwiftEngine {
         return .commit(id)
     }
 
-    /// Merges our pending commit carried by `event`, with a rollback point like a received commit's.
+    /// Merges our pending commit, which `event` carries, as `mergePendingCommit` does.
     func mergeOwn(_ event: Event, record: inout GroupRecord) -> ProcessingResult {
-        guard let next = record.pending else { return .commit(record.id) }
-        let before = RollbackPoint(
-            mls: record.mls, data: record.data, pastEpochs: record.pastEpochs, state: record.state,
-            createdAt: event.createdAt, eventID: event.id)
         do {
-            try record.advance(to: next)
+            try record.mergePending()
         } catch {
             return .rejected(EngineError(error))
         }
-        record.rollback = before
         groups[record.id] = record
         return .commit(record.id)
     }

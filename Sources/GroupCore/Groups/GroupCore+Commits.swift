@@ -84,7 +84,7 @@ extension GroupCore {
                 milliseconds: configuration.behaviour.commitSettleMilliseconds)
             settling[pending.eventID] = SettlingCommit(commit: pending, epoch: epoch, timer: timer)
         }
-        for event in pending.held.sorted(by: PendingCommit.precedes) { await processGroupEvent(event) }
+        for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
     }
 
     /// Merges our accepted commit. It goes to the engine as the event it is, so that the engine
@@ -199,7 +199,7 @@ extension GroupCore {
             fail(error, during: "clearing \(pending.label)", chatID: pending.chatID)
         }
         fail(CoreError(.commitNotAcknowledged, "\(pending.label): \(why)"), chatID: pending.chatID)
-        for event in pending.held.sorted(by: PendingCommit.precedes) { await processGroupEvent(event) }
+        for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
     }
 
     private func end(_ pending: PendingCommit) {

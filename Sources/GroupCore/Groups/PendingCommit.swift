@@ -22,10 +22,13 @@ struct PendingCommit: Sendable {
     var held: [Event] = []
 
     var eventID: String { event.id.hex }
+}
 
-    /// MIP-03 "Commit Message Race Conditions": the earliest `created_at` wins, ties go to the
-    /// smallest event id.
-    static func precedes(_ a: Event, _ b: Event) -> Bool {
+extension Event {
+    /// Oldest first: `created_at`, then the smaller id. MIP-03's order for competing commits ("the
+    /// earliest created_at wins, ties go to the smallest id"), and the order held-back or
+    /// caught-up group events are handled in.
+    static func inMIP03Order(_ a: Event, _ b: Event) -> Bool {
         (a.createdAt, a.id) < (b.createdAt, b.id)
     }
 }

@@ -18,7 +18,7 @@ extension GroupCore {
     /// both remember that failure: the member forks.
     func caughtUp(_ key: CatchUpKey) async {
         guard let stored = catchUp.removeValue(forKey: key) else { return }
-        for event in stored.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+        for event in stored.sorted(by: Event.inMIP03Order) {
             guard seenEvents.insert(event.id.hex).inserted else { continue }
             await receiveGroupEvent(event)
         }

@@ -42,7 +42,7 @@ enum ExpectationChecks {
         let prefix = context.map { "\($0): " } ?? ""
         do {
             // `decryptable` is the executor's: its probe runs after the outcome is recorded.
-            let top = try expectations.fields(of: "expect", allowed: ["converged", "decryptable", "members"] + ignoring)
+            let top = try expectations.fields(of: "expect", allowed: Scenario.expectKeys + ignoring)
             if let converged = try top["converged"]?.boolean("converged") {
                 results.append(await Observation.convergenceCheck(prefix + "converged", in: world, expected: converged))
             }

@@ -21,13 +21,26 @@ enum MessageOracles {
     static let forkClause = Clause("RFC 9420", "§14 Sequencing of State Changes")
     static let probeClause = Clause("RFC 9420", "§15 Application Messages")
 
-    /// Whether `label` holds a message `text` from `sender` in the group (in its engine's store).
-    static func has(_ label: String, message text: String, from sender: String, in chatID: String, world: World) async -> Bool {
-        guard let member = world.member(label), let senderKey = world.member(sender)?.publicKey,
-            let group = (try? await member.engine.groups())?.first(where: { $0.nostrGroupID == chatID }),
-            let messages = try? await member.engine.messages(in: group.mlsGroupID)
-        else { return false }
-        return messages.contains { $0.sender == senderKey && $0.rumor.content == text }
+    /// Members' message histories per group, read from their engines once each (an MDK read is a
+    /// driver round trip) however many messages an oracle asks about.
+    struct Histories {
+        let world: World
+        var read: [String: [ReceivedMessage]] = [:]
+
+        /// Whether `label` holds a message `text` from `sender` in the group (in its engine's store).
+        mutating func has(_ label: String, message text: String, from sender: String, in chatID: String) async -> Bool {
+            guard let senderKey = world.member(sender)?.publicKey else { return false }
+            let key = "\(label) \(chatID)"
+            if read[key] == nil { read[key] = await Self.messages(of: label, in: chatID, world: world) }
+            return read[key, default: []].contains { $0.sender == senderKey && $0.rumor.content == text }
+        }
+
+        static func messages(of label: String, in chatID: String, world: World) async -> [ReceivedMessage] {
+            guard let member = world.member(label),
+                let group = (try? await member.engine.groups())?.first(where: { $0.nostrGroupID == chatID })
+            else { return [] }
+            return (try? await member.engine.messages(in: group.mlsGroupID)) ?? []
+        }
     }
 
     /// No lost message: every message a relay accepted is in the history of every member that was
@@ -35,10 +48,12 @@ enum MessageOracles {
     static func noLostMessages(_ sent: [SentMessage], in world: World) async -> CheckResult {
         var lost: [String] = []
         var counted = 0
+        var histories = Histories(world: world)
         for message in sent {
             guard let event = message.event, !world.relaysStoring(event.id).isEmpty else { continue }
             counted += 1
-            for recipient in message.recipients where !(await has(recipient, message: message.text, from: message.sender, in: message.chatID, world: world)) {
+            for recipient in message.recipients
+            where !(await histories.has(recipient, message: message.text, from: message.sender, in: message.chatID)) {
                 lost.append("\(recipient) lacks \(message.sender): \"\(message.text)\"")
             }
         }
@@ -87,12 +102,13 @@ enum MessageOracles {
         }
         _ = await world.runUntilQuiescent()
         var unread: [String] = []
+        var histories = Histories(world: world)
         for probe in probes {
             for label in world.labels where label != probe.sender {
                 guard let chat = await world.member(label)?.core.state().chatList.first(where: { $0.chatID == probe.chatID }),
                     !chat.isRemoved
                 else { continue }
-                if !(await has(label, message: probe.text, from: probe.sender, in: probe.chatID, world: world)) {
+                if !(await histories.has(label, message: probe.text, from: probe.sender, in: probe.chatID)) {
                     unread.append("\(label) cannot read \(probe.sender)'s probe")
                 }
             }

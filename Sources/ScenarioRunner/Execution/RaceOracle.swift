@@ -17,10 +17,13 @@ struct RenameRace: Sendable {
 
     static let clause = Clause("MIP-03", "Commit Message Race Conditions")
 
-    /// The entrant MIP-03 picks.
-    var winner: Entrant? {
-        entrants.min { ($0.commit.createdAt, $0.commit.id) < ($1.commit.createdAt, $1.commit.id) }
+    /// MIP-03 order of the entrants' commits: earliest `created_at`, then smallest id.
+    static func precedes(_ a: Entrant, _ b: Entrant) -> Bool {
+        (a.commit.createdAt, a.commit.id) < (b.commit.createdAt, b.commit.id)
     }
+
+    /// The entrant MIP-03 picks.
+    var winner: Entrant? { entrants.min(by: Self.precedes) }
 
     /// Every member that holds the raced group, removed or not, must show the winner's name.
     func check(_ title: String, in world: World) async -> CheckResult {
@@ -39,7 +42,7 @@ struct RenameRace: Sendable {
             seen.append("\(label): \(chat.groupName)")
             if chat.groupName != winner.name { wrong.append(label) }
         }
-        let order = entrants.sorted { ($0.commit.createdAt, $0.commit.id) < ($1.commit.createdAt, $1.commit.id) }
+        let order = entrants.sorted(by: Self.precedes)
             .map { "\($0.member) \"\($0.name)\" (created_at \($0.commit.createdAt), id \($0.commit.id.hex.prefix(8)))" }
         return CheckResult(
             check: title, clause: Self.clause, verdict: wrong.isEmpty ? .pass : .fail,

@@ -72,11 +72,7 @@ public struct ScenarioExecutor: Sendable {
         run.checks.append(await MessageOracles.noMemberAhead(in: world))
         let outcome = await Observation.outcome(of: world)
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
-        if case .mapping(let entries)? = scenario.expectations?.value,
-            let decryptable = entries.first(where: { $0.key == "decryptable" }), (try? decryptable.value.boolean("decryptable")) == true
-        {
-            run.checks.append(await MessageOracles.probe(in: world))
-        }
+        if scenario.decryptable { run.checks.append(await MessageOracles.probe(in: world)) }
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }

@@ -279,12 +279,9 @@ struct StepInterpreter {
             orders.append(actions.map(\.0).joined(separator: ","))
             var entrants: [RenameRace.Entrant] = []
             for (by, action) in actions {
-                let before = world.published.count
-                await dispatch(by, action)
+                let published = await dispatch(by, action)
                 // A rename commits at once: the first group event its member publishes is the commit.
-                if case .rename(_, let name) = action,
-                    let commit = world.published[before...].first(where: { $0.member == by && $0.event.kind == .groupEvent })?.event
-                {
+                if case .rename(_, let name) = action, let commit = published {
                     entrants.append(RenameRace.Entrant(member: by, name: name, commit: commit))
                 }
             }
@@ -317,19 +314,23 @@ struct StepInterpreter {
         return []
     }
 
-    /// Dispatches a member action; a message is recorded with the group's members at that moment.
-    mutating func dispatch(_ by: String, _ action: AppAction) async {
-        guard case .sendMessage(let chatID, let text) = action else {
-            await world.dispatch(by, action)
-            return
+    /// Dispatches a member action and returns the first group event (kind 445) the member published
+    /// while handling it; a message is recorded with the group's members at that moment.
+    @discardableResult
+    mutating func dispatch(_ by: String, _ action: AppAction) async -> Event? {
+        var recipients: [String] = []
+        if case .sendMessage(let chatID, _) = action {
+            let names = Observation.labels(in: world)
+            let chat = await world.member(by)?.core.state().chatList.first { $0.chatID == chatID }
+            recipients = (chat?.members ?? []).compactMap { names[$0.pubkey] }.filter { $0 != by }.sorted()
         }
-        let names = Observation.labels(in: world)
-        let chat = await world.member(by)?.core.state().chatList.first { $0.chatID == chatID }
-        let recipients = (chat?.members ?? []).compactMap { names[$0.pubkey] }.filter { $0 != by }.sorted()
         let before = world.published.count
         await world.dispatch(by, action)
         let event = world.published[before...].first { $0.member == by && $0.event.kind == .groupEvent }?.event
-        sent.append(SentMessage(sender: by, chatID: chatID, text: text, recipients: recipients, event: event))
+        if case .sendMessage(let chatID, let text) = action {
+            sent.append(SentMessage(sender: by, chatID: chatID, text: text, recipients: recipients, event: event))
+        }
+        return event
     }
 
     mutating func wait(_ step: Step, title: String) async throws -> CheckResult {

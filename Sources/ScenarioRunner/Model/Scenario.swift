@@ -57,6 +57,8 @@ public struct Scenario: Sendable {
     public let steps: [Step]
     /// The `expect` section, interpreted by the oracles.
     public let expectations: YAMLNode?
+    /// `expect: { decryptable: true }`: the decryptability probe runs after the outcome is recorded.
+    public let decryptable: Bool
     /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
     /// depends on the seed, such as races judged by convergence alone).
     public let storesVector: Bool
@@ -132,7 +134,9 @@ public struct Scenario: Sendable {
         var context = StepContext(members: members.map(\.label), relays: relayNames)
         steps = try Self.steps(try top.required("steps").list("steps"), context: &context)
         expectations = top["expect"]
-        if let expectations { try Self.checkExpectations(expectations, members: members.map(\.label)) }
+        decryptable = try expectations.map { node throws(ScenarioError) in
+            try Self.checkExpectations(node, members: members.map(\.label))
+        } ?? false
         self.relays = relays
         self.members = members
     }
@@ -262,11 +266,12 @@ public struct Scenario: Sendable {
 
     /// Checks the shape of an `expect` section when the file loads, so that a typo is an error at
     /// its position rather than a failing check after the run.
-    static func checkExpectations(_ node: YAMLNode, members: [String]) throws(ScenarioError) {
+    /// Returns whether the section asks for the decryptability probe (`decryptable`).
+    static func checkExpectations(_ node: YAMLNode, members: [String]) throws(ScenarioError) -> Bool {
         let f = try node.fields(of: "expect", allowed: expectKeys)
         _ = try f["converged"]?.boolean("converged")
-        _ = try f["decryptable"]?.boolean("decryptable")
-        guard let byMember = f["members"] else { return }
+        let decryptable = try f["decryptable"]?.boolean("decryptable") ?? false
+        guard let byMember = f["members"] else { return decryptable }
         guard case .mapping(let entries) = byMember.value else {
             throw ScenarioError(.wrongType, at: byMember.location, "expect.members must be a mapping of member labels")
         }
@@ -276,6 +281,7 @@ public struct Scenario: Sendable {
                 known: members, single: true)
             _ = try entry.value.fields(of: "expectations of \(entry.key)", allowed: ExpectationChecks.memberFields)
         }
+        return decryptable
     }
 
     static var verbList: String { StepVocabulary.verbs.map(\.name).joined(separator: ", ") }
