@@ -28,6 +28,7 @@ let package = Package(
 
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
+        .target(name: "Base64Encoding", swiftSettings: strict),
         .target(name: "ErrorCodes", swiftSettings: strict),
         .target(name: "TLSCodec", dependencies: ["ErrorCodes"], swiftSettings: strict),
 
@@ -35,7 +36,7 @@ let package = Package(
         .target(
             name: "Nostr",
             dependencies: [
-                "CSecp256k1", "CSodium", "ErrorCodes", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                "CSecp256k1", "CSodium", "Base64Encoding", "ErrorCodes", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -48,7 +49,7 @@ let package = Package(
         // Marmot MIP-00…03 codecs and rules over MLS and Nostr.
         .target(
             name: "Marmot",
-            dependencies: ["ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Base64Encoding", "ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 

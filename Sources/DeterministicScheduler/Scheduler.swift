@@ -54,6 +54,12 @@ public struct Scheduler<Payload> {
         return done
     }
 
+    /// When `runNext()` would run its item: the earliest pending item's time, never before now
+    /// (nil when nothing is pending). Cancelled items are dropped on the way, nothing is recorded.
+    public mutating func nextDueTime() -> VirtualInstant? {
+        queue.peekTime().map { max($0, clock.now) }
+    }
+
     /// Pops the earliest due item, moves the clock to its time and records the delivery.
     public mutating func runNext() -> Scheduled<Payload>? {
         guard let item = queue.popFirst() else { return nil }

@@ -24,9 +24,10 @@ public struct Transit: Sendable {
         self.meaning = meaning
         if let meaning {
             (verb, event) = Self.read(meaning)
-        } else if let value = try? JSONValue(parsing: frame), let items = value.array, let verb = items.first?.string {
-            self.verb = verb
-            event = verb == "EVENT" && items.count == 2 ? try? Event.decodeUnverified(items[1]) : nil
+        } else if let outline = FrameOutline(frame) {
+            verb = outline.verb
+            // Frames without a meaning travel towards the relay: a client's ["EVENT", event].
+            event = outline.items.count == 2 ? outline.unverifiedEvent : nil
         } else {
             verb = nil
             event = nil

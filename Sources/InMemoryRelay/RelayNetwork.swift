@@ -183,6 +183,10 @@ public struct RelayNetwork: Sendable {
         return count
     }
 
+    /// When the next delivery or relay decision is due (nil when nothing is in flight), so that a
+    /// caller interleaving its own timers can choose without running a copy of the network.
+    public mutating func nextDueTime() -> VirtualInstant? { scheduler.nextDueTime() }
+
     /// Runs every delivery due up to `instant`, then moves the clock there.
     public mutating func run(until instant: VirtualInstant) {
         while let item = scheduler.runNext(until: instant) { handle(item.payload) }

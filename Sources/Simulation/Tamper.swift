@@ -17,13 +17,13 @@ extension World {
 
     func tampered(_ frame: String, to member: String) -> String {
         guard tampers.contains(where: { $0.member == member }),
-            let items = (try? JSONValue(parsing: frame))?.array, items.count == 3, items[0].string == "EVENT",
-            var event = items[2].object, let kind = event["kind"]?.uint64, let pubkey = event["pubkey"]?.string,
+            let outline = FrameOutline(frame), outline.subscription != nil,
+            var event = outline.eventObject, let kind = event["kind"]?.uint64, let pubkey = event["pubkey"]?.string,
             tampers.contains(where: { $0.member == member && UInt64($0.kind.rawValue) == kind && $0.author.hex == pubkey }),
             let content = event["content"]?.string
         else { return frame }
         event["content"] = .string(content + " ")
         record("fault", member, "tampered kind \(kind) event by \(pubkey.prefix(8))")
-        return JSONValue.array([items[0], items[1], .object(event)]).serialized()
+        return JSONValue.array([outline.items[0], outline.items[1], .object(event)]).serialized()
     }
 }

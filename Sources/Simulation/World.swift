@@ -139,10 +139,9 @@ public final class World {
         if await deliverArrivals() { return true }
         let nextTimer = timers.first
         if let nextTimer {
-            // Peek by running a copy: take its step only if it is due no later than the timer.
-            var probe = network
-            if probe.runUntilIdle(limit: 1) == 1, probe.scheduler.now <= nextTimer.time {
-                network = probe
+            // The network's step goes first when it is due no later than the timer.
+            if let due = network.nextDueTime(), due <= nextTimer.time {
+                network.runUntilIdle(limit: 1)
                 await deliverArrivals()
                 return true
             }
@@ -170,8 +169,7 @@ public final class World {
     public func run(for duration: VirtualDuration) async {
         let deadline = now.advanced(by: duration)
         while true {
-            var probe = network
-            let networkDue = probe.runUntilIdle(limit: 1) == 1 && probe.scheduler.now <= deadline
+            let networkDue = network.nextDueTime().map { $0 <= deadline } ?? false
             let timerDue = timers.first.map { $0.time <= deadline } ?? false
             guard networkDue || timerDue else { break }
             await step()

@@ -10,9 +10,8 @@ extension GroupCore {
             let message = try RelayMessage(json: frame)
             await receive(message, from: url)
         } catch {
-            guard let value = try? JSONValue(parsing: frame), let items = value.array, items.count == 3,
-                items[0].string == "EVENT", let subscription = items[1].string,
-                let event = try? Event.decodeUnverified(items[2])
+            guard let outline = FrameOutline(frame), let subscription = outline.subscription,
+                let event = outline.unverifiedEvent
             else {
                 note("undecodable frame from \(url): \(error.code)")
                 return

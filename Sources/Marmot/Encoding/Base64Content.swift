@@ -1,7 +1,7 @@
-import ErrorCodes
 // Marmot 0.8 carries every binary payload (key packages, welcomes, kind-445 contents) as standard
 // padded base64 and marks it with ["encoding","base64"]; hex is rejected by MDK and by us.
-import Foundation
+import Base64Encoding
+import ErrorCodes
 
 extension MarmotError.Code {
     /// Content that is not valid padded base64.
@@ -14,14 +14,13 @@ extension MarmotError.Code {
 public enum Base64Content {
     public static let tag = ["encoding", "base64"]
 
-    public static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+    public static func encode(_ bytes: [UInt8]) -> String { Base64.encode(bytes) }
 
     /// - Throws: `.invalidBase64`.
     public static func decode(_ text: String) throws(MarmotError) -> [UInt8] {
-        guard let data = Data(base64Encoded: text) else {
-            throw MarmotError(.invalidBase64, "content is not padded standard base64")
+        do { return try Base64.decode(text) } catch {
+            throw MarmotError(.invalidBase64, "content is not strict padded standard base64: \(error.reason)")
         }
-        return Array(data)
     }
 
     /// Checks that `tags` declare base64 content (exactly one `encoding` tag, value `base64`).

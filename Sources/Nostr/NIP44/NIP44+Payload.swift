@@ -1,3 +1,4 @@
+import Base64Encoding
 extension NIP44 {
     /// A decoded NIP-44 v2 payload.
     ///
@@ -39,7 +40,8 @@ extension NIP44 {
                     .nip44InvalidPayloadLength, "payload is \(payload.utf8.count) bytes, expected 132...87472"
                 )
             }
-            let data = try Base64.decode(Array(payload.utf8))
+            let data: [UInt8]
+            do { data = try Base64.decode(payload) } catch { throw NostrError(.nip44InvalidBase64, error.reason) }
             guard Self.decodedLengths.contains(data.count) else {
                 throw NostrError(.nip44InvalidPayloadLength, "payload decodes to \(data.count) bytes, expected 99...65603")
             }
