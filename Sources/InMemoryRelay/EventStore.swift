@@ -1,5 +1,22 @@
 import Nostr
 
+/// How many stored events one frame may make the relay examine: each filter's candidate list is
+/// paid for before it is scanned, so an expensive REQ or COUNT is refused instead of stalling
+/// every other connection of a single-threaded relay.
+struct ScanBudget: Sendable {
+    struct Exhausted: Error {}
+    private(set) var remaining: Int
+
+    init(_ remaining: Int) { self.remaining = remaining }
+
+    static var unlimited: ScanBudget { ScanBudget(.max) }
+
+    mutating func spend(_ count: Int) throws(Exhausted) {
+        guard count <= remaining else { throw Exhausted() }
+        remaining -= count
+    }
+}
+
 /// The stored events of one relay, with the indexes that queries and NIP-01/09 rules need.
 ///
 /// Events live in append-only slots; removal leaves a hole that the indexes skip, which keeps every
@@ -116,18 +133,42 @@ struct EventStore: Sendable {
 
     /// Stored events matching `filter` and (when honouring NIP-40) not expired at `now`, in NIP-01
     /// order, cut to `limit`.
-    func query(_ filter: Filter, now: UInt64, defaultLimit: Int?, honouringExpiration: Bool = true) -> [StoredEvent] {
+    ///
+    /// With a limit, only the best `limit` matches are kept while scanning (a bounded heap), so a
+    /// small `limit` over a large store costs O(n log limit), not a sort of every match. Each
+    /// stored event examined spends one unit of `budget`.
+    /// - Throws: `ScanBudget.Exhausted` when the budget runs out first.
+    func query(_ filter: Filter, now: UInt64, defaultLimit: Int?, honouringExpiration: Bool = true, budget: inout ScanBudget)
+        throws(ScanBudget.Exhausted) -> [StoredEvent]
+    {
         let limit = filter.limit ?? defaultLimit
         if limit == 0 { return [] }
-        var seen = Set<Int>()
-        var hits: [StoredEvent] = []
-        for slot in candidateSlots(for: filter) where seen.insert(slot).inserted {
-            guard let stored = slots[slot], !(honouringExpiration && stored.isExpired(at: now)), stored.matches(filter) else { continue }
-            hits.append(stored)
+        guard let limit else {
+            var hits: [StoredEvent] = []
+            try forEachMatch(of: [filter], now: now, honouringExpiration: honouringExpiration, budget: &budget) { hits.append($0) }
+            return hits.sorted { $0.precedesInResults($1) }
         }
-        hits.sort { $0.precedesInResults($1) }
-        if let limit, hits.count > limit { hits.removeSubrange(limit...) }
-        return hits
+        var best = BoundedBest<StoredEvent>(capacity: limit) { $0.precedesInResults($1) }
+        try forEachMatch(of: [filter], now: now, honouringExpiration: honouringExpiration, budget: &budget) { best.offer($0) }
+        return best.sorted()
+    }
+
+    /// Calls `body` once for each stored event matching any of `filters` (limits ignored), each
+    /// event once, in slot order. Candidates come from every filter's smallest index list.
+    /// - Throws: `ScanBudget.Exhausted` when examining the candidates would exceed `budget`.
+    func forEachMatch(
+        of filters: [Filter], now: UInt64, honouringExpiration: Bool, budget: inout ScanBudget, _ body: (StoredEvent) -> Void
+    ) throws(ScanBudget.Exhausted) {
+        var seen = Set<Int>()
+        for filter in filters {
+            let candidates = candidateSlots(for: filter)
+            try budget.spend(candidates.count)
+            for slot in candidates where !seen.contains(slot) {
+                guard let stored = slots[slot], !(honouringExpiration && stored.isExpired(at: now)), stored.matches(filter) else { continue }
+                seen.insert(slot)
+                body(stored)
+            }
+        }
     }
 
     /// The smallest index list that every match must appear in (possibly with duplicates).

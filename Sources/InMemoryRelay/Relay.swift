@@ -42,7 +42,11 @@ public struct Relay: Sendable {
     /// Stored events matching any of `filters` at `now`, in NIP-01 order (per-filter limits
     /// applied), as a REQ would return them (ignoring NIP-59 AUTH gating).
     public func storedEvents(matching filters: [Filter], now: UInt64) -> [Event] {
-        query(filters, now: now, for: nil).map(\.event)
+        // The world's own look-ups (oracles, inject) are not a client's frame: no budget.
+        var budget = ScanBudget.unlimited
+        do { return try query(filters, now: now, for: nil, budget: &budget).map(\.event) } catch {
+            fatalError("an unlimited scan budget ran out")
+        }
     }
 
     /// Returns the journal and empties it.

@@ -38,6 +38,11 @@ public struct RelayPolicy: Hashable, Sendable {
     public var maximumEventBytes: Int
     /// Open subscriptions allowed per connection.
     public var maximumSubscriptionsPerConnection: Int
+    /// Filters allowed in one REQ or COUNT; each is a scan of the store, so this bounds one frame's work.
+    public var maximumFiltersPerRequest: Int
+    /// Stored events one REQ or COUNT may make the relay examine (summed over its filters' index
+    /// candidates); a broader query is refused with CLOSED `rate-limited:`.
+    public var maximumEventsScannedPerRequest: Int
     /// Results of an initial query for a filter without `limit`; nil means all.
     public var defaultLimit: Int?
     /// NIP-42: send `["AUTH", challenge]` as soon as a connection opens rather than when first needed.
@@ -56,6 +61,8 @@ public struct RelayPolicy: Hashable, Sendable {
         maximumFrameBytes: Int = ClientMessage.defaultMaximumBytes,
         maximumEventBytes: Int = 65_536,
         maximumSubscriptionsPerConnection: Int = 500,
+        maximumFiltersPerRequest: Int = 100,
+        maximumEventsScannedPerRequest: Int = 1_000_000,
         defaultLimit: Int? = nil,
         sendsChallengeOnConnect: Bool = false,
         authTimeWindow: UInt64 = 600,
@@ -69,6 +76,8 @@ public struct RelayPolicy: Hashable, Sendable {
         self.maximumFrameBytes = maximumFrameBytes
         self.maximumEventBytes = maximumEventBytes
         self.maximumSubscriptionsPerConnection = maximumSubscriptionsPerConnection
+        self.maximumFiltersPerRequest = maximumFiltersPerRequest
+        self.maximumEventsScannedPerRequest = maximumEventsScannedPerRequest
         self.defaultLimit = defaultLimit
         self.authTimeWindow = authTimeWindow
     }

@@ -92,6 +92,25 @@ extension MarmotConform {
             print("with \(relay.storedEventCount - 2 * ingest) stored events and \(subscriptions) live subscriptions:")
             print("  frames (parse + verify + store + match): \(rate(ingest, framedTime)) events/s, \(fannedOut) live deliveries")
             print("  verified events (store + match):        \(rate(ingest, directTime)) events/s, \(fannedOutDirect) live deliveries")
+
+            // What one expensive frame costs: the most filters a frame may carry, each matching a
+            // large share of the store (COUNT), and a small `limit` over the largest kind (REQ).
+            let abuser = ConnectionID(500)
+            let widest = (0..<relay.policy.maximumFiltersPerRequest).map { index in
+                Filter(kinds: [.groupEvent, .giftWrap], since: base + UInt64(index))
+            }
+            var answer = ""
+            let countTime = clock.measure {
+                answer = relay.handle(.count(subscription: "abuse", filters: widest), from: abuser, now: now).first?.frame ?? ""
+            }
+            var served = 0
+            let newestTime = clock.measure {
+                let newest = Filter(kinds: [.groupEvent], limit: 10)
+                served = relay.handle(.request(subscription: "newest", filters: [newest]), from: abuser, now: now).count - 1
+            }
+            print("expensive frames over \(relay.storedEventCount) stored events:")
+            print("  COUNT with \(widest.count) broad filters: \(format(countTime)) answered \(answer.prefix(60))")
+            print("  REQ kind 445 limit 10:               \(format(newestTime)) (\(served) events)")
         }
 
         private func hex64(_ generator: inout SeededGenerator) -> String {
