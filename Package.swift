@@ -164,6 +164,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "RelayWebSocketServerTests",
+            dependencies: [
+                "RelayWebSocketServer", "InMemoryRelay", "Nostr", "DeterministicScheduler",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "GroupCoreTests",
             dependencies: [
                 "GroupCore", "Simulation", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr",

@@ -4,20 +4,31 @@ import NIOWebSocket
 import Synchronization
 
 /// The relay shared by every connection, and the channels its answers go to.
+///
+/// Every answer written to a connection is counted until the socket has taken it: a client that
+/// stops reading cannot make the server buffer without end. Past `maximumPendingBytes` the
+/// connection is closed (a relay that drops slow consumers, as public relays do).
 final class RelayHub: Sendable {
     private struct State {
         var relay: Relay
         var channels: [ConnectionID: any Channel] = [:]
+        /// Bytes written to each connection and not yet taken by its socket.
+        var pending: [ConnectionID: Int] = [:]
         var nextConnection: UInt64 = 1
     }
 
     private let state: Mutex<State>
     private let clock: @Sendable () -> UInt64
+    let maximumPendingBytes: Int
 
-    init(relay: Relay, clock: @escaping @Sendable () -> UInt64) {
+    init(relay: Relay, maximumPendingBytes: Int, clock: @escaping @Sendable () -> UInt64) {
         state = Mutex(State(relay: relay))
+        self.maximumPendingBytes = maximumPendingBytes
         self.clock = clock
     }
+
+    /// The relay's policy, for the NIP-11 document.
+    var policy: RelayPolicy { state.withLock { $0.relay.policy } }
 
     func open(_ channel: any Channel) -> ConnectionID {
         let (connection, greeting) = state.withLock { state in
@@ -34,6 +45,7 @@ final class RelayHub: Sendable {
         state.withLock { state in
             state.relay.disconnect(connection)
             state.channels[connection] = nil
+            state.pending[connection] = nil
         }
     }
 
@@ -48,73 +60,32 @@ final class RelayHub: Sendable {
         send(routed)
     }
 
+    /// Bytes written to `connection` that its socket has not taken yet.
+    func pendingBytes(of connection: ConnectionID) -> Int { state.withLock { $0.pending[connection] ?? 0 } }
+
     private func send(_ routed: [(RelayOutput, any Channel)]) {
         for (output, channel) in routed {
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: output.frame))
-            channel.writeAndFlush(frame, promise: nil)
-        }
-    }
-}
-
-/// Reassembles WebSocket messages from frames, answers pings and close, and feeds text to the hub.
-final class RelayFrameHandler: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-
-    private let hub: RelayHub
-    private let maximumMessageBytes: Int
-    private var connection: ConnectionID?
-    private var partial: ByteBuffer?
-
-    init(hub: RelayHub, maximumMessageBytes: Int) {
-        self.hub = hub
-        self.maximumMessageBytes = maximumMessageBytes
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        connection = hub.open(context.channel)
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        if let connection { hub.close(connection) }
-        connection = nil
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text, .binary:
-            // NIP-01 frames are text; binary payloads are read as UTF-8 too and judged by the relay.
-            partial = frame.unmaskedData
-            if frame.fin { deliver(context: context) }
-        case .continuation:
-            guard var buffer = partial else { return }
-            var more = frame.unmaskedData
-            buffer.writeBuffer(&more)
-            partial = buffer
-            if buffer.readableBytes > maximumMessageBytes {
-                partial = nil
-                context.close(promise: nil)
-                return
+            let size = output.frame.utf8.count
+            let admitted = state.withLock { state -> Bool in
+                guard state.channels[output.connection] != nil else { return false }
+                let total = (state.pending[output.connection] ?? 0) + size
+                guard total <= maximumPendingBytes else { return false }
+                state.pending[output.connection] = total
+                return true
             }
-            if frame.fin { deliver(context: context) }
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case .connectionClose:
-            var data = frame.unmaskedData
-            let code = data.readSlice(length: 2) ?? ByteBuffer()
-            let reply = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in channel.close(promise: nil) }
-        default:
-            break
+            guard admitted else {
+                // A consumer this far behind is dropped; its pending writes are released by the close.
+                close(output.connection)
+                channel.close(promise: nil)
+                continue
+            }
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: output.frame))
+            let connection = output.connection
+            channel.writeAndFlush(frame).whenComplete { [self] _ in
+                state.withLock { state in
+                    if let left = state.pending[connection] { state.pending[connection] = max(0, left - size) }
+                }
+            }
         }
-    }
-
-    private func deliver(context: ChannelHandlerContext) {
-        guard let buffer = partial, let connection else { return }
-        partial = nil
-        hub.receive(String(buffer: buffer), from: connection)
     }
 }

@@ -6,8 +6,8 @@ import NIOWebSocket
 
 /// Serves one `Relay` to real Nostr clients over WebSocket, on loopback only.
 ///
-/// The relay core stays a deterministic state machine; this shell only carries text frames and
-/// supplies the clock. It is for interop runs (e.g. the differential test against rust-nostr's
+/// The relay core stays a deterministic state machine; this shell only carries text frames,
+/// supplies the clock, answers NIP-11 requests, and bounds what each connection can cost. It is for interop runs (e.g. the differential test against rust-nostr's
 /// LocalRelay), not for production.
 ///
 /// ```swift
@@ -26,31 +26,42 @@ public final class RelayWebSocketServer: Sendable {
 
     /// Starts serving `relay` on 127.0.0.1:`port` (0 picks a free port).
     /// - Parameters:
-    ///   - maximumMessageBytes: largest WebSocket message accepted before the connection is
-    ///     closed; the relay's own frame limit (NOTICE) applies below it.
+    ///   - maximumMessageBytes: largest WebSocket message (all fragments joined) accepted before the
+    ///     connection is closed; the relay's own frame limit (NOTICE) applies below it.
+    ///   - maximumPendingBytes: answers a connection may leave unread before it is dropped.
     ///   - clock: current Unix time in seconds, used for NIP-40 and NIP-42 checks.
     public static func start(
-        port: Int = 0, relay: Relay, maximumMessageBytes: Int = 1 << 20, clock: @escaping @Sendable () -> UInt64
+        port: Int = 0, relay: Relay, maximumMessageBytes: Int = 1 << 20, maximumPendingBytes: Int = 4 << 20,
+        clock: @escaping @Sendable () -> UInt64
     ) throws -> RelayWebSocketServer {
-        // One event loop: every connection's frames reach the relay in one total order.
+        // One event loop: every connection's frames reach the relay in one total order. The relay
+        // core is one state machine behind a lock, so more I/O threads would only queue on it;
+        // what keeps one client from stalling the others is the relay's per-frame work bound and
+        // the per-connection backpressure below.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = RelayHub(relay: relay, clock: clock)
+        let hub = RelayHub(relay: relay, maximumPendingBytes: maximumPendingBytes, clock: clock)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Writability turns false past 256 KiB unsent, and the frame handler then stops reading.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 << 10, high: 256 << 10))
             .childChannelInitializer { channel in
+                let information = RelayInformationHandler(hub: hub)
                 let upgrader = NIOWebSocketServerUpgrader(
                     maxFrameSize: maximumMessageBytes,
                     shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                     upgradePipelineHandler: { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                RelayFrameHandler(hub: hub, maximumMessageBytes: maximumMessageBytes))
+                        // The NIP-11 handler reads HTTP parts: it leaves before WebSocket frames flow.
+                        channel.pipeline.removeHandler(information).flatMapThrowing {
+                            try channel.pipeline.syncOperations.addHandlers(
+                                RelayPipeline.handlers(hub: hub, maximumMessageBytes: maximumMessageBytes))
                         }
                     }
                 )
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                    // Plain HTTP requests (no upgrade) get the NIP-11 document.
+                    try channel.pipeline.syncOperations.addHandler(information)
                 }
             }
         do {
@@ -83,6 +94,9 @@ public final class RelayWebSocketServer: Sendable {
         try? serverChannel.close().wait()
         try group.syncShutdownGracefully()
     }
+
+    /// The relay's software name and version in its NIP-11 document.
+    public static let software = "marmot-conform in-memory relay"
 
     /// Why the server could not start.
     public enum ServerError: Error {
