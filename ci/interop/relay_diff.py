@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential test: our in-memory relay vs rust-nostr's LocalRelay (PyPI nostr-sdk 0.45.1).
 
-Design: /work/shared/interop/nostr-relay-semantics.md section 4. For each seed, a fresh instance of
+Design: docs/nostr-relay-semantics.md section 4. For each seed, a fresh instance of
 both relays is started on 127.0.0.1 (ours: `marmot-conform relay --port 0`; LocalRelay in this
 process), a seeded script of EVENT / REQ / CLOSE / AUTH / malformed steps is replayed on both over
 identical connections, and responses are compared after the section 4.3 normalizations only.
