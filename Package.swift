@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "RelayWebSocketServer",
             dependencies: [
-                "InMemoryRelay", "Nostr", "DeterministicScheduler",
+                "InMemoryRelay", "Nostr",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
