@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Nostr", targets: ["Nostr"]),
         .library(name: "MLS", targets: ["MLS"]),
         .executable(name: "mls-bench", targets: ["MLSBench"]),
+        .executable(name: "marmot-fuzz", targets: ["MarmotFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
@@ -112,6 +113,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Fuzzing: the untrusted-input decoders as targets (library), and their libFuzzer entry
+        // point / corpus replayer (built with -sanitize=fuzzer only by ci/fuzz).
+        .target(name: "FuzzTargets", dependencies: ["Marmot", "MLS", "Nostr", "TLSCodec"], swiftSettings: strict),
+        .executableTarget(name: "MarmotFuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
+
         // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
         .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
 
@@ -163,6 +169,7 @@ let package = Package(
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "RelayWebSocketServerTests",
             dependencies: [
