@@ -170,6 +170,9 @@ extension NativeSwiftEngine {
             guard !senderIsAdmin else { return .ignoredProposal(id, reason: "admin_self_remove") }
             autoCommit = weAreAdmin
         case .add, .remove:
+            // A non-admin may not propose to add or remove others (MIP-03); such a proposal is not
+            // stored, so our next commit cannot carry it (and a peer's commit that does is refused).
+            guard senderIsAdmin else { return .ignoredProposal(id, reason: "proposal_from_non_admin") }
             autoCommit = false
         default:
             return .ignoredProposal(id, reason: "unsupported_proposal")
@@ -200,10 +203,14 @@ extension NativeSwiftEngine {
         guard case .member(let leaf) = content.content.sender else { return .unprocessable(id, reason: "sender_not_member") }
         do {
             let proposals = try record.mls.resolvedProposals(of: commit, committer: content.content.sender)
+            var proposers: [UInt32: PublicKey] = [:]
+            for case (_, .member(let proposer)) in proposals {
+                proposers[proposer] = record.mls.tree.leaf(proposer).flatMap { ApplicationRumor.identity(of: $0.credential) }
+            }
             try AdminPolicy.authorize(
                 CommitSummary(
                     committer: leaf, committerIdentity: sender, proposals: proposals,
-                    pathCredential: commit.path?.leafNode.credential),
+                    pathCredential: commit.path?.leafNode.credential, proposerIdentities: proposers),
                 admins: record.data.admins)
         } catch let error as MarmotError {
             return .rejected(EngineError(error))

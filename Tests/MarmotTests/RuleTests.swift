@@ -39,6 +39,26 @@ import Testing
         }
     }
 
+    /// A proposal by reference keeps its proposer's rights: an admin's commit may not carry a
+    /// non-admin's Add, Remove of another member or GroupContextExtensions, but may carry its leave.
+    @Test func anAdminCommitCannotCarryANonAdminsProposal() throws {
+        let identities: [UInt32: PublicKey] = [1: Self.admin, 3: Self.member]
+        func authorize(_ proposal: Proposal, from proposer: UInt32) throws {
+            try AdminPolicy.authorize(
+                CommitSummary(
+                    committer: 1, committerIdentity: Self.admin, proposals: [(proposal, .member(leafIndex: proposer))],
+                    pathCredential: .basic(identity: Self.admin.bytes), proposerIdentities: identities),
+                admins: [Self.admin])
+        }
+        for forbidden in [Proposal.remove(leaf: 1), .remove(leaf: 2), .groupContextExtensions([])] {
+            #expect(throws: MarmotError(.commitFromNonAdmin, "")) { try authorize(forbidden, from: 3) }
+        }
+        try authorize(.selfRemove, from: 3)
+        try authorize(.remove(leaf: 3), from: 3)
+        // An unknown proposer is not given the benefit of the doubt.
+        #expect(throws: MarmotError(.commitFromNonAdmin, "")) { try authorize(.remove(leaf: 2), from: 7) }
+    }
+
     @Test func aPathCannotChangeTheCommittersIdentity() {
         #expect(throws: MarmotError(.identityChanged, "")) {
             try AdminPolicy.authorize(summary(Self.admin, [], path: Self.member), admins: [Self.admin])

@@ -20,15 +20,18 @@ public struct CommitSummary: Sendable {
     public var proposals: [(proposal: Proposal, sender: Sender)]
     /// The credential of the commit's UpdatePath leaf, if it has a path.
     public var pathCredential: Credential?
+    /// The Nostr identity of each member leaf that sent a proposal the commit carries by reference.
+    public var proposerIdentities: [UInt32: PublicKey]
 
     public init(
         committer: UInt32, committerIdentity: PublicKey, proposals: [(proposal: Proposal, sender: Sender)],
-        pathCredential: Credential?
+        pathCredential: Credential?, proposerIdentities: [UInt32: PublicKey] = [:]
     ) {
         self.committer = committer
         self.committerIdentity = committerIdentity
         self.proposals = proposals
         self.pathCredential = pathCredential
+        self.proposerIdentities = proposerIdentities
     }
 }
 
@@ -46,6 +49,7 @@ public enum AdminPolicy {
                 throw MarmotError(.identityChanged, "an Update leaf changes its member's identity")
             }
         }
+        try requireProposersRights(commit, admins: admins)
         if admins.contains(commit.committerIdentity) { return }
         let own = Sender.member(leafIndex: commit.committer)
         let pureSelfUpdate = commit.proposals.allSatisfy { item in
@@ -59,6 +63,35 @@ public enum AdminPolicy {
         guard pureSelfUpdate || selfRemoveOnly else {
             throw MarmotError(
                 .commitFromNonAdmin, "\(commit.committerIdentity.hex) is not an admin and the commit is not a self-update or SelfRemove")
+        }
+    }
+
+    /// A proposal carried by reference keeps its proposer's rights, whoever commits it: a non-admin
+    /// may propose only to leave (SelfRemove, or a Remove of its own leaf) or to update its own
+    /// leaf. Otherwise a non-admin's Add or Remove, stored by every member, would ride along in the
+    /// next admin commit (RFC 9420 §12.4 commits every valid pending proposal), and any member could
+    /// remove others or add a leaf in an admin's name.
+    /// - Throws: `.commitFromNonAdmin` naming the proposal and its proposer.
+    static func requireProposersRights(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
+        for (proposal, sender) in commit.proposals {
+            guard case .member(let proposer) = sender, proposer != commit.committer else { continue }
+            if proposalAllowedToNonAdmin(proposal, proposer: proposer) { continue }
+            guard let identity = commit.proposerIdentities[proposer] else {
+                throw MarmotError(.commitFromNonAdmin, "a proposal by reference from leaf \(proposer), whose identity is unknown")
+            }
+            if admins.contains(identity) { continue }
+            throw MarmotError(
+                .commitFromNonAdmin,
+                "the commit carries a proposal of type \(proposal.type) from \(identity.hex), who is not an admin")
+        }
+    }
+
+    /// What a non-admin may propose (MIP-03): leaving, or updating its own leaf.
+    public static func proposalAllowedToNonAdmin(_ proposal: Proposal, proposer: UInt32) -> Bool {
+        switch proposal {
+        case .selfRemove, .update: true
+        case .remove(let leaf): leaf == proposer
+        default: false
         }
     }
 
