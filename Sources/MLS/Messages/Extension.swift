@@ -38,6 +38,22 @@ public enum ExtensionType {
     public static let defaults: Set<UInt16> = [1, 2, 3, 4, 5]
 }
 
+extension TLSReader {
+    /// Reads an `Extension extensions<V>` list. RFC 9420 §13.4: a list MUST NOT hold two
+    /// extensions of one type; if it did, two members could read different values (the first
+    /// found, or the last) from the same bytes, e.g. two Marmot group data extensions with
+    /// different admin lists. Every extension list of every message is read here.
+    /// - Throws: `.invalidValue` naming the repeated type.
+    public mutating func readExtensions() throws(TLSCodecError) -> [Extension] {
+        let extensions = try readVector(of: Extension.self)
+        var seen = Set<UInt16>()
+        for item in extensions where !seen.insert(item.type).inserted {
+            throw TLSCodecError(.invalidValue, "extension type 0x\(String(item.type, radix: 16)) appears twice in one list (RFC 9420 §13.4)")
+        }
+        return extensions
+    }
+}
+
 extension Array where Element == Extension {
     /// The data of the first extension of `type`.
     public func data(ofType type: UInt16) -> [UInt8]? { first { $0.type == type }?.data }

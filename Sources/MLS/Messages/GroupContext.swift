@@ -49,6 +49,6 @@ public struct GroupContext: TLSCodable, Hashable, Sendable {
         epoch = try reader.readUInt64()
         treeHash = try reader.readOpaque()
         confirmedTranscriptHash = try reader.readOpaque()
-        extensions = try reader.readVector(of: Extension.self)
+        extensions = try reader.readExtensions()
     }
 }

@@ -41,7 +41,7 @@ public struct GroupInfo: TLSCodable, Hashable, Sendable {
 
     public init(from reader: inout TLSReader) throws(TLSCodecError) {
         groupContext = try reader.read()
-        extensions = try reader.readVector(of: Extension.self)
+        extensions = try reader.readExtensions()
         confirmationTag = try reader.readOpaque()
         signer = try reader.readUInt32()
         signature = try reader.readOpaque()

@@ -40,7 +40,7 @@ public struct KeyPackage: TLSCodable, Hashable, Sendable {
         cipherSuite = try reader.readUInt16()
         initKey = try reader.readOpaque()
         leafNode = try reader.read()
-        extensions = try reader.readVector(of: Extension.self)
+        extensions = try reader.readExtensions()
         signature = try reader.readOpaque()
     }
 

@@ -114,7 +114,7 @@ public struct LeafNode: TLSCodable, Hashable, Sendable {
         case 3: source = .commit(parentHash: try reader.readOpaque())
         case let other: throw unknownValue("leaf node source", other)
         }
-        extensions = try reader.readVector(of: Extension.self)
+        extensions = try reader.readExtensions()
         signature = try reader.readOpaque()
     }
 

@@ -96,9 +96,9 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
         case Kind.reInit:
             proposal = .reInit(
                 groupID: try reader.readOpaque(), version: try reader.readUInt16(), cipherSuite: try reader.readUInt16(),
-                extensions: try reader.readVector(of: Extension.self))
+                extensions: try reader.readExtensions())
         case Kind.externalInit: proposal = .externalInit(kemOutput: try reader.readOpaque())
-        case Kind.groupContextExtensions: proposal = .groupContextExtensions(try reader.readVector(of: Extension.self))
+        case Kind.groupContextExtensions: proposal = .groupContextExtensions(try reader.readExtensions())
         case Kind.selfRemove: proposal = .selfRemove
         case let other: throw unknownValue("proposal type", other)
         }
