@@ -1,4 +1,5 @@
 import ConformanceTestSupport
+import HexEncoding
 import Marmot
 import MLS
 import Nostr
@@ -57,6 +58,33 @@ import Testing
         try authorize(.remove(leaf: 3), from: 3)
         // An unknown proposer is not given the benefit of the doubt.
         #expect(throws: MarmotError(.commitFromNonAdmin, "")) { try authorize(.remove(leaf: 2), from: 7) }
+    }
+
+    /// An Update carried by reference must keep its proposer's identity, not the committer's.
+    @Test func anUpdateKeepsItsProposersIdentity() throws {
+        let identities: [UInt32: PublicKey] = [3: Self.member]
+        func authorize(_ leafIdentity: PublicKey, from proposer: UInt32) throws {
+            var leaf = try Self.sampleLeaf()
+            leaf.credential = .basic(identity: leafIdentity.bytes)
+            try AdminPolicy.authorize(
+                CommitSummary(
+                    committer: 1, committerIdentity: Self.admin, proposals: [(.update(leaf), .member(leafIndex: proposer))],
+                    pathCredential: .basic(identity: Self.admin.bytes), proposerIdentities: identities),
+                admins: [Self.admin])
+        }
+        try authorize(Self.member, from: 3)
+        try authorize(Self.admin, from: 1)
+        #expect(throws: MarmotError(.identityChanged, "")) { try authorize(Self.admin, from: 3) }
+        #expect(throws: MarmotError(.identityChanged, "")) { try authorize(Self.member, from: 1) }
+    }
+
+    /// A leaf node from the working group's key package vector.
+    static func sampleLeaf() throws -> LeafNode {
+        struct Case: Decodable { let mls_key_package: String }
+        let hex = try #require(try Vectors.decode([Case].self, from: "mls/messages.json").first).mls_key_package
+        let bytes = try [UInt8](hex: hex)
+        guard case .keyPackage(let keyPackage) = try MLSMessage(tlsBytes: bytes).body else { throw CancellationError() }
+        return keyPackage.leafNode
     }
 
     @Test func aPathCannotChangeTheCommittersIdentity() {

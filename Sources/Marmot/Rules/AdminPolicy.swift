@@ -44,9 +44,18 @@ public enum AdminPolicy {
         if let path = commit.pathCredential, path != ownCredential {
             throw MarmotError(.identityChanged, "the UpdatePath leaf changes the committer's identity")
         }
-        for (proposal, _) in commit.proposals {
-            if case .update(let leaf) = proposal, leaf.credential != ownCredential {
-                throw MarmotError(.identityChanged, "an Update leaf changes its member's identity")
+        // An Update replaces its proposer's leaf: it must keep the proposer's identity (not the
+        // committer's, when the Update is carried by reference).
+        for (proposal, sender) in commit.proposals {
+            guard case .update(let leaf) = proposal else { continue }
+            let proposerIdentity: PublicKey? =
+                switch sender {
+                case .member(let proposer) where proposer == commit.committer: commit.committerIdentity
+                case .member(let proposer): commit.proposerIdentities[proposer]
+                default: nil
+                }
+            guard let proposerIdentity, leaf.credential == Credential.basic(identity: proposerIdentity.bytes) else {
+                throw MarmotError(.identityChanged, "an Update leaf changes its proposer's identity")
             }
         }
         try requireProposersRights(commit, admins: admins)
