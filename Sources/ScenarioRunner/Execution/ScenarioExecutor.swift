@@ -69,6 +69,7 @@ public struct ScenarioExecutor: Sendable {
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        run.checks += interpreter.unmatchedSelectors()
         run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
         run.checks += await stateChecks(world)
         run.checks.append(await MessageOracles.noLostMessages(interpreter.sent, in: world))

@@ -13,6 +13,8 @@ struct StepInterpreter {
     var log: [String] = []
     /// Where each step began in the merged trace (for sequence diagrams).
     var marks: [StepMark] = []
+    /// Fault steps that select frames, for the matched-nothing report.
+    var faultSteps: [FaultStepRecord] = []
     /// Hold step name → its fault rule, removed when the hold is released.
     var holds: [String: Int] = [:]
     /// The order chosen for each parallel block, in step order.
@@ -292,7 +294,9 @@ struct StepInterpreter {
             }
             if let name = step.name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
         case "fault":
+            let (networkStart, logStart) = (world.network.trace.count, world.log.count)
             try applyFault(step)
+            noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case "inject":
             try inject(step)
         case "release":
