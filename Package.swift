@@ -156,7 +156,7 @@ let package = Package(
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore"],
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "DeterministicScheduler"],
             swiftSettings: strict
         ),
         .testTarget(
