@@ -18,7 +18,11 @@ extension StepInterpreter {
 
     /// Remembers a fault step that was just applied, if it selects frames.
     mutating func noteFault(_ step: Step, title: String, networkStart: Int, logStart: Int) {
-        guard let apply = try? fields(step)["apply"]?.string("apply"), Self.selectorFaults.contains(apply) else { return }
+        // `apply` was checked when the file loaded; a step without it selects nothing to report.
+        guard case .mapping(let entries) = step.argument.value,
+              case .scalar(let apply, _)? = entries.first(where: { $0.key == "apply" })?.value.value,
+              Self.selectorFaults.contains(apply)
+        else { return }
         faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: apply, networkStart: networkStart, logStart: logStart))
     }
 
