@@ -81,6 +81,24 @@ import Testing
         #expect(!acting.checks.contains { $0.check.hasSuffix("fault selector matched") })
     }
 
+    @Test func injectionThatReachedNobodyIsReported() async throws {
+        let handed = Self.scenario.replacingOccurrences(of: "  - name: bob has it\n", with: """
+              - name: copy to bob
+                inject: { relay: group, to: bob, copy: { kind: 445, author: alice }, content: forged }
+              - name: bob has it
+
+            """)
+        #expect(!(try await Self.execute(handed).run.checks.contains { $0.check.hasSuffix("injected event reached its member") }))
+        let cutOff = handed.replacingOccurrences(of: "  - name: copy to bob\n", with: """
+              - fault: { apply: partition, member: bob }
+              - name: copy to bob
+
+            """)
+        let note = try await Self.execute(cutOff).run.checks.first { $0.check == "step 'copy to bob': injected event reached its member" }
+        #expect(note?.verdict == .info)
+        #expect(note?.detail.contains("not connected") == true)
+    }
+
     static func capsule(_ execution: Execution, padding: Int = 0) -> FailureCapsule {
         let filler = (0..<padding).map { TraceLine(micros: 0, source: .members, category: "core", subject: "alice", detail: "note \($0)") }
         return FailureCapsule(

@@ -16,11 +16,17 @@ struct FaultStepRecord {
 extension StepInterpreter {
     static let selectorFaults: Set<String> = ["drop", "delay", "duplicate", "reorder", "reject", "withhold-ok", "hold", "tamper"]
 
-    /// Remembers a fault step that was just applied, if it selects frames.
+    /// Remembers a fault step that was just applied, if it selects frames, or an `inject` step
+    /// handed to one member (`to`), which reaches only that member's live subscriptions.
     mutating func noteFault(_ step: Step, title: String, networkStart: Int, logStart: Int) {
-        // `apply` was checked when the file loaded; a step without it selects nothing to report.
-        guard case .mapping(let entries) = step.argument.value,
-              case .scalar(let apply, _)? = entries.first(where: { $0.key == "apply" })?.value.value,
+        // The fields were checked when the file loaded.
+        guard case .mapping(let entries) = step.argument.value else { return }
+        if step.verb == "inject" {
+            guard entries.contains(where: { $0.key == "to" }) else { return }
+            faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: "inject", networkStart: networkStart, logStart: logStart))
+            return
+        }
+        guard case .scalar(let apply, _)? = entries.first(where: { $0.key == "apply" })?.value.value,
               Self.selectorFaults.contains(apply)
         else { return }
         faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: apply, networkStart: networkStart, logStart: logStart))
@@ -33,7 +39,14 @@ extension StepInterpreter {
         var out: [CheckResult] = []
         for record in faultSteps {
             let acted: Bool
-            if record.apply == "tamper" {
+            if record.apply == "inject" {
+                guard let handed = network.dropFirst(record.networkStart).first(where: { $0.category == "inject" }) else { continue }
+                guard handed.detail.hasPrefix("not connected") || handed.detail.hasSuffix(" on 0 subscription(s)") else { continue }
+                out.append(CheckResult(
+                    check: "\(record.title): injected event reached its member", clause: ScenarioExecutor.scenarioClause, verdict: .info,
+                    detail: "no live subscription of the member took the event (\(handed.detail)), so it did nothing (at \(record.location))"))
+                continue
+            } else if record.apply == "tamper" {
                 guard let installed = log.dropFirst(record.logStart).first(where: { $0.category == "fault" && $0.detail.hasPrefix("tamper ") })
                 else { continue }
                 let applied = "tampered " + installed.detail.dropFirst("tamper ".count).replacingOccurrences(of: " by ", with: " event by ")

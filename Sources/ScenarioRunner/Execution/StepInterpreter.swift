@@ -298,7 +298,9 @@ struct StepInterpreter {
             try applyFault(step)
             noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case "inject":
+            let (networkStart, logStart) = (world.network.trace.count, world.log.count)
             try inject(step)
+            noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case "release":
             let name = try fields(step).required("hold").string("hold")
             if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }
