@@ -27,13 +27,6 @@ enum ProgressPrinter {
         Console.line(lines.joined(separator: "\n"))
     }
 
-    /// A run's whole trace (`run --trace`), before its verdict line.
-    static func trace(_ run: ScenarioRun, _ lines: [TraceLine]) {
-        var out = ["--- trace of \(run.file) [\(run.engine), seed \(run.seed)]: \(lines.count) entries"]
-        out += lines.map { "  " + $0.description }
-        Console.line(out.joined(separator: "\n"))
-    }
-
     /// Per scenario: distinct interleavings of its parallel blocks seen across seeds (and distinct
     /// trace fingerprints where the engines are deterministic), then overall throughput.
     static func interleavings(_ runs: [ScenarioRun], seconds: Double) {

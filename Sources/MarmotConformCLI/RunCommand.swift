@@ -44,7 +44,7 @@ extension MarmotConform {
         @Flag(help: "Run each scenario twice per seed and fail on any trace fingerprint mismatch.")
         var checkDeterminism = false
 
-        @Flag(help: "Print each run's whole trace (network and members, in order) as the run finishes.")
+        @Flag(help: "Print each run's whole trace (network and members, in order) live, step by step.")
         var trace = false
 
         @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
@@ -83,8 +83,9 @@ extension MarmotConform {
                 ledger: try DefectLedgerFile.load(ledgerURL), engineVersions: session.versions, today: Today.string,
                 commandName: repo.command)
             request.reproducePath = repo.absolutePath
-            if trace { request.traceSink = { run, lines in ProgressPrinter.trace(run, lines) } }
-            let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
+            var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
+            if trace { executor.traceSink = { Console.line($0) } }
+            let runner = ConformanceRunner(executor: executor)
             let total = scenarios.count * seedList.count
             Console.line("marmot-conform: \(scenarios.count) scenario(s) × \(seedList.count) seed(s) on \(engine) [\(session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))]")
             var stopwatch = Stopwatch()

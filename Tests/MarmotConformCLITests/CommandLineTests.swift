@@ -82,13 +82,15 @@ import Testing
         #expect(replay.text.contains("2 they do not"))
     }
 
-    @Test func traceFlagPrintsEachRunsTraceBeforeItsVerdict() throws {
+    @Test func traceFlagPrintsTheTraceStepByStepBeforeTheVerdict() throws {
         let output = try RunAndReplayTests.run(["run", "scenarios/group-lifecycle", "--engine", "swift", "--trace"], in: Self.root)
         #expect(output.status == 0)
         let trace = try #require(output.text.range(of: "--- trace of scenarios/group-lifecycle/four-members.yaml [swift, seed 1]"))
         let verdict = try #require(output.text.range(of: "[1/1] PASS"))
         #expect(trace.lowerBound < verdict.lowerBound)
         #expect(output.text.contains(" arrive group->alice: EVENT"))
+        let firstStep = try #require(output.text.range(of: "== step 1 (deliver) at scenarios/group-lifecycle/four-members.yaml:"))
+        #expect(trace.lowerBound < firstStep.lowerBound && firstStep.lowerBound < verdict.lowerBound)
     }
 
     /// With stdout a pipe, the first run's line arrives while later runs are still to come: it is

@@ -22,8 +22,6 @@ public struct RunRequest: Sendable {
     /// How a reproduce command names a scenario file (the CLI makes it absolute, so that the
     /// command works from any directory).
     public var reproducePath: @Sendable (String) -> String = { $0 }
-    /// Receives each finished run's whole trace (`run --trace`), before `progress` hears of it.
-    public var traceSink: (@Sendable (ScenarioRun, [TraceLine]) -> Void)?
 
     public init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
@@ -82,7 +80,6 @@ public struct ConformanceRunner: Sendable {
                         execution.run.capsule = writeCapsule(execution, text: text, request: request)
                     }
                 }
-                request.traceSink?(execution.run, execution.trace)
                 progress(execution.run)
                 runs.append(execution.run)
             }

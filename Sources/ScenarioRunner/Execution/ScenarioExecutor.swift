@@ -26,6 +26,9 @@ public struct ScenarioExecutor: Sendable {
     public let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
     public var disabledPermissionChecks: Set<PermissionCheck> = []
+    /// Receives the run's trace as it happens (`run --trace`): a header, then after every step the
+    /// entries it added, one formatted line each.
+    public var traceSink: (@Sendable (String) -> Void)?
 
     public init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -54,6 +57,8 @@ public struct ScenarioExecutor: Sendable {
             return try await entry.factory(context)
         })
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
+        interpreter.traceSink = traceSink
+        traceSink?("--- trace of \(scenario.file) [\(selection), seed \(seed)]")
         do {
             for member in scenario.members {
                 _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario))
@@ -69,6 +74,7 @@ public struct ScenarioExecutor: Sendable {
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        interpreter.streamTrace()
         run.checks += interpreter.unmatchedSelectors()
         run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
         run.checks += await stateChecks(world)

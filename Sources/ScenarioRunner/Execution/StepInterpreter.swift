@@ -15,6 +15,9 @@ struct StepInterpreter {
     var marks: [StepMark] = []
     /// Fault steps that select frames, for the matched-nothing report.
     var faultSteps: [FaultStepRecord] = []
+    /// Where `run --trace` output goes, and how many merged entries it has had.
+    var traceSink: (@Sendable (String) -> Void)?
+    var traceStreamed = 0
     /// Hold step name → its fault rule, removed when the hold is released.
     var holds: [String: Int] = [:]
     /// The order chosen for each parallel block, in step order.
@@ -86,6 +89,8 @@ struct StepInterpreter {
             stepNumber += 1
             // The check identity (what the ledger names) carries no file position: see StepIdentity.
             let title = StepIdentity.title(of: step, number: stepNumber)
+            streamTrace()
+            traceSink?("== \(title) at \(step.location)")
             log.append("\(world.now) \(title) at \(step.location)")
             marks.append(StepMark(title: title, location: "\(step.location)", traceIndex: world.network.trace.count + world.log.count))
             do {
