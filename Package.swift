@@ -26,6 +26,8 @@ let package = Package(
         // System libraries (Debian libsecp256k1-dev, libsodium-dev), installed by ci/setup.
         .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // zlib (Debian zlib1g-dev): gzip for large failure capsules.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Codecs with no dependency but the standard library.
         .target(name: "HexEncoding", swiftSettings: strict),
@@ -96,7 +98,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ErrorCodes", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler",
-                .product(name: "Yams", package: "Yams"),
+                "CZlib", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict
         ),
@@ -161,7 +163,7 @@ let package = Package(
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore"],
+            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "DeterministicScheduler"],
             swiftSettings: strict
         ),
         .testTarget(

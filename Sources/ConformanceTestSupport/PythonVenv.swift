@@ -8,7 +8,8 @@ public enum PythonVenv {
         case noVenv(String)
         public var description: String {
             switch self {
-            case .noVenv(let path): return "no Python venv at \(path): run ci/setup (skipping this peer check)"
+            case .noVenv(let path):
+                return "no Python venv at \(path): run ci/setup" + (Peers.requiredByCI ? " (CI is set: peer tests are required)" : "")
             }
         }
     }

@@ -19,13 +19,47 @@ public enum Vectors {
         repositoryRoot.appendingPathComponent("vectors").appendingPathComponent(relativePath)
     }
 
-    /// The bytes of `vectors/<relativePath>`.
-    public static func data(_ relativePath: String) throws -> Data {
-        try Data(contentsOf: url(relativePath))
+    /// Why a vector file gave no cases. A vector-driven test must never pass with zero cases: each
+    /// of these fails the test, naming the file.
+    public struct VectorFileError: Error, CustomStringConvertible {
+        public let file: String
+        public let reason: String
+        public var description: String { "vectors/\(file): \(reason)" }
     }
 
-    /// Decodes `vectors/<relativePath>` as JSON into `T`.
+    /// The bytes of `vectors/<relativePath>`; a missing or empty file is an error naming it.
+    public static func data(_ relativePath: String) throws -> Data {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url(relativePath))
+        } catch {
+            throw VectorFileError(file: relativePath, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        guard !data.isEmpty else { throw VectorFileError(file: relativePath, reason: "is empty") }
+        return data
+    }
+
+    /// Decodes `vectors/<relativePath>` as JSON into `T`; a file that does not decode, or decodes
+    /// to an empty collection, is an error naming it.
     public static func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws -> T {
-        try JSONDecoder().decode(T.self, from: data(relativePath))
+        let value: T
+        do {
+            value = try JSONDecoder().decode(T.self, from: data(relativePath))
+        } catch let error as VectorFileError {
+            throw error
+        } catch {
+            throw VectorFileError(file: relativePath, reason: "does not decode as \(T.self): \(error)")
+        }
+        if let collection = value as? any Collection, collection.isEmpty {
+            throw VectorFileError(file: relativePath, reason: "holds no case")
+        }
+        return value
+    }
+
+    /// `cases` unless empty: for the arguments of a parameterized test, which would otherwise pass
+    /// with zero cases. `what` names the file (and the part of it) the cases came from.
+    public static func nonEmpty<C: Collection>(_ cases: C, _ what: String) throws -> C {
+        guard !cases.isEmpty else { throw VectorFileError(file: what, reason: "yields no case") }
+        return cases
     }
 }

@@ -8,24 +8,59 @@ struct MarmotConform: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marmot-conform",
         abstract: "Conformance gate and interop bench for Marmot group messaging (MLS over Nostr).",
-        subcommands: [Run.self, Replay.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, BenchRelay.self, RelayServe.self]
+        discussion: """
+            Works from any directory: the repository is found from the executable's location or the working \
+            directory, or named with --root DIR (before or after the command). Relative paths are resolved \
+            against the working directory first, then the repository root.
+
+            \(ExitStatus.help)
+            """,
+        version: ToolVersion.current,
+        subcommands: [
+            Run.self, Replay.self, Trace.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, BenchRelay.self,
+            RelayServe.self,
+        ]
     )
+
+    /// Accepts `--root DIR` before the command as well as after it (printed reproduce commands
+    /// put it first).
+    static func main() async {
+        await main(LeadingRoot.moved(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+enum LeadingRoot {
+    /// `--root DIR run …` → `run --root DIR …` (also `--root=DIR`); anything else unchanged.
+    static func moved(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return arguments }
+        if first == "--root", arguments.count >= 3 {
+            return [arguments[2], "--root", arguments[1]] + arguments.dropFirst(3)
+        }
+        if first.hasPrefix("--root="), arguments.count >= 2 {
+            return [arguments[1], first] + arguments.dropFirst(2)
+        }
+        return arguments
+    }
 }
 
 extension MarmotConform {
     /// Checks scenario files against the format, without running them.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check scenario files against the scenario format (errors as file:line:column: message).")
+            abstract: "Check scenario files against the scenario format (errors as file:line:column: message).",
+            discussion: "Exit status: 0 all valid, 1 a file is invalid, 64 a path is missing or holds no scenario.")
 
-        @Argument(help: "Scenario files or folders.")
-        var paths: [String]
+        @Argument(help: "Scenario files or folders (default: scenarios/).")
+        var paths: [String] = ["scenarios"]
+
+        @OptionGroup var repository: RepositoryOptions
 
         func run() throws {
-            let files = try ScenarioFiles.collect(paths)
+            let repo = try repository.locateOrExit()
+            let files = try ScenarioFiles.collect(paths, in: repo)
             let (scenarios, invalid) = ScenarioFiles.load(files)
-            for (scenario, _) in scenarios { print("ok \(scenario.file)") }
-            if invalid > 0 { throw ExitCode.failure }
+            for (scenario, _) in scenarios { Console.line("ok \(scenario.file)") }
+            if invalid > 0 { throw ExitStatus.failure }
         }
     }
 
@@ -36,13 +71,16 @@ extension MarmotConform {
         @Argument(help: "Scenario files or folders (default: scenarios/).")
         var paths: [String] = ["scenarios"]
 
+        @OptionGroup var repository: RepositoryOptions
+
         func run() throws {
-            let (scenarios, invalid) = ScenarioFiles.load(try ScenarioFiles.collect(paths))
+            let repo = try repository.locateOrExit()
+            let (scenarios, invalid) = ScenarioFiles.load(try ScenarioFiles.collect(paths, in: repo))
             for (scenario, _) in scenarios {
                 let clauses = scenario.clauses.isEmpty ? "" : "  [\(scenario.clauses.joined(separator: "; "))]"
-                print("\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
+                Console.line("\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
             }
-            if invalid > 0 { throw ExitCode.failure }
+            if invalid > 0 { throw ExitStatus.failure }
         }
     }
 
@@ -57,25 +95,44 @@ extension MarmotConform {
     }
 }
 
-enum ScenarioFiles {
-    struct MissingPath: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "no such file or folder: \(path)" }
+extension RepositoryOptions {
+    /// The repository, or the usage status with the reason on stderr.
+    func locateOrExit() throws -> Repository {
+        do {
+            return try locate()
+        } catch {
+            throw usageError("\(error)")
+        }
     }
+}
 
-    /// The YAML files named by `paths`, folders searched recursively, in a stable order.
-    static func collect(_ paths: [String]) throws -> [String] {
-        var out: [String] = []
+/// A scenario file to load: where it is, and the name it goes by in reports and identities.
+struct ScenarioFile {
+    let url: URL
+    let name: String
+}
+
+enum ScenarioFiles {
+    /// The YAML files named by `paths` (resolved as `Repository.input` does), folders searched
+    /// recursively, in a stable order. A path that does not exist, or a folder with no scenario,
+    /// stops the command: an empty selection must not "pass".
+    static func collect(_ paths: [String], in repo: Repository) throws -> [ScenarioFile] {
+        var out: [ScenarioFile] = []
         let fm = FileManager.default
         for path in paths {
+            let url = repo.input(path)
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MissingPath(path: path) }
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else {
+                throw usageError("no such file or folder: \(path)")
+            }
             if isDir.boolValue {
-                let entries = (try? fm.subpathsOfDirectory(atPath: path)) ?? []
-                out += entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-                    .map { (path as NSString).appendingPathComponent($0) }
+                let entries = (try? fm.subpathsOfDirectory(atPath: url.path)) ?? []
+                let found = entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+                    .map { url.appendingPathComponent($0) }
+                guard !found.isEmpty else { throw usageError("no scenario (*.yaml, *.yml) under \(path)") }
+                out += found.map { ScenarioFile(url: $0, name: repo.display($0)) }
             } else {
-                out.append(path)
+                out.append(ScenarioFile(url: url, name: repo.display(url)))
             }
         }
         return out
@@ -83,19 +140,19 @@ enum ScenarioFiles {
 
     /// Loads every file with its text (kept for failure capsules), printing each error as
     /// `file:line:column: message` on stderr; files that do not load are counted, not returned.
-    static func load(_ files: [String]) -> (scenarios: [(Scenario, text: String)], invalid: Int) {
+    static func load(_ files: [ScenarioFile]) -> (scenarios: [(Scenario, text: String)], invalid: Int) {
         var scenarios: [(Scenario, text: String)] = []
         var invalid = 0
         for file in files {
             do {
-                let text = try String(contentsOfFile: file, encoding: .utf8)
-                scenarios.append((try Scenario(yaml: text, file: file), text))
+                let text = try String(contentsOf: file.url, encoding: .utf8)
+                scenarios.append((try Scenario(yaml: text, file: file.name), text))
             } catch let error as ScenarioError {
                 invalid += 1
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                Console.error("\(error)")
             } catch {
                 invalid += 1
-                FileHandle.standardError.write(Data("\(file):1:1: cannot read the file: \(error)\n".utf8))
+                Console.error("\(file.name):1:1: cannot read the file: \(error)")
             }
         }
         return (scenarios, invalid)

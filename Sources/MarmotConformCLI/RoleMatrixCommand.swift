@@ -9,15 +9,15 @@ extension MarmotConform {
             commandName: "role-matrix",
             abstract: "Regenerate scenarios/roles/matrix/*.yaml and docs/role-matrix.md from the permission table.")
 
-        @Option(help: "The repository root to write under.")
-        var root: String = "."
+        @OptionGroup var repository: RepositoryOptions
 
         func run() throws {
+            let root = try repository.locateOrExit().root
             for file in RoleMatrix.files() {
-                let url = URL(fileURLWithPath: root).appendingPathComponent(file.path)
+                let url = root.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(file.text.utf8).write(to: url)
-                print("wrote \(file.path)")
+                Console.line("wrote \(file.path)")
             }
         }
     }

@@ -8,8 +8,13 @@ extension MarmotConform {
         static let configuration = CommandConfiguration(
             abstract: "Run conformance scenarios and print a verdict per scenario × engine × seed.",
             discussion: """
-                Exit status 0 when nothing failed (known defects and unsupported scenarios do not fail), 1 otherwise.
-                A failing run writes a failure capsule and prints the command that reproduces it.
+                Prints one line per run as it finishes: [i/N], the verdict, the run and its wall-clock duration.
+                A failing run writes a failure capsule (see `marmot-conform trace`) and prints the command that
+                reproduces it, which works from any directory.
+
+                Exit status: 0 nothing failed (known defects and unsupported scenarios do not fail); 1 a check
+                failed or a scenario file is invalid; 64 usage (a missing path, a path or filter with no scenario,
+                no repository found). An engine or driver that does not start or answer is never a pass.
                 """)
 
         @Argument(help: "Scenario files or folders (default: scenarios/).")
@@ -39,11 +44,16 @@ extension MarmotConform {
         @Flag(help: "Run each scenario twice per seed and fail on any trace fingerprint mismatch.")
         var checkDeterminism = false
 
-        @Option(help: "The known-defects ledger.")
-        var ledger: String = "known-defects.yaml"
+        @Flag(help: "Print each run's whole trace (network and members, in order) live, step by step.")
+        var trace = false
 
-        @Option(help: "Where failure capsules are written.")
-        var capsules: String = "run/capsules"
+        @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
+        var ledger: String?
+
+        @Option(help: "Where failure capsules are written (default: run/capsules under the repository root).")
+        var capsules: String?
+
+        @OptionGroup var repository: RepositoryOptions
 
         func validate() throws {
             guard ["mdk", "swift", "mixed"].contains(engine) else {
@@ -54,66 +64,135 @@ extension MarmotConform {
         }
 
         func run() async throws {
+            let repo = try repository.locateOrExit()
             let seedList = seeds.flatMap(SeedRange.parse) ?? [seed ?? 1]
-            let files = try ScenarioFiles.collect(paths)
+            let files = try ScenarioFiles.collect(paths, in: repo)
+            let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
+            let capsuleURL = capsules.map(repo.output) ?? repo.root.appendingPathComponent("run/capsules")
+            let outputs = (junit: junit.map(repo.output), json: json.map(repo.output))
+            try repo.enter()
             var (scenarios, invalid) = ScenarioFiles.load(files)
-            if let filter { scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) } }
+            if let filter {
+                scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) }
+                if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
+            }
             let session = try await EngineSession.start(for: engine)
-            let request = RunRequest(
+            var request = RunRequest(
                 selection: engine, seeds: seedList, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
-                vectorsDirectory: URL(fileURLWithPath: "vectors/scenarios"), capsuleDirectory: URL(fileURLWithPath: capsules),
-                ledger: try DefectLedgerFile.load(ledger), engineVersions: session.versions, today: Today.string)
-            let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
-            print("marmot-conform: \(scenarios.count) scenario(s) × \(seedList.count) seed(s) on \(engine) [\(session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))]")
-            let started = Date()
-            let runs = await runner.run(scenarios, request: request) { ProgressPrinter.print($0) }
+                vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsuleURL,
+                ledger: try DefectLedgerFile.load(ledgerURL), engineVersions: session.versions, today: Today.string,
+                commandName: repo.command)
+            request.reproducePath = repo.absolutePath
+            var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
+            if trace { executor.traceSink = { Console.line($0) } }
+            let runner = ConformanceRunner(executor: executor)
+            let total = scenarios.count * seedList.count
+            Console.line("marmot-conform: \(scenarios.count) scenario(s) × \(seedList.count) seed(s) on \(engine) [\(session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))]")
+            var stopwatch = Stopwatch()
+            var timed: [TimedRun] = []
+            let runs = await runner.run(scenarios, request: request) { run in
+                timed.append(TimedRun(run, seconds: stopwatch.lap()))
+                ProgressPrinter.print(timed[timed.count - 1], index: timed.count, total: total)
+            }
             await session.shutdown()
-            try Reports.write(runs, junit: junit, json: json)
-            if seedList.count > 1 { ProgressPrinter.interleavings(runs, seconds: Date().timeIntervalSince(started)) }
-            if invalid > 0 { print("\(invalid) scenario file(s) did not load (errors above)") }
-            print(RunSummary(runs).line)
-            if invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitCode.failure }
+            try Reports.write(timed, junit: outputs.junit, json: outputs.json)
+            if seedList.count > 1 { ProgressPrinter.interleavings(runs, seconds: stopwatch.total) }
+            if invalid > 0 { Console.line("\(invalid) scenario file(s) did not load (errors above)") }
+            Console.line(RunSummary(runs).line)
+            if invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
         }
     }
 
     /// Re-runs the run a failure capsule describes.
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Reproduce a failing run from its failure capsule (the scenario text is taken from the capsule).")
+            abstract: "Reproduce a failing run from its failure capsule (the scenario text is taken from the capsule).",
+            discussion: """
+                Exit status: 1 the same checks fail again (reproduced); 2 they do not (different checks fail, or \
+                none); 64 the capsule cannot be read.
+                """)
 
-        @Argument(help: "A capsule written by a failing run.")
+        @Argument(help: "A capsule written by a failing run (.capsule.json or .capsule.json.gz).")
         var capsule: String
 
-        @Option(help: "The known-defects ledger.")
-        var ledger: String = "known-defects.yaml"
+        @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
+        var ledger: String?
+
+        @OptionGroup var repository: RepositoryOptions
 
         func run() async throws {
-            let data = try Data(contentsOf: URL(fileURLWithPath: capsule))
-            let recorded = try FailureCapsule(json: data, file: capsule)
+            let repo = try repository.locateOrExit()
+            let capsuleURL = repo.input(capsule)
+            let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
+            try repo.enter()
+            let recorded = try CapsuleFile.read(capsuleURL)
             let scenario = try Scenario(yaml: recorded.scenarioText, file: recorded.scenarioFile)
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
-                print("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
+                Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
             let session = try await EngineSession.start(for: recorded.engine)
             // The same pipeline as `run` (vectors, ledger), so that every recorded check is re-judged.
-            let request = RunRequest(
+            var request = RunRequest(
                 selection: recorded.engine, seeds: [recorded.seed], updateVectors: false, checkDeterminism: false,
-                vectorsDirectory: URL(fileURLWithPath: "vectors/scenarios"),
-                capsuleDirectory: URL(fileURLWithPath: "run/capsules/replays"), ledger: try DefectLedgerFile.load(ledger),
-                engineVersions: session.versions, today: Today.string)
+                vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"),
+                capsuleDirectory: repo.root.appendingPathComponent("run/capsules/replays"), ledger: try DefectLedgerFile.load(ledgerURL),
+                engineVersions: session.versions, today: Today.string, commandName: repo.command)
+            request.reproducePath = repo.absolutePath
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
-            let runs = await runner.run([(scenario, recorded.scenarioText)], request: request) { ProgressPrinter.print($0) }
+            var stopwatch = Stopwatch()
+            let runs = await runner.run([(scenario, recorded.scenarioText)], request: request) { run in
+                ProgressPrinter.print(TimedRun(run, seconds: stopwatch.lap()), index: 1, total: 1)
+            }
             await session.shutdown()
             let failing = runs.flatMap(\.checks).filter { $0.verdict == .fail }
             let before = Set(recorded.failures.map(\.check))
             let now = Set(failing.map(\.check))
             if now == before {
-                print("reproduced: the same \(now.count) check(s) fail")
-                throw ExitCode.failure
+                Console.line("reproduced: the same \(now.count) check(s) fail")
+                throw ExitStatus.failure
             }
-            print("not reproduced: recorded failures \(before.sorted()), now \(now.sorted())")
-            throw ExitCode(2)
+            Console.line("not reproduced: recorded failures \(before.sorted()), now \(now.sorted())")
+            throw ExitStatus.notReproduced
         }
+    }
+}
+
+/// Reads a capsule file, stopping the command with the usage status when it cannot.
+enum CapsuleFile {
+    static func read(_ url: URL) throws -> FailureCapsule {
+        do {
+            return try FailureCapsule(json: try Data(contentsOf: url), file: url.path)
+        } catch let error as ScenarioError {
+            throw usageError("\(error)")
+        } catch {
+            throw usageError("\(url.path): cannot read the capsule: \(error)")
+        }
+    }
+}
+
+extension Repository {
+    /// A scenario file's absolute path (scenario identities are root-relative).
+    func absolutePath(_ file: String) -> String {
+        file.hasPrefix("/") ? file : root.appendingPathComponent(file).path
+    }
+}
+
+/// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
+struct Stopwatch {
+    private let start = ContinuousClock.now
+    private var last = ContinuousClock.now
+
+    /// Seconds since the previous lap (or the start).
+    mutating func lap() -> Double {
+        let now = ContinuousClock.now
+        defer { last = now }
+        return Self.seconds(now - last)
+    }
+
+    var total: Double { Self.seconds(ContinuousClock.now - start) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 
@@ -140,9 +219,10 @@ enum Today {
 }
 
 enum DefectLedgerFile {
-    static func load(_ path: String) throws -> DefectLedger {
-        guard FileManager.default.fileExists(atPath: path) else { return DefectLedger(entries: []) }
-        return try DefectLedger(yaml: try String(contentsOfFile: path, encoding: .utf8), file: path)
+    /// The ledger at `url`; none when the file does not exist.
+    static func load(_ url: URL) throws -> DefectLedger {
+        guard FileManager.default.fileExists(atPath: url.path) else { return DefectLedger(entries: []) }
+        return try DefectLedger(yaml: try String(contentsOf: url, encoding: .utf8), file: url.path)
     }
 }
 
@@ -178,43 +258,5 @@ struct EngineSession {
 
     func shutdown() async {
         for shutdown in shutdowns { await shutdown() }
-    }
-}
-
-enum ProgressPrinter {
-    static func print(_ run: ScenarioRun) {
-        let tag = run.verdict.rawValue.uppercased()
-        Swift.print("\(tag) \(run.file) [\(run.engine), seed \(run.seed)] \(run.scenario)")
-        if let notRun = run.notRun { Swift.print("  \(notRun)") }
-        for check in run.checks where check.verdict != .pass {
-            Swift.print("  \(check.verdict.rawValue): \(check.check) — \(check.clause)")
-            if !check.detail.isEmpty { Swift.print("    \(check.detail.replacingOccurrences(of: "\n", with: "\n    "))") }
-            if let expected = check.expected, check.verdict == .fail { Swift.print("    expected: \(expected)") }
-            if let observed = check.observed, check.verdict == .fail { Swift.print("    observed: \(observed)") }
-        }
-        if run.verdict == .fail {
-            if let capsule = run.capsule { Swift.print("  capsule: \(capsule)") }
-            Swift.print("  reproduce: \(run.reproduce)")
-        }
-    }
-
-    /// Per scenario: distinct interleavings of its parallel blocks seen across seeds (and distinct
-    /// trace fingerprints where the engines are deterministic), then overall throughput.
-    static func interleavings(_ runs: [ScenarioRun], seconds: Double) {
-        for (file, group) in Dictionary(grouping: runs, by: \.file).sorted(by: { $0.key < $1.key }) {
-            let orders = Set(group.compactMap(\.interleaving))
-            let traces = Set(group.compactMap(\.fingerprint))
-            var line = "\(file): \(group.count) runs, \(orders.count) distinct interleavings"
-            if !traces.isEmpty { line += ", \(traces.count) distinct traces" }
-            Swift.print(line)
-        }
-        Swift.print(String(format: "throughput: %.2f runs/s (%d runs in %.1f s)", Double(runs.count) / max(seconds, 0.001), runs.count, seconds))
-    }
-}
-
-enum Reports {
-    static func write(_ runs: [ScenarioRun], junit: String?, json: String?) throws {
-        if let junit { try JUnitReport.xml(runs).write(toFile: junit, atomically: true, encoding: .utf8) }
-        if let json { try JSONReport.json(runs, toolVersion: "0.1").write(toFile: json, atomically: true, encoding: .utf8) }
     }
 }

@@ -25,6 +25,9 @@ public final class World {
     public var network: RelayNetwork
     /// Member decisions, timers and effects (the network keeps its own trace).
     public private(set) var log = Trace()
+    /// For each `log` entry, how many network trace entries preceded it: the two traces merge into
+    /// the one order in which things happened (outside both fingerprints).
+    public private(set) var logAnchors: [Int] = []
     public private(set) var members: [String: SimulatedMember] = [:]
     private let engineFactory: ContextualEngineFactory
     private var generator: SeededGenerator
@@ -234,6 +237,7 @@ public final class World {
     }
 
     func record(_ category: String, _ subject: String, _ detail: String) {
+        logAnchors.append(network.trace.count)
         log.record(at: now, category, subject, detail)
     }
 }

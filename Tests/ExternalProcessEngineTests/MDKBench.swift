@@ -10,7 +10,7 @@ import Testing
 enum MDKDriver {
     static let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
 
-    static var isAvailable: Bool { PythonVenv.interpreter != nil }
+    static var isAvailable: Bool { Peers.shouldRun }
 
     static func launch() async throws -> DriverProcess {
         guard let python = PythonVenv.interpreter else {

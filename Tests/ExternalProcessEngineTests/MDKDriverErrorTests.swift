@@ -5,7 +5,7 @@ import Nostr
 import Testing
 
 /// MDK's refusals arrive as typed errors with the codes docs/driver-protocol.md lists.
-@Suite(.enabled(if: MDKDriver.isAvailable, "no .venv with mdk-python: run ci/setup to enable the MDK interop tests"))
+@Suite(.enabled(if: MDKDriver.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
 struct MDKDriverErrorTests {
     @Test func refusalsCarryProtocolCodes() async throws {
         let driver = try await MDKDriver.launch()

@@ -7,7 +7,7 @@ import Testing
 
 /// MDK 0.8.0 members driven through the Swift engine interface, end to end: our Nostr code signs the
 /// key packages and carries the welcomes; MDK does the MLS.
-@Suite(.enabled(if: MDKDriver.isAvailable, "no .venv with mdk-python: run ci/setup to enable the MDK interop tests"))
+@Suite(.enabled(if: MDKDriver.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
 struct MDKInteropTests {
     @Test func driverIdentifiesMDK080() async throws {
         let driver = try await MDKDriver.launch()

@@ -13,7 +13,7 @@ import Testing
     }
 
     static var runnable: Bool {
-        PythonVenv.interpreter != nil && FileManager.default.isExecutableFile(atPath: binary.path)
+        Peers.shouldRun && FileManager.default.isExecutableFile(atPath: binary.path)
     }
 
     // ≥ 2,000 generated steps across ≥ 20 seeds, compared after the §4.3 normalizations only.

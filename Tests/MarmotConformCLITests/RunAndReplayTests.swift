@@ -15,12 +15,12 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    static func run(_ arguments: [String], in directory: URL = Vectors.repositoryRoot, executable: URL? = nil) throws -> Output {
         let binary = try #require(Self.binary, "marmot-conform is not built (swift build --build-tests builds it)")
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
-        process.currentDirectoryURL = Vectors.repositoryRoot
+        process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -60,13 +60,31 @@ import Testing
         #expect(failed.status == 1)
         #expect(failed.text.contains(#"bob.chats[0].members[2]: expected "dave", observed "carol""#), "\(failed.text)")
         #expect(failed.text.contains("MIP-01 \"Group State Changes\""))
-        #expect(failed.text.contains("reproduce: marmot-conform run \(file.path) --engine swift --seed 3"))
+        // The reproduce command names the binary and the file by absolute paths, so it works as printed.
+        let reproduce = try #require(failed.text.split(separator: "\n").first { $0.contains("reproduce: ") }?
+            .components(separatedBy: "reproduce: ").last)
+        #expect(reproduce.hasPrefix("/") && reproduce.hasSuffix(" run \(file.path) --engine swift --seed 3"), "\(reproduce)")
         let capsule = capsules.appendingPathComponent("broken-swift-seed3.capsule.json")
         #expect(FileManager.default.fileExists(atPath: capsule.path))
+
+        let again = try Self.run(["-c", reproduce + " --capsules " + directory.appendingPathComponent("again").path],
+                                 in: URL(fileURLWithPath: "/"), executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(again.status == 1)
+        #expect(again.text.contains(#"bob.chats[0].members[2]: expected "dave", observed "carol""#), "\(again.text)")
 
         let replayed = try Self.run(["replay", capsule.path, "--ledger", "known-defects.yaml"])
         #expect(replayed.status == 1)
         #expect(replayed.text.contains("reproduced: the same"), "\(replayed.text)")
+
+        // The capsule drawn: a page with an inline SVG (no script) and Mermaid text with the failure.
+        let page = directory.appendingPathComponent("trace.html"), mermaid = directory.appendingPathComponent("trace.mmd")
+        let drawn = try Self.run(["trace", capsule.path, "--html", page.path, "--mermaid", mermaid.path], in: URL(fileURLWithPath: "/"))
+        #expect(drawn.status == 0, "\(drawn.text)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<svg") && !html.contains("<script"))
+        let text = try String(contentsOf: mermaid, encoding: .utf8)
+        #expect(text.hasPrefix("sequenceDiagram\n"))
+        #expect(text.contains("FAIL member bob: chats"))
     }
 
     @Test func malformedScenarioIsReportedAtItsPosition() throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// The MDK driver from the repository's venv (absent when ci/setup has not created it).
 enum MDK {
-    static var isAvailable: Bool { PythonVenv.interpreter != nil }
+    static var isAvailable: Bool { Peers.shouldRun }
 
     static func launch() async throws -> DriverProcess {
         guard let python = PythonVenv.interpreter else {
@@ -33,7 +33,7 @@ extension MemberBench {
 /// Mixed groups: our engine and MDK 0.8.0 in one group, each side creating, welcoming and committing.
 /// MDK checks KeyPackage lifetimes and kind-445 created_at against the wall clock, so here (and only
 /// here) our engine's clock is set from the wall clock.
-@Suite(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup to enable the mixed tests"))
+@Suite(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
 struct MixedGroupTests {
     static var wallClock: UInt64 { UInt64(Date().timeIntervalSince1970) }
 

@@ -68,7 +68,7 @@ import Testing
     /// plain merge (the defect known-defects.yaml records): the committer refuses the winner and
     /// stays on its own commit. Pinned to 0.8.0: a fixed MDK fails the plain case, and the ledger
     /// entries go.
-    @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"), arguments: [false, true])
+    @Test(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"), arguments: [false, true])
     func mdkCommitterYieldsOnlyWhenItsCommitWasHandedBack(plain: Bool) async throws {
         let driver = try await MDK.launch()
         var bench = MemberBench(seed: plain ? 26 : 24, now: UInt64(Date().timeIntervalSince1970))
@@ -104,7 +104,7 @@ import Testing
         try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)
     }
 
-    @Test(.enabled(if: MDK.isAvailable, "no .venv with mdk-python: run ci/setup"))
+    @Test(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"))
     func mdkLateProposalIsNotACompetitor() async throws {
         let driver = try await MDK.launch()
         var bench = MemberBench(seed: 28, now: UInt64(Date().timeIntervalSince1970))

@@ -64,13 +64,13 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
 @Suite struct NIP44Tests {
     typealias V = NIP44VectorFile
 
-    @Test(arguments: try V.load().v2.valid.get_conversation_key)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.get_conversation_key, "nip44/nip44.vectors.json: v2.valid.get_conversation_key"))
     func conversationKey(_ c: V.ConversationKeyCase) throws {
         let key = try NIP44.ConversationKey(secretKeyBytes: bytes(c.sec1), publicKeyBytes: bytes(c.pub2))
         #expect(key.bytes.hexString == c.conversation_key)
     }
 
-    @Test(arguments: try V.load().v2.valid.get_message_keys.keys)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.get_message_keys.keys, "nip44/nip44.vectors.json: v2.valid.get_message_keys.keys"))
     func messageKeys(_ c: V.MessageKeysCase) throws {
         let conversationKey = try NIP44.ConversationKey(bytes: bytes(V.load().v2.valid.get_message_keys.conversation_key))
         let keys = try NIP44.MessageKeys(conversationKey: conversationKey, nonce: bytes(c.nonce))
@@ -85,7 +85,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         }
     }
 
-    @Test(arguments: try V.load().v2.valid.encrypt_decrypt)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.encrypt_decrypt, "nip44/nip44.vectors.json: v2.valid.encrypt_decrypt"))
     func encryptDecrypt(_ c: V.EncryptDecryptCase) throws {
         let sec1 = try SecretKey(hex: c.sec1), sec2 = try SecretKey(hex: c.sec2)
         let key = NIP44.ConversationKey(secretKey: sec1, publicKey: sec2.publicKey)
@@ -96,7 +96,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(c.payload, to: sec2, from: sec1.publicKey) == c.plaintext)
     }
 
-    @Test(arguments: try V.load().v2.valid.encrypt_decrypt_long_msg)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.encrypt_decrypt_long_msg, "nip44/nip44.vectors.json: v2.valid.encrypt_decrypt_long_msg"))
     func encryptDecryptLongMessage(_ c: V.LongMessageCase) throws {
         let plaintext = String(repeating: c.pattern, count: c.repeat)
         #expect(sha256Hex(Array(plaintext.utf8)) == c.plaintext_sha256)
@@ -106,7 +106,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
     }
 
-    @Test(arguments: try V.load().v2.invalid.encrypt_msg_lengths)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.encrypt_msg_lengths, "nip44/nip44.vectors.json: v2.invalid.encrypt_msg_lengths"))
     func encryptRejectsLength(_ length: Int) throws {
         let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 7, count: 32))
         let plaintext = String(repeating: "a", count: length)
@@ -123,7 +123,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
     }
 
-    @Test(arguments: try V.load().v2.invalid.get_conversation_key)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.get_conversation_key, "nip44/nip44.vectors.json: v2.invalid.get_conversation_key"))
     func conversationKeyRejects(_ c: V.InvalidConversationKeyCase) throws {
         // Each note names the key at fault; the error code must agree with it.
         let expected: NostrError.Code = c.note.hasPrefix("sec1") ? .invalidSecretKey : .invalidPublicKey
@@ -146,14 +146,14 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         }
     }
 
-    @Test(arguments: try V.load().v2.invalid.decrypt)
+    @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.decrypt, "nip44/nip44.vectors.json: v2.invalid.decrypt"))
     func decryptRejects(_ c: V.InvalidDecryptCase) throws {
         let code = try #require(Self.expectedCode(forNote: c.note), "unmapped vector note '\(c.note)'")
         let key = try NIP44.ConversationKey(bytes: bytes(c.conversation_key))
         #expect(throws: NostrError(code, "")) { try NIP44.decrypt(c.payload, conversationKey: key) }
     }
 
-    @Test(arguments: try RustNostrNIP44File.load().nip44_v2)
+    @Test(arguments: try Vectors.nonEmpty(RustNostrNIP44File.load().nip44_v2, "nostr-sdk-0.45.1/nip44.json: nip44_v2"))
     func decryptsRustNostrPayload(_ item: RustNostrNIP44File.Item) throws {
         let recipient = try SecretKey(hex: item.recipient_secret_hex)
         let sender = try SecretKey(hex: item.sender_secret_hex)
@@ -198,7 +198,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
     } + ["hello 🦫", "\u{00}\u{01}\n\"\\", "ünïcödé"]
 
     // Skipped, visibly, when ci/setup could not create the venv (no python3 on the host).
-    @Test(.enabled(if: PythonVenv.interpreter != nil, "no Python venv at .venv: run ci/setup to check against rust-nostr"))
+    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
     func rustNostrDecryptsOurPayloads() throws {
         var generator = TestGenerator(seed: 0x4E49_5034_3450)
         let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)

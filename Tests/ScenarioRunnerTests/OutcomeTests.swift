@@ -47,7 +47,9 @@ import Testing
 @Suite struct FailureCapsuleTests {
     static let capsule = FailureCapsule(
         scenarioFile: "scenarios/race.yaml", scenarioText: "name: race\n", engine: "mdk", engineVersions: ["mdk": "0.8.0"],
-        seed: 9, stepLog: ["1 create-group by alice"], traceTail: ["[3] 0.040s deliver g1→bob EVENT"], fingerprint: nil,
+        seed: 9, stepLog: ["1 create-group by alice"],
+        trace: [TraceLine(micros: 40_000, source: .network, category: "arrive", subject: "g1->bob", detail: "EVENT s1 1a2b3c4d kind 445")],
+        steps: [StepMark(title: "step 1 (create-group)", location: "scenarios/race.yaml:3:5", traceIndex: 0)], fingerprint: nil,
         failures: [CheckResult(check: "converged", clause: Clause("MIP-03", "Commit Message Race Conditions"), verdict: .fail,
                                expected: "epoch 2", observed: "epoch 3", detail: "bob is ahead")],
         reproduce: "marmot-conform run scenarios/race.yaml --engine mdk --seed 9")
@@ -60,9 +62,9 @@ import Testing
 
     @Test func unknownFormatsAndGarbageAreRefused() throws {
         let future = String(decoding: try Self.capsule.json(), as: UTF8.self)
-            .replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 2")
+            .replacingOccurrences(of: "\"format\" : \(FailureCapsule.formatVersion)", with: "\"format\" : 99")
         let error = #expect(throws: ScenarioError.self) { try FailureCapsule(json: Data(future.utf8), file: "c.json") }
-        #expect(error?.message.contains("format 2") == true)
+        #expect(error?.message.contains("format 99") == true)
         #expect(throws: ScenarioError.self) { try FailureCapsule(json: Data("[]".utf8), file: "c.json") }
     }
 }

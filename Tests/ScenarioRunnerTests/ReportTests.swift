@@ -62,6 +62,22 @@ import Testing
         #expect(expired.checks[0].detail.contains("expired"))
     }
 
+    /// A check name with a file position would stop matching as soon as a line moves.
+    @Test func ledgerRefusesFilePositionsInCheckNames() {
+        let positioned = Self.yaml.replacingOccurrences(
+            of: "check: check 0", with: "check: \"step 6 (after the race) at scenarios/race.yaml:24:5: race winner\"")
+        let error = #expect(throws: ScenarioError.self) { try DefectLedger(yaml: positioned, file: "l.yaml") }
+        #expect(error?.description.contains("scenarios/race.yaml:24") == true)
+        #expect(error?.location.line == 4)
+    }
+
+    @Test func shippedLedgerLoadsAndNamesNoPosition() throws {
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent("known-defects.yaml"), encoding: .utf8)
+        let ledger = try DefectLedger(yaml: text, file: "known-defects.yaml")
+        #expect(!ledger.entries.isEmpty)
+        #expect(ledger.entries.allSatisfy { !$0.check.contains(".yaml:") })
+    }
+
     @Test func malformedLedgerEntriesArePositioned() {
         let bad = Self.yaml.replacingOccurrences(of: "2027-06-30", with: "soon")
         let error = #expect(throws: ScenarioError.self) { try DefectLedger(yaml: bad, file: "l.yaml") }
@@ -73,14 +89,15 @@ import Testing
 }
 
 @Suite struct ReportFormatTests {
-    static let runs: [ScenarioRun] = {
+    static let runs: [TimedRun] = {
         var failing = VerdictTests.run([.pass, .fail])
         failing.checks[1] = CheckResult(
             check: "member bob: members", clause: Clause("RFC 9420", "§12.4"), verdict: .fail,
             expected: "[alice, bob]", observed: "[alice]", detail: "bob's member list differs <&\"'>")
         failing.capsule = "run/capsules/race-mdk-7.json"
-        return [VerdictTests.run([.pass]), failing, VerdictTests.run([], engine: "swift", notRun: "needs group.leave"),
-                VerdictTests.run([.knownDefect, .info])]
+        failing.fingerprint = "f00d"
+        return zip([VerdictTests.run([.pass]), failing, VerdictTests.run([], engine: "swift", notRun: "needs group.leave"),
+                    VerdictTests.run([.knownDefect, .info])], [0.25, 1.5, 0.0004, 2]).map { TimedRun($0, seconds: $1) }
     }()
 
     struct JUnitVerdict: Decodable {
@@ -92,7 +109,7 @@ import Testing
         let cases: [Case]?
     }
 
-    @Test(.enabled(if: PythonVenv.interpreter != nil, "no Python venv at .venv: run ci/setup to read JUnit with junitparser"))
+    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to read JUnit with junitparser"))
     func junitParserReadsOurReport() throws {
         let xml = JUnitReport.xml(Self.runs)
         let verdict = try #require(
@@ -114,13 +131,33 @@ import Testing
         #expect(!xml.contains("<&\""))
     }
 
+    /// Every testcase has its wall-clock time, suites and the whole report their sums, and each
+    /// testcase names its engine, seed, fingerprint and reproduce command.
+    @Test func junitHasTimesAndProperties() throws {
+        let xml = JUnitReport.xml(Self.runs)
+        let testcases = xml.components(separatedBy: "<testcase ").dropFirst()
+        #expect(testcases.count == 4)
+        #expect(testcases.allSatisfy { $0.prefix { $0 != ">" }.contains(" time=\"") })
+        #expect(xml.contains("<testsuites name=\"marmot-conform\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\" time=\"3.750\">"))
+        #expect(xml.contains("classname=\"scenarios/race.yaml\" time=\"1.500\""))
+        #expect(xml.contains("time=\"0.000\""))
+        #expect(xml.contains("<property name=\"engine\" value=\"swift\"/>"))
+        #expect(xml.contains("<property name=\"seed\" value=\"7\"/>"))
+        #expect(xml.contains("<property name=\"fingerprint\" value=\"f00d\"/>"))
+        #expect(xml.contains("<property name=\"reproduce\" value=\"marmot-conform run scenarios/race.yaml --engine mdk --seed 7\"/>"))
+        #expect(testcases.allSatisfy { $0.contains("<properties>") })
+    }
+
     @Test func jsonReportRoundTripsTheRuns() throws {
         let text = try JSONReport.json(Self.runs, toolVersion: "test")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["format"] as? Int == JSONReport.formatVersion)
         let summary = try #require(object["summary"] as? [String: Int])
         #expect(summary["failed"] == 1 && summary["unsupported"] == 1 && summary["knownDefects"] == 1)
-        struct Doc: Decodable { let runs: [ScenarioRun] }
+        #expect(object["seconds"] as? Double == 3.7504)
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["seconds"] as? Double } == [0.25, 1.5, 0.0004, 2])
+        struct Doc: Decodable { let runs: [TimedRun] }
         #expect(try JSONDecoder().decode(Doc.self, from: Data(text.utf8)).runs == Self.runs)
     }
 }

@@ -92,6 +92,17 @@ import Testing
                   code: .unknownKey, position: "bad.yaml:8:3"),
         Malformed(title: "expectation for an unknown member", yaml: base + "  - deliver: all\nexpect:\n  members:\n    dave: {}\n",
                   code: .unknownReference, position: "bad.yaml:9:5"),
+        Malformed(title: "an anchor", yaml: base + "  - &d { deliver: all }\n", code: .unsupportedYAML, position: "bad.yaml:6:5"),
+        Malformed(title: "an alias of an anchored scalar", yaml: "name: &n x\nmembers: []\nsteps: []\ndescription: *n\n",
+                  code: .unsupportedYAML, position: "bad.yaml:1:7"),
+        Malformed(title: "author of a one-time-key kind", yaml: base + "  - fault: { apply: drop, kind: 445, author: alice }\n",
+                  code: .invalidValue, position: "bad.yaml:6:38"),
+        Malformed(title: "author of a gift wrap", yaml: base + "  - fault: { apply: tamper, member: bob, kind: 1059, author: alice }\n",
+                  code: .invalidValue, position: "bad.yaml:6:54"),
+        Malformed(title: "a field the fault ignores", yaml: base + "  - fault: { apply: partition, member: bob, kind: 445 }\n",
+                  code: .invalidValue, position: "bad.yaml:6:45"),
+        Malformed(title: "a duration on a drop", yaml: base + "  - fault: { apply: drop, kind: 445, for: 1s }\n",
+                  code: .invalidValue, position: "bad.yaml:6:38"),
         Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
                   code: .invalidValue, position: "bad.yaml:3:36"),
     ]
@@ -102,6 +113,31 @@ import Testing
         print("\(sample.title): \(error.map(String.init(describing:)) ?? "no error")")
         #expect(error?.code == sample.code)
         #expect(error?.location.description == sample.position)
+    }
+
+    /// Nine lines that a loader expanding aliases would turn into 9^9 (387 million) scalars: refused
+    /// where the first anchor is defined, before anything is expanded (the CLI answers in ~0.05 s).
+    @Test func aliasBombIsRefusedAtItsFirstAnchor() {
+        var yaml = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+        for (previous, name) in zip("abcdefgh", "bcdefghi") {
+            yaml += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]\n"
+        }
+        let error = #expect(throws: ScenarioError.self) { try Scenario(yaml: yaml, file: "bomb.yaml") }
+        #expect(error?.code == .unsupportedYAML)
+        #expect(error?.description.hasPrefix("bomb.yaml:1:4: YAML anchors and aliases (&a, *a) are not supported") == true)
+        // The ledger shares the loader.
+        #expect(throws: ScenarioError.self) { try DefectLedger(yaml: yaml, file: "l.yaml") }
+    }
+
+    @Test func faultSelectorsThatCanMatchStillLoad() throws {
+        _ = try Scenario(yaml: Self.base + """
+              - fault: { apply: drop, kind: 30443, author: alice }
+              - fault: { apply: delay, member: bob, kind: 445, for: 1s, direction: to-member }
+              - fault: { apply: tamper, member: bob, kind: 30443, author: alice }
+              - fault: { apply: partition, member: bob }
+              - inject: { relay: group, copy: { kind: 445, author: alice } }
+
+            """, file: "ok.yaml")
     }
 
     @Test func errorsSuggestTheNearestName() throws {

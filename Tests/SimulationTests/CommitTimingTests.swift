@@ -6,7 +6,7 @@ import Testing
 
 /// MIP-02/03: a commit is merged only after a group relay accepts it, and welcomes leave only
 /// after the merge.
-@Suite(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"))
+@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct CommitTimingTests {
     /// alice and bob in a group at epoch 2 (creation + bob's self-update); carol waiting outside.
     private func makeWorld(seed: UInt64) async throws -> (World, String, ShutdownHandle) {

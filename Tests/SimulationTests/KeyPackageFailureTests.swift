@@ -5,7 +5,7 @@ import Simulation
 import Testing
 
 /// Invitees whose key packages cannot be used: each failure classified, the policy applied.
-@Suite(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"))
+@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct KeyPackageFailureTests {
     /// alice, bob and erin use the shared key-package relay; carol never published a key package;
     /// dave's key-package relay is down; erin's key package reaches alice corrupted.

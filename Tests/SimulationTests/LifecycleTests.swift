@@ -5,7 +5,7 @@ import Simulation
 import Testing
 
 /// Members running MDK over the world's relays: the whole path from UI action to MLS and back.
-@Suite(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"))
+@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct LifecycleTests {
     @Test func oneToOneChatCarriesMessagesBothWays() async throws {
         let driver = try await MDKWorld.launchDriver()

@@ -11,7 +11,7 @@ import Testing
 /// Worlds whose members run MDK 0.8.0 through the repository's driver.
 enum MDKWorld {
     static var isAvailable: Bool {
-        if PythonVenv.interpreter == nil {
+        if !Peers.shouldRun {
             print("SimulationTests: no .venv with mdk-python (run ci/setup); MDK-backed world tests are skipped")
             return false
         }

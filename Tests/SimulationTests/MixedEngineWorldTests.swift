@@ -6,7 +6,7 @@ import Simulation
 import Testing
 
 /// Members on different engines in one world: the native engine and MDK in the same group.
-@Suite(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"))
+@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct MixedEngineWorldTests {
     @Test(arguments: ["alice", "bob"])
     func nativeAndMDKMembersShareAGroup(nativeMember: String) async throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct RandomActionPropertyTests {
     static let labels = ["alice", "bob", "carol", "dave"]
 
-    @Test(.enabled(if: MDKWorld.isAvailable, "no .venv with mdk-python: run ci/setup to enable MDK-backed world tests"),
+    @Test(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"),
         arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
     func everyUpdateAdvancesRevByOneAndStateMatchesItOnMDK(seed: UInt64) async throws {
         let driver = try await MDKWorld.launchDriver()

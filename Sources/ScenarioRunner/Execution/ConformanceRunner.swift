@@ -19,6 +19,9 @@ public struct RunRequest: Sendable {
     public var today: String
     /// The command line that reruns one scenario; the runner appends the file, engine and seed.
     public var commandName: String
+    /// How a reproduce command names a scenario file (the CLI makes it absolute, so that the
+    /// command works from any directory).
+    public var reproducePath: @Sendable (String) -> String = { $0 }
 
     public init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
@@ -51,7 +54,7 @@ public struct ConformanceRunner: Sendable {
         for (scenario, text) in scenarios {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             for seed in request.seeds {
-                let reproduce = "\(request.commandName) run \(scenario.file) --engine \(request.selection) --seed \(seed)"
+                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(request.selection) --seed \(seed)"
                 var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
                 if execution.run.notRun == nil {
                     if request.checkDeterminism {
@@ -154,12 +157,13 @@ public struct ConformanceRunner: Sendable {
         let capsule = FailureCapsule(
             scenarioFile: execution.run.file, scenarioText: text, engine: execution.run.engine,
             engineVersions: request.engineVersions, seed: execution.run.seed, stepLog: execution.stepLog,
-            traceTail: execution.traceTail, fingerprint: execution.run.fingerprint,
+            trace: execution.trace, steps: execution.steps, fingerprint: execution.run.fingerprint,
             failures: execution.run.checks.filter { $0.verdict == .fail }, reproduce: execution.run.reproduce)
-        let url = request.capsuleDirectory.appendingPathComponent(capsule.suggestedFileName)
         do {
+            let (data, fileName) = try capsule.encoded()
+            let url = request.capsuleDirectory.appendingPathComponent(fileName)
             try FileManager.default.createDirectory(at: request.capsuleDirectory, withIntermediateDirectories: true)
-            try capsule.json().write(to: url)
+            try data.write(to: url)
             return url.path
         } catch {
             return nil

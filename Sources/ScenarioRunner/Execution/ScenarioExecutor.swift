@@ -12,7 +12,10 @@ public struct Execution: Sendable {
     /// What every member ended up with (nil when the run did not execute).
     public let outcome: Outcome?
     public let stepLog: [String]
-    public let traceTail: [String]
+    /// The whole trace, network and members merged in order (for capsules and `--trace`).
+    public let trace: [TraceLine]
+    /// Where each step began in `trace`.
+    public var steps: [StepMark] = []
 }
 
 /// Interprets a scenario's steps against a `World` and checks its expectations.
@@ -23,6 +26,9 @@ public struct ScenarioExecutor: Sendable {
     public let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
     public var disabledPermissionChecks: Set<PermissionCheck> = []
+    /// Receives the run's trace as it happens (`run --trace`): a header, then after every step the
+    /// entries it added, one formatted line each.
+    public var traceSink: (@Sendable (String) -> Void)?
 
     public init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -42,7 +48,7 @@ public struct ScenarioExecutor: Sendable {
         let assignment = engines.assignment(for: scenario, selection: selection)
         if let missing = Set(assignment.values).sorted().first(where: { engines.entries[$0] == nil }) {
             run.notRun = "engine '\(missing)' is not available in this run"
-            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+            return Execution(run: run, outcome: nil, stepLog: [], trace: [])
         }
         let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
             guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
@@ -51,21 +57,25 @@ public struct ScenarioExecutor: Sendable {
             return try await entry.factory(context)
         })
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
+        interpreter.traceSink = traceSink
+        traceSink?("--- trace of \(scenario.file) [\(selection), seed \(seed)]")
         do {
             for member in scenario.members {
                 _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario))
             }
         } catch {
             run.notRun = "could not start the members' engines: \(error)"
-            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+            return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
         if let lacking = await interpreter.missingCapability() {
             run.notRun = lacking
-            return Execution(run: run, outcome: nil, stepLog: [], traceTail: [])
+            return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        interpreter.streamTrace()
+        run.checks += interpreter.unmatchedSelectors()
         run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
         run.checks += await stateChecks(world)
         run.checks.append(await MessageOracles.noLostMessages(interpreter.sent, in: world))
@@ -76,8 +86,7 @@ public struct ScenarioExecutor: Sendable {
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
-        let tail = world.network.trace.entries.suffix(40).map(\.description) + world.log.entries.suffix(40).map(\.description)
-        return Execution(run: run, outcome: outcome, stepLog: interpreter.log, traceTail: tail)
+        return Execution(run: run, outcome: outcome, stepLog: interpreter.log, trace: RunTrace.of(world), steps: interpreter.marks)
     }
 
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {

@@ -11,6 +11,13 @@ struct StepInterpreter {
     let scenario: Scenario
     var generator: SeededGenerator
     var log: [String] = []
+    /// Where each step began in the merged trace (for sequence diagrams).
+    var marks: [StepMark] = []
+    /// Fault steps that select frames, for the matched-nothing report.
+    var faultSteps: [FaultStepRecord] = []
+    /// Where `run --trace` output goes, and how many merged entries it has had.
+    var traceSink: (@Sendable (String) -> Void)?
+    var traceStreamed = 0
     /// Hold step name → its fault rule, removed when the hold is released.
     var holds: [String: Int] = [:]
     /// The order chosen for each parallel block, in step order.
@@ -80,17 +87,22 @@ struct StepInterpreter {
         var checks: [CheckResult] = []
         for step in steps {
             stepNumber += 1
-            let title = "step \(stepNumber) (\(step.name ?? step.verb)) at \(step.location)"
-            log.append("\(world.now) \(title)")
+            // The check identity (what the ledger names) carries no file position: see StepIdentity.
+            let title = StepIdentity.title(of: step, number: stepNumber)
+            streamTrace()
+            traceSink?("== \(title) at \(step.location)")
+            log.append("\(world.now) \(title) at \(step.location)")
+            marks.append(StepMark(title: title, location: "\(step.location)", traceIndex: world.network.trace.count + world.log.count))
             do {
-                checks += try await perform(step, title: title)
+                checks += try await perform(step, title: title).map { StepIdentity.locate($0, at: step.location) }
             } catch let failure as StepFailure {
-                checks.append(CheckResult(
-                    check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message))
+                checks.append(StepIdentity.locate(CheckResult(
+                    check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message), at: step.location))
                 log.append("  failed: \(failure.message)")
                 return checks  // later steps would act on a world the scenario did not intend
             } catch {
-                checks.append(CheckResult(check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: "\(error)"))
+                checks.append(StepIdentity.locate(CheckResult(
+                    check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: "\(error)"), at: step.location))
                 return checks
             }
         }
@@ -287,9 +299,13 @@ struct StepInterpreter {
             }
             if let name = step.name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
         case "fault":
+            let (networkStart, logStart) = (world.network.trace.count, world.log.count)
             try applyFault(step)
+            noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case "inject":
+            let (networkStart, logStart) = (world.network.trace.count, world.log.count)
             try inject(step)
+            noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case "release":
             let name = try fields(step).required("hold").string("hold")
             if let rule = holds.removeValue(forKey: name) { world.network.removeFault(rule) }

@@ -39,12 +39,19 @@ public enum YAMLLoader {
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: the name used in error locations.
-    /// - Throws: `ScenarioError` with the position of a syntax error, a duplicate key, an alias or
-    ///   a non-string key.
+    /// - Throws: `ScenarioError` with the position of a syntax error, a duplicate key, an anchor
+    ///   (aliases need one) or a non-string key.
     public static func load(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
         let root: Node?
+        // Yams composes an alias as the anchored node itself, shared, so the composed tree stays as
+        // small as the text; converting it naively would expand every alias (an "alias bomb": a few
+        // lines, billions of nodes). Anchors are therefore refused where they are defined, before
+        // anything below them is visited. A node's anchor is held weakly, by the parser: it must
+        // outlive the conversion.
+        let parser: Parser
         do {
-            root = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            root = try parser.singleRoot()
         } catch let error as YamlError {
             throw convert(error, file: file, text: text)
         } catch {
@@ -53,7 +60,18 @@ public enum YAMLLoader {
         guard let root else {
             throw ScenarioError(.missingField, at: SourceLocation(file: file, line: 1, column: 1), "the file is empty")
         }
+        defer { withExtendedLifetime(parser) {} }
         return try convert(root, file: file)
+    }
+
+    /// The anchor a node defines (`&name`), if any.
+    static func anchor(of node: Node) -> String? {
+        switch node {
+        case .scalar(let scalar): scalar.anchor?.rawValue
+        case .sequence(let sequence): sequence.anchor?.rawValue
+        case .mapping(let mapping): mapping.anchor?.rawValue
+        case .alias(let alias): alias.anchor.rawValue
+        }
     }
 
     /// The next `key:` after `first`: further along the same line (flow style) or at the same
@@ -87,6 +105,11 @@ public enum YAMLLoader {
 
     static func convert(_ node: Node, file: String) throws(ScenarioError) -> YAMLNode {
         let here = location(node.mark, file)
+        if let anchor = anchor(of: node) {
+            throw ScenarioError(
+                .unsupportedYAML, at: here,
+                "YAML anchors and aliases (&\(anchor), *\(anchor)) are not supported in scenario files; repeat the value")
+        }
         switch node {
         case .scalar(let scalar):
             let quoted = scalar.style != .plain && scalar.style != .any

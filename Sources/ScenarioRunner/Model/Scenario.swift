@@ -194,6 +194,7 @@ public struct Scenario: Sendable {
     static func check(_ node: YAMLNode, verb: StepVerb, specs: [FieldSpec], context: StepContext) throws(ScenarioError) {
         try check(node, of: "step '\(verb.name)'", owner: verb.name, specs: specs, context: context)
         if verb.name == "inject" { try InjectFields.checkSource(node) }
+        if verb.name == "fault" { try FaultFields.checkSelector(node) }
     }
 
     static func check(_ node: YAMLNode, of description: String, owner: String, specs: [FieldSpec], context: StepContext) throws(ScenarioError) {

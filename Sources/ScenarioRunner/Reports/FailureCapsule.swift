@@ -1,11 +1,18 @@
 // A failure capsule: everything needed to reproduce one failing run and to understand it without
 // re-running. It embeds the scenario text, so `marmot-conform replay CAPSULE` reproduces the run
-// even after the scenario file changed, and says so when it did.
+// even after the scenario file changed, and says so when it did; and the whole trace of the run in
+// the order things happened, which `marmot-conform trace CAPSULE` draws as a sequence diagram.
+//
+// A capsule is JSON (`<stem>-<engine>-seed<N>.capsule.json`); one larger than
+// `compressionThreshold` is written gzip'd instead (`….capsule.json.gz`, same JSON inside).
 import Foundation
 
 public struct FailureCapsule: Hashable, Sendable, Codable {
-    /// Bumped on any incompatible change of this format.
-    public static let formatVersion = 1
+    /// Bumped on any incompatible change of this format. 2: the whole merged trace (`trace`)
+    /// replaced the last 80 lines (`traceTail`).
+    public static let formatVersion = 2
+    /// Capsules larger than this many bytes of JSON are written gzip'd.
+    public static let compressionThreshold = 256 * 1024
 
     public let format: Int
     public let scenarioFile: String
@@ -15,17 +22,19 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
     /// Engine name → version, as the engines reported them.
     public let engineVersions: [String: String]
     public let seed: UInt64
-    /// The steps that ran, one line each, up to the failure.
+    /// The steps that ran, one line each (virtual time, step, position), up to the failure.
     public let stepLog: [String]
-    /// The last entries of the world trace.
-    public let traceTail: [String]
+    /// The whole trace of the run, network and members merged in order.
+    public let trace: [TraceLine]
+    /// Where each step began in `trace`.
+    public let steps: [StepMark]
     public let fingerprint: String?
     /// The failing checks with expected and observed values.
     public let failures: [CheckResult]
     public let reproduce: String
 
     public init(scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
-                stepLog: [String], traceTail: [String], fingerprint: String?, failures: [CheckResult], reproduce: String) {
+                stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String) {
         format = Self.formatVersion
         self.scenarioFile = scenarioFile
         self.scenarioText = scenarioText
@@ -33,7 +42,8 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
         self.engineVersions = engineVersions
         self.seed = seed
         self.stepLog = stepLog
-        self.traceTail = traceTail
+        self.trace = trace
+        self.steps = steps
         self.fingerprint = fingerprint
         self.failures = failures
         self.reproduce = reproduce
@@ -46,19 +56,37 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
         return try encoder.encode(self)
     }
 
-    /// Reads a capsule, refusing formats this build does not know.
+    /// The bytes to write and the file name: JSON, or gzip'd JSON when large.
+    public func encoded() throws -> (data: Data, fileName: String) {
+        let json = try json()
+        if json.count > Self.compressionThreshold, let compressed = Gzip.compress(json) {
+            return (compressed, suggestedFileName + ".gz")
+        }
+        return (json, suggestedFileName)
+    }
+
+    /// Reads a capsule (plain or gzip'd), refusing formats this build does not know.
     public init(json data: Data, file: String) throws(ScenarioError) {
         let here = SourceLocation(file: file, line: 1, column: 1)
-        let capsule: FailureCapsule
+        var data = data
+        if Gzip.isCompressed(data) {
+            guard let plain = Gzip.decompress(data) else {
+                throw ScenarioError(.invalidValue, at: here, "not a failure capsule: a gzip stream that does not decompress")
+            }
+            data = plain
+        }
+        struct Header: Decodable { let format: Int }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw ScenarioError(.invalidValue, at: here, "not a failure capsule: no format number")
+        }
+        guard header.format == Self.formatVersion else {
+            throw ScenarioError(.invalidValue, at: here, "capsule format \(header.format); this build reads format \(Self.formatVersion)")
+        }
         do {
-            capsule = try JSONDecoder().decode(FailureCapsule.self, from: data)
+            self = try JSONDecoder().decode(FailureCapsule.self, from: data)
         } catch {
             throw ScenarioError(.invalidValue, at: here, "not a failure capsule: \(error)")
         }
-        guard capsule.format == Self.formatVersion else {
-            throw ScenarioError(.invalidValue, at: here, "capsule format \(capsule.format); this build reads format \(Self.formatVersion)")
-        }
-        self = capsule
     }
 
     /// A file name that identifies the run: `<scenario file stem>-<engine>-seed<N>.capsule.json`.

@@ -9,7 +9,9 @@ public enum JSONReport {
         let format: Int
         let tool: String
         let summary: Summary
-        let runs: [ScenarioRun]
+        /// Wall-clock seconds of all runs together.
+        let seconds: Double
+        let runs: [TimedRun]
     }
 
     struct Summary: Codable {
@@ -17,13 +19,13 @@ public enum JSONReport {
     }
 
     /// The report for `runs` as pretty-printed JSON with sorted keys.
-    public static func json(_ runs: [ScenarioRun], toolVersion: String) throws -> String {
-        let s = RunSummary(runs)
+    public static func json(_ timed: [TimedRun], toolVersion: String) throws -> String {
+        let s = RunSummary(timed.map(\.run))
         let document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",
             summary: Summary(passed: s[.pass], failed: s[.fail], unsupported: s[.unsupported], info: s[.info],
                              knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
-            runs: runs)
+            seconds: timed.reduce(0) { $0 + $1.seconds }, runs: timed)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"

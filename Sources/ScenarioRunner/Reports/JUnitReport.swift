@@ -1,30 +1,55 @@
-// JUnit XML, the format CI systems ingest: one <testcase> per scenario × engine × seed. A failing
+// JUnit XML, the format CI systems ingest: one <testcase> per scenario × engine × seed, with its
+// wall-clock `time` and <properties> (engine, seed, fingerprint, reproduce command). A failing
 // check becomes <failure> with its clause and the command that reproduces it; an unsupported run
 // or a known defect becomes <skipped> with the reason, so it is visible without failing the build.
 
 public enum JUnitReport {
-    /// The report document for `runs`.
-    public static func xml(_ runs: [ScenarioRun], suiteName: String = "marmot-conform") -> String {
-        let summary = RunSummary(runs)
+    /// The report document for `timed` runs.
+    public static func xml(_ timed: [TimedRun], suiteName: String = "marmot-conform") -> String {
+        let summary = RunSummary(timed.map(\.run))
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(runs.count)\" failures=\"\(summary[.fail])\" errors=\"0\" skipped=\"\(skipped)\">\n"
-        let byFile = Dictionary(grouping: runs, by: \.file)
+        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"0\""
+        out += " skipped=\"\(skipped)\" time=\"\(seconds(timed))\">\n"
+        let byFile = Dictionary(grouping: timed, by: \.run.file)
         for file in byFile.keys.sorted() {
             let group = byFile[file] ?? []
-            let groupSummary = RunSummary(group)
+            let groupSummary = RunSummary(group.map(\.run))
             out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"0\""
-            out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\">\n"
-            for run in group { out += testcase(run) }
+            out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\" time=\"\(seconds(group))\">\n"
+            for entry in group { out += testcase(entry) }
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"
         return out
     }
 
-    static func testcase(_ run: ScenarioRun) -> String {
+    /// Seconds with millisecond precision, as JUnit consumers expect (`0.125`).
+    static func seconds(_ timed: [TimedRun]) -> String {
+        format(timed.reduce(0) { $0 + $1.seconds })
+    }
+
+    static func format(_ seconds: Double) -> String {
+        let millis = Int((max(0, seconds) * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    static func properties(_ run: ScenarioRun) -> String {
+        var pairs = [("engine", run.engine), ("seed", String(run.seed))]
+        if let fingerprint = run.fingerprint { pairs.append(("fingerprint", fingerprint)) }
+        pairs.append(("reproduce", run.reproduce))
+        if let capsule = run.capsule { pairs.append(("capsule", capsule)) }
+        var out = "      <properties>\n"
+        for (name, value) in pairs { out += "        <property name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n" }
+        return out + "      </properties>\n"
+    }
+
+    static func testcase(_ timed: TimedRun) -> String {
+        let run = timed.run
         let name = "\(run.scenario) [\(run.engine), seed \(run.seed)]"
-        var out = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(run.file))\">\n"
+        var out = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(run.file))\" time=\"\(format(timed.seconds))\">\n"
+        out += properties(run)
         switch run.verdict {
         case .fail:
             for check in run.checks where check.verdict == .fail {

@@ -57,8 +57,14 @@ public struct DefectLedger: Sendable {
             guard Self.isDate(expires) else {
                 throw ScenarioError(.invalidValue, at: expiresNode.location, "expires must be a date YYYY-MM-DD, found '\(expires)'")
             }
+            let checkNode = try f.required("check")
             let key = (try f.required("engine").string("engine"), try f.required("scenario").string("scenario"),
-                       try f.required("check").string("check"))
+                       try checkNode.string("check"))
+            if let position = Self.filePosition(in: key.2) {
+                throw ScenarioError(
+                    .invalidValue, at: checkNode.location,
+                    "check names carry no file position ('\(position)'): name the step, e.g. \"step 'after the race': …\"")
+            }
             if entries.contains(where: { ($0.engine, $0.scenario, $0.check) == key }) {
                 throw ScenarioError(.duplicateName, at: f.location, "a second entry for engine \(key.0), scenario '\(key.1)', check '\(key.2)'")
             }
@@ -69,6 +75,20 @@ public struct DefectLedger: Sendable {
                 expires: expires, location: f.location))
         }
         self.entries = entries
+    }
+
+    /// A `name.yaml:12:5`-like position inside `text`, if any: check identities must survive
+    /// edits that move lines, so a ledger entry naming a position is stale by construction.
+    static func filePosition(in text: String) -> String? {
+        for suffix in [".yaml:", ".yml:"] {
+            guard let range = text.range(of: suffix) else { continue }
+            let rest = text[range.upperBound...]
+            let line = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !line.isEmpty else { continue }
+            let start = text[..<range.lowerBound].lastIndex(where: { $0 == " " || $0 == "\"" || $0 == "'" }).map { text.index(after: $0) } ?? text.startIndex
+            return String(text[start..<range.upperBound]) + line
+        }
+        return nil
     }
 
     static func isDate(_ text: String) -> Bool {
