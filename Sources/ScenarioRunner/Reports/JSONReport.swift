@@ -13,7 +13,7 @@ public enum JSONReport {
     }
 
     struct Summary: Codable {
-        let passed: Int, failed: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
+        let passed: Int, failed: Int, errors: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
     }
 
     /// The report for `runs` as pretty-printed JSON with sorted keys.
@@ -21,7 +21,7 @@ public enum JSONReport {
         let s = RunSummary(runs)
         let document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",
-            summary: Summary(passed: s[.pass], failed: s[.fail], unsupported: s[.unsupported], info: s[.info],
+            summary: Summary(passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s[.info],
                              knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
             runs: runs)
         let encoder = JSONEncoder()

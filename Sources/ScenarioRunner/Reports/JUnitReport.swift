@@ -1,5 +1,6 @@
 // JUnit XML, the format CI systems ingest: one <testcase> per scenario × engine × seed. A failing
-// check becomes <failure> with its clause and the command that reproduces it; an unsupported run
+// check becomes <failure> with its clause and the command that reproduces it; a check that could not
+// be judged (infrastructure failed) becomes <error>; an unsupported run
 // or a known defect becomes <skipped> with the reason, so it is visible without failing the build.
 
 public enum JUnitReport {
@@ -8,12 +9,12 @@ public enum JUnitReport {
         let summary = RunSummary(runs)
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(runs.count)\" failures=\"\(summary[.fail])\" errors=\"0\" skipped=\"\(skipped)\">\n"
+        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(runs.count)\" failures=\"\(summary[.fail])\" errors=\"\(summary[.error])\" skipped=\"\(skipped)\">\n"
         let byFile = Dictionary(grouping: runs, by: \.file)
         for file in byFile.keys.sorted() {
             let group = byFile[file] ?? []
             let groupSummary = RunSummary(group)
-            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"0\""
+            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"\(groupSummary[.error])\""
             out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\">\n"
             for run in group { out += testcase(run) }
             out += "  </testsuite>\n"
@@ -35,6 +36,12 @@ public enum JUnitReport {
                 body += "reproduce: \(run.reproduce)\n"
                 if let capsule = run.capsule { body += "capsule: \(capsule)\n" }
                 out += "      <failure message=\"\(escape(message))\" type=\"\(escape(check.clause.spec))\">\(escape(body))</failure>\n"
+            }
+        case .error:
+            for check in run.checks where check.verdict == .error {
+                let message = "\(check.check): \(check.clause)"
+                let body = "\(check.detail)\nreproduce: \(run.reproduce)\n"
+                out += "      <error message=\"\(escape(message))\" type=\"infrastructure\">\(escape(body))</error>\n"
             }
         case .unsupported:
             out += "      <skipped message=\"\(escape("unsupported: \(run.notRun ?? "")"))\"/>\n"
