@@ -154,7 +154,11 @@ let package = Package(
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore"],
+            name: "ScenarioRunnerTests",
+            dependencies: [
+                "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation", "EngineInterface", "Nostr",
+                "EngineTestSupport", "ExternalProcessEngine",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
