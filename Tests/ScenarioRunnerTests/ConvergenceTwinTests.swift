@@ -96,8 +96,12 @@ import Testing
             let group = try #require(try await engine.groups().first)
             digests[label] = try #require(try await engine.exactState(of: group.mlsGroupID).ratchetTreeDigest)
         }
-        #expect(Set(digests.values).count == 1, "\(digests)")
-        #expect(await Convergence.check("converged", in: world).verdict == .pass)
+        // A mixed world runs on the wall clock (MDK stamps it): if the machine is so loaded that
+        // the virtual clock falls 300 s behind, our engine refuses MDK's events as from the future
+        // and the members really diverge; the check's observation then says so.
+        let check = await Convergence.check("converged", in: world)
+        #expect(Set(digests.values).count == 1, "\(digests); \(check.observed ?? "")")
+        #expect(check.verdict == .pass, "\(check.observed ?? "")")
         await driver.shutdown()
     }
 
