@@ -163,7 +163,11 @@ let package = Package(
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "DeterministicScheduler"],
+            name: "ScenarioRunnerTests",
+            dependencies: [
+                "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation", "EngineInterface", "Nostr",
+                "EngineTestSupport", "ExternalProcessEngine", "DeterministicScheduler",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -36,4 +36,6 @@ public struct EngineCapability: RawRepresentable, Hashable, Sendable, Expressibl
     public static let declineWelcome = Self(rawValue: "welcome.decline")
     public static let epochWindow = Self(rawValue: "config.epoch_window")
     public static let storageEncryptionKey = Self(rawValue: "storage.encryption_key")
+    /// Answers `exact_state` (conformance digests of a group's MLS state).
+    public static let exactState = Self(rawValue: "group.exact_state")
 }

@@ -51,4 +51,7 @@ public protocol ProtocolEngine: Sendable {
     func relays(of group: MLSGroupID) async throws(EngineError) -> [String]
     func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64
     func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage]
+    /// Conformance only: digests of the member's exact MLS state of `group` (``ExactGroupState``).
+    /// Engines that declare ``EngineCapability/exactState`` answer it; others throw `.unknownMethod`.
+    func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState
 }

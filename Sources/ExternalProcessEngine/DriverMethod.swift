@@ -28,4 +28,5 @@ public enum DriverMethod: String, CaseIterable, Sendable {
     case relays = "relays"
     case epoch = "epoch"
     case messages = "messages"
+    case exactState = "exact_state"
 }

@@ -174,6 +174,21 @@ public struct ExternalProcessEngine: ProtocolEngine {
         }
         return result
     }
+
+    /// `exact_state`: the digests the driver's engine exposes (MDK 0.8.0: the ratchet-tree digest only).
+    public func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
+        let reply = try await call(.exactState, groupParams(group))
+        func digest(_ name: String) throws(EngineError) -> String? {
+            guard let value = reply.fields[name], value != .null else { return nil }
+            let text = try reply.string(name)
+            guard text.count == 64, text.allSatisfy(\.isHexDigit) else { throw reply.malformed(name, "is not 32 bytes of hex") }
+            return text.lowercased()
+        }
+        return ExactGroupState(
+            epoch: try reply.uint64("epoch"), ratchetTreeDigest: try digest("ratchet_tree_digest"), treeHash: try digest("tree_hash"),
+            confirmedTranscriptHash: try digest("confirmed_transcript_hash"), groupContextHash: try digest("group_context_hash"),
+            exporterCommitment: try digest("exporter_commitment"))
+    }
 }
 
 extension JSONValue {

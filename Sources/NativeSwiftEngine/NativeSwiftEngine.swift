@@ -36,7 +36,7 @@ public actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome,
+                .declineWelcome, .exactState,
             ])
     }
 

@@ -42,4 +42,5 @@ struct RefusingEngine: ProtocolEngine {
     func relays(of group: MLSGroupID) async throws(EngineError) -> [String] { throw refusal }
     func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 { throw refusal }
     func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] { throw refusal }
+    func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState { throw refusal }
 }

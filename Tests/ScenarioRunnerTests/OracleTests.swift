@@ -89,4 +89,27 @@ import Testing
         #expect(check.verdict == .fail)
         #expect(check.observed?.contains("alice alone at epoch") == true)
     }
+
+    /// The app-state layer of `converged`: a role change that reaches one member only (its kind-445
+    /// copy to bob is lost) leaves equal MLS states but split role tables, which must fail it.
+    @Test func aRoleChangeAppliedOnOneSideOnlyFailsConverged() async throws {
+        let clean = try await Self.run(Self.group + """
+              - set-role: { by: alice, member: carol, role: moderator }
+              - deliver: all
+            expect: { converged: true }
+            """)
+        #expect(Self.verdict(of: "converged", in: clean) == .pass)
+        let split = try await Self.run(Self.group + """
+              - fault: { apply: drop, member: bob, direction: to-member, kind: 445 }
+              - set-role: { by: alice, member: carol, role: moderator }
+              - deliver: all
+            expect: { converged: true }
+            """)
+        let check = try #require(split.checks.first { $0.check == "converged" })
+        #expect(check.verdict == .fail)
+        let observed = check.observed ?? ""
+        #expect(observed.contains("app state roles.carol: alice \"moderator\", bob \"member\""), "\(observed)")
+        // Nothing below the app layer differs: the old comparison would have passed.
+        #expect(!observed.contains("epoch") && !observed.contains("_hash") && !observed.contains("digest"), "\(observed)")
+    }
 }

@@ -19,12 +19,23 @@ import Testing
         #expect(Self.run([.knownDefect, .info]).verdict == .knownDefect)
         #expect(Self.run([.knownDefect, .fail, .unexpectedPass]).verdict == .fail)
         #expect(Self.run([.pass], notRun: "needs group.self_demote").verdict == .unsupported)
-        #expect(Verdict.allCases.filter(\.failsTheRun) == [.fail])
+        // An error outranks everything: the other checks rest on state that could not be read.
+        #expect(Self.run([.fail, .error, .knownDefect]).verdict == .error)
+        #expect(Self.run([.error], notRun: "x").verdict == .error)
+        #expect(Verdict.allCases.filter(\.failsTheRun) == [.fail, .error])
     }
 
     @Test func summaryLineStartsWithThePlainCounts() {
         let runs = [Self.run([.pass]), Self.run([.fail]), Self.run([.info]), Self.run([], notRun: "x"), Self.run([.knownDefect])]
         #expect(RunSummary(runs).line == "2 passed, 1 failed, 1 skipped, 1 known defects")
+        // Errors count into "failed", so the plain pair never reads as a pass.
+        #expect(RunSummary(runs + [Self.run([.pass, .error])]).line == "2 passed, 2 failed (of which 1 error), 1 skipped, 1 known defects")
+    }
+
+    @Test func ledgerNeverTurnsAnErrorIntoAKnownDefect() throws {
+        let ledger = try DefectLedger(yaml: DefectLedgerTests.yaml, file: "known-defects.yaml")
+        let applied = ledger.apply(to: Self.run([.error]), engineVersion: "0.8.0", today: "2026-11-21")
+        #expect(applied.verdict == .error)
     }
 }
 

@@ -38,6 +38,7 @@ CAPABILITIES = [
     "group.update_data",
     "group.pending_commit",
     "message.application",
+    "group.exact_state",
     "welcome.process",
     "welcome.decline",
     "config.epoch_window",
@@ -457,6 +458,13 @@ class Driver:
             optional(params, "offset", int), optional(params, "sort_order", str))
         return {"messages": [message_json(message) for message in messages]}
 
+    def exact_state(self, params):
+        # MDK 0.8.0 exposes no exporter, GroupContext or transcript hash: only the epoch and the
+        # SHA-256 of the TLS-serialized ratchet tree (its `tree_hash`, not RFC 9420's tree hash).
+        group = self._group(params)
+        info = self.engine(params).get_ratchet_tree_info(need(params, "mls_group_id", str))
+        return {"epoch": group.epoch, "ratchet_tree_digest": info.tree_hash.lower()}
+
 
 METHODS = [
     "hello", "create_instance", "destroy_instance",
@@ -465,7 +473,7 @@ METHODS = [
     "update_group_data", "merge_pending_commit", "clear_pending_commit",
     "create_message", "process_message",
     "process_welcome", "accept_welcome", "decline_welcome", "pending_welcomes",
-    "groups", "group", "members", "admins", "relays", "epoch", "messages",
+    "groups", "group", "members", "admins", "relays", "epoch", "messages", "exact_state",
 ]
 
 

@@ -92,21 +92,34 @@ public struct ConformanceRunner: Sendable {
         return runs
     }
 
-    /// The part of an outcome every engine must reproduce: rejection reasons are left out because
-    /// engines word them differently (MDK 0.8.0 raises some as errors, others as "unprocessable");
-    /// scenarios that care assert them explicitly in `expect`. Notification titles are left out for
-    /// a like reason: a title names the group as it was when the member processed the message, and
-    /// a member catching up processes history in the order of the `created_at` its peers' engines
-    /// stamped (MDK: wall clock), so a rename can land before or after an older message.
+    /// The outcome as stored: the whole outcome, with the two parts that are not the same on
+    /// every engine normalized to what is (docs/report-format.md, "Outcome vectors"):
+    /// - rejections: only the reasons of our own layers (`core.…`, `role.…`, `pref.…`, Nostr and
+    ///   NIP codes, all dotted) are stored. Those an engine chose (a driver-protocol code such as
+    ///   `wrong_epoch`, or `unprocessable`, `previously_failed`) are left out: MDK 0.8.0 raises some
+    ///   refusals as errors and reports others as unprocessable, and how many events an engine
+    ///   refuses (own echoes, duplicates, commits of epochs before a join) differs per engine;
+    /// - a group notification title `<sender> in <group name>` keeps its sender and form, with the
+    ///   name written `{group}`: the title names the group as it was when the member processed the
+    ///   message, and a member catching up processes history in the `created_at` order its peers'
+    ///   engines stamped (MDK: wall clock, whole seconds), so a rename can land before or after an
+    ///   older message. The chat's current name is in the notification's `chat` field.
     static func vectorOutcome(_ outcome: Outcome) -> Outcome {
         guard case .map(let members) = outcome else { return outcome }
         return .map(members.mapValues { member in
             guard case .map(var fields) = member else { return member }
-            fields["rejections"] = nil
+            if case .list(let reasons) = fields["rejections"] {
+                fields["rejections"] = .list(reasons.filter { reason in
+                    guard case .string(let text) = reason else { return true }
+                    return text.contains(".")
+                }.sorted { $0.summary < $1.summary })
+            }
             if case .list(let intents) = fields["notifications"] {
                 fields["notifications"] = .list(intents.map { intent in
-                    guard case .map(var entry) = intent else { return intent }
-                    entry["title"] = nil
+                    guard case .map(var entry) = intent, entry["group"] == .bool(true), case .string(let title)? = entry["title"],
+                        let separator = title.range(of: " in ")
+                    else { return intent }
+                    entry["title"] = .string(title[..<separator.upperBound] + "{group}")
                     return .map(entry)
                 }.sorted { $0.summary < $1.summary })
             }
@@ -187,14 +200,26 @@ struct StoredFingerprints {
     let url: URL
     var entries: [String: String]
 
+    /// Why a file that exists could not be read (then every check against it is an `error`).
+    var loadFailure: String?
+
     init(url: URL) {
         self.url = url
-        let data = (try? Data(contentsOf: url)) ?? Data("{}".utf8)
-        entries = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+        entries = [:]
+        // No file: nothing pinned yet. A file that cannot be read or decoded must not pass as "none pinned".
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            entries = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+        } catch {
+            loadFailure = "\(url.path) does not read as fingerprints: \(error)"
+        }
     }
 
     func check(_ key: String, _ fingerprint: String) -> CheckResult {
         let name = "stored trace fingerprint"
+        if let loadFailure {
+            return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .error, detail: loadFailure)
+        }
         guard let stored = entries[key] else {
             return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .info,
                                detail: "none stored for \(key) (run with --update-vectors to pin it)")

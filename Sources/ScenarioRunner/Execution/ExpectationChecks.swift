@@ -44,7 +44,7 @@ enum ExpectationChecks {
             // `decryptable` is the executor's: its probe runs after the outcome is recorded.
             let top = try expectations.fields(of: "expect", allowed: Scenario.expectKeys + ignoring)
             if let converged = try top["converged"]?.boolean("converged") {
-                results.append(await Observation.convergenceCheck(prefix + "converged", in: world, expected: converged))
+                results.append(await Convergence.check(prefix + "converged", in: world, expected: converged))
             }
             guard case .map(let observedMembers) = outcome else { return results }
             for entry in try top["members"].map({ node throws(ScenarioError) -> [YAMLNode.Entry] in

@@ -26,20 +26,25 @@ enum MessageOracles {
     struct Histories {
         let world: World
         var read: [String: [ReceivedMessage]] = [:]
+        /// Reads that failed: the oracle that asked is then an `error`, not a verdict on messages.
+        var reads = EngineReads()
 
         /// Whether `label` holds a message `text` from `sender` in the group (in its engine's store).
         mutating func has(_ label: String, message text: String, from sender: String, in chatID: String) async -> Bool {
             guard let senderKey = world.member(sender)?.publicKey else { return false }
             let key = "\(label) \(chatID)"
-            if read[key] == nil { read[key] = await Self.messages(of: label, in: chatID, world: world) }
+            if read[key] == nil { read[key] = await messages(of: label, in: chatID) }
             return read[key, default: []].contains { $0.sender == senderKey && $0.rumor.content == text }
         }
 
-        static func messages(of label: String, in chatID: String, world: World) async -> [ReceivedMessage] {
-            guard let member = world.member(label),
-                let group = (try? await member.engine.groups())?.first(where: { $0.nostrGroupID == chatID })
+        mutating func messages(of label: String, in chatID: String) async -> [ReceivedMessage] {
+            guard let engine = world.member(label)?.engine,
+                let group = await reads.value("\(label): groups", { () async throws(EngineError) in try await engine.groups() })?
+                    .first(where: { $0.nostrGroupID == chatID })
             else { return [] }
-            return (try? await member.engine.messages(in: group.mlsGroupID)) ?? []
+            return await reads.value("\(label): messages of \(group.name)") { () async throws(EngineError) in
+                try await engine.messages(in: group.mlsGroupID)
+            } ?? []
         }
     }
 
@@ -57,10 +62,10 @@ enum MessageOracles {
                 lost.append("\(recipient) lacks \(message.sender): \"\(message.text)\"")
             }
         }
-        return CheckResult(
+        return histories.reads.judged(CheckResult(
             check: "no lost message", clause: lostMessageClause, verdict: lost.isEmpty ? .pass : .fail,
             expected: "every relay-accepted message (\(counted)) in the history of every member of its group at sending",
-            observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; "))
+            observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; ")))
     }
 
     /// No state fork: after quiescence no active member is alone at the highest epoch of its group
@@ -68,8 +73,11 @@ enum MessageOracles {
     /// forks; members that disagree at one epoch are the convergence oracle's business.
     static func noMemberAhead(in world: World) async -> CheckResult {
         var epochs: [String: [(label: String, epoch: UInt64)]] = [:]
+        var reads = EngineReads()
         for label in world.labels {
-            guard let member = world.member(label), let groups = try? await member.engine.groups() else { continue }
+            guard let engine = world.member(label)?.engine,
+                let groups = await reads.value("\(label): groups", { () async throws(EngineError) in try await engine.groups() })
+            else { continue }
             for group in groups where group.state == .active {
                 epochs[group.nostrGroupID, default: []].append((label, group.epoch))
             }
@@ -83,9 +91,9 @@ enum MessageOracles {
                 ahead.append("\(leaders[0].label) alone at epoch \(top) (others: \(others.joined(separator: ", ")))")
             }
         }
-        return CheckResult(
+        return reads.judged(CheckResult(
             check: "no member ahead", clause: forkClause, verdict: ahead.isEmpty ? .pass : .fail,
-            expected: "no active member alone at its group's highest epoch", observed: ahead.isEmpty ? "none" : ahead.joined(separator: "; "))
+            expected: "no active member alone at its group's highest epoch", observed: ahead.isEmpty ? "none" : ahead.joined(separator: "; ")))
     }
 
     /// The decryptability probe: every active member sends a probe to each of its groups, and every
@@ -113,9 +121,9 @@ enum MessageOracles {
                 }
             }
         }
-        return CheckResult(
+        return histories.reads.judged(CheckResult(
             check: "decryptability probe", clause: probeClause, verdict: unread.isEmpty ? .pass : .fail,
             expected: "every active member reads every other active member's probe (\(probes.count) sent)",
-            observed: unread.isEmpty ? "all read" : unread.joined(separator: "; "))
+            observed: unread.isEmpty ? "all read" : unread.joined(separator: "; ")))
     }
 }

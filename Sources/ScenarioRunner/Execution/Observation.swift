@@ -11,24 +11,27 @@ enum Observation {
         Dictionary(uniqueKeysWithValues: world.labels.compactMap { label in world.member(label).map { ($0.publicKey, label) } })
     }
 
-    /// The outcome of every member, keyed by label.
-    static func outcome(of world: World) async -> Outcome {
+    /// The outcome of every member, keyed by label, with the engine reads that failed on the way
+    /// (an outcome built on a failed read must not be judged).
+    static func outcome(of world: World) async -> (outcome: Outcome, reads: EngineReads) {
         let names = labels(in: world)
         var members: [String: Outcome] = [:]
+        var reads = EngineReads()
         for label in world.labels {
             guard let member = world.member(label) else { continue }
-            members[label] = await outcome(of: member, names: names)
+            members[label] = await outcome(of: member, names: names, reads: &reads)
         }
-        return .map(members)
+        return (.map(members), reads)
     }
 
     static func name(_ key: PublicKey, _ names: [PublicKey: String]) -> String {
         names[key] ?? "unknown:\(key.hex.prefix(8))"
     }
 
-    static func outcome(of member: SimulatedMember, names: [PublicKey: String]) async -> Outcome {
+    static func outcome(of member: SimulatedMember, names: [PublicKey: String], reads: inout EngineReads) async -> Outcome {
         let state = await member.core.state()
-        let snapshots = (try? await member.engine.groups()) ?? []
+        let engine = member.engine
+        let snapshots = await reads.value("\(member.label): groups") { () async throws(EngineError) in try await engine.groups() } ?? []
         var chats: [Outcome] = []
         for chat in state.chatList {
             var fields: [String: Outcome] = [
@@ -39,7 +42,9 @@ enum Observation {
             ]
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
-                let messages = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).filter { $0.rumor.kind != .roleControl }
+                let messages = (await reads.value("\(member.label): messages of \(chat.groupName)") { () async throws(EngineError) in
+                    try await engine.messages(in: snapshot.mlsGroupID)
+                } ?? []).filter { $0.rumor.kind != .roleControl }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
@@ -72,7 +77,7 @@ enum Observation {
         chats.sort { $0.summary < $1.summary }
         var notifications: [Outcome] = []
         for intent in state.notifications {
-            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names))
+            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names, reads: &reads))
         }
         let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
         var fields: [String: Outcome] = [
@@ -96,7 +101,8 @@ enum Observation {
     /// its own chat (thread id = chat id, is-group as the chat) and at a message of that chat with
     /// that sender and timestamp, else what does not match.
     static func notificationOutcome(
-        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], member: SimulatedMember, names: [PublicKey: String]
+        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], member: SimulatedMember, names: [PublicKey: String],
+        reads: inout EngineReads
     ) async -> Outcome {
         let payload = intent.payload
         let chat = state.chatList.first { $0.chatID == payload.chatID }
@@ -109,8 +115,11 @@ enum Observation {
         if let channel {
             message = channel.messages.first { $0.id == payload.messageID }.map { ($0.senderPubkey.hex, $0.timestamp) }
         } else if let snapshot = snapshots.first(where: { $0.nostrGroupID == payload.chatID }) {
-            message = ((try? await member.engine.messages(in: snapshot.mlsGroupID)) ?? []).first { $0.rumor.id.hex == payload.messageID }
-                .map { ($0.sender.hex, $0.rumor.createdAt) }
+            let engine = member.engine
+            let messages = await reads.value("\(member.label): messages of \(payload.chatID.prefix(8))") { () async throws(EngineError) in
+                try await engine.messages(in: snapshot.mlsGroupID)
+            } ?? []
+            message = messages.first { $0.rumor.id.hex == payload.messageID }.map { ($0.sender.hex, $0.rumor.createdAt) }
         }
         if let message {
             if message.sender != payload.senderID { problems.append("sender id is not the message's sender") }
@@ -148,36 +157,5 @@ enum Observation {
             "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),
             "messages": .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)),
         ])
-    }
-
-    /// Groups on which the active members disagree (members, admins, name, epoch), per MIP-03
-    /// convergence; empty when everyone agrees.
-    static func divergences(in world: World) async -> [String] {
-        let names = labels(in: world)
-        var views: [String: [(label: String, view: String)]] = [:]
-        for label in world.labels {
-            guard let member = world.member(label), let groups = try? await member.engine.groups() else { continue }
-            for group in groups where group.state == .active {
-                let roster = ((try? await member.engine.members(of: group.mlsGroupID)) ?? []).map { name($0, names) }.sorted()
-                let admins = group.admins.map { name($0, names) }.sorted()
-                let view = "name \(group.name), epoch \(group.epoch), members \(roster), admins \(admins)"
-                views[group.nostrGroupID, default: []].append((label, view))
-            }
-        }
-        var out: [String] = []
-        for (_, members) in views.sorted(by: { $0.key < $1.key }) where Set(members.map(\.view)).count > 1 {
-            out.append(members.map { "\($0.label): \($0.view)" }.joined(separator: "; "))
-        }
-        return out
-    }
-
-    /// The MIP-03 convergence oracle as a check: whether every active member agrees on each group's
-    /// members, admins, name and epoch is compared with `expected`.
-    static func convergenceCheck(_ name: String, in world: World, expected: Bool = true) async -> CheckResult {
-        let divergences = await divergences(in: world)
-        return CheckResult(
-            check: name, clause: ScenarioExecutor.convergenceClause, verdict: divergences.isEmpty == expected ? .pass : .fail,
-            expected: expected ? "every active member agrees on members, admins, name and epoch" : "members disagree",
-            observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | "))
     }
 }

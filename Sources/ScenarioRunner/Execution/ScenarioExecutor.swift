@@ -50,11 +50,12 @@ public struct ScenarioExecutor: Sendable {
             run.notRun = "engine '\(missing)' is not available in this run"
             return Execution(run: run, outcome: nil, stepLog: [], trace: [])
         }
+        let infrastructure = InfrastructureLog()
         let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
             guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
                 throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
             }
-            return try await entry.factory(context)
+            return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
         })
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
         interpreter.traceSink = traceSink
@@ -64,12 +65,20 @@ public struct ScenarioExecutor: Sendable {
                 _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario))
             }
         } catch {
-            run.notRun = "could not start the members' engines: \(error)"
+            // Not a skip: the engine exists but could not start (a driver that died, a launch failure).
+            run.checks.append(CheckResult(
+                check: "members' engines start", clause: Self.scenarioClause, verdict: .error, detail: "could not start the members' engines: \(error)"))
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
-        if let lacking = await interpreter.missingCapability() {
-            run.notRun = lacking
+        switch await interpreter.missingCapability() {
+        case .lacking(let reason)?:
+            run.notRun = reason
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
+        case .unanswered(let reason)?:
+            run.checks.append(CheckResult(check: "engine capabilities", clause: Self.scenarioClause, verdict: .error, detail: reason))
+            return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
+        case nil:
+            break
         }
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
@@ -80,9 +89,11 @@ public struct ScenarioExecutor: Sendable {
         run.checks += await stateChecks(world)
         run.checks.append(await MessageOracles.noLostMessages(interpreter.sent, in: world))
         run.checks.append(await MessageOracles.noMemberAhead(in: world))
-        let outcome = await Observation.outcome(of: world)
+        let (outcome, reads) = await Observation.outcome(of: world)
+        if let failed = reads.errorCheck("read members' outcome", clause: Self.scenarioClause) { run.checks.append(failed) }
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
         if scenario.decryptable { run.checks.append(await MessageOracles.probe(in: world)) }
+        run.checks.append(infrastructureCheck(infrastructure))
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
@@ -135,6 +146,17 @@ public struct ScenarioExecutor: Sendable {
         return MemberOptions(
             profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
             inboxRelays: with("inbox"), groupRelays: with("group"), behaviour: behaviour)
+    }
+
+    /// Whether every engine call of the run was answered (a core records a dead driver as one of
+    /// its errors and carries on; the run must not be judged on what followed).
+    func infrastructureCheck(_ log: InfrastructureLog) -> CheckResult {
+        let failures = log.failures
+        return CheckResult(
+            check: "engines answered", clause: Self.scenarioClause, verdict: failures.isEmpty ? .pass : .error,
+            expected: "every engine call answered (no dead, hung or malformed driver)",
+            observed: failures.isEmpty ? "all answered" : "\(failures.count) unanswered",
+            detail: failures.prefix(5).joined(separator: "; ") + (failures.count > 5 ? "; …" : ""))
     }
 
     /// Always-on invariants of GroupCore (rev continuity, state equal to the last update).

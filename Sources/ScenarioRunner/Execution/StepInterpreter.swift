@@ -56,12 +56,21 @@ struct StepInterpreter {
     /// Member actions the core carries out alone, without asking its engine for anything.
     static let localActions: Set<String> = ["mute", "unmute", "retry-channel", "join-channel", "retry-join"]
 
+    /// Why the scenario cannot run on these engines, found before step one.
+    enum Unrunnable {
+        /// An engine declares it lacks a capability a step needs: `unsupported`.
+        case lacking(String)
+        /// An engine could not say what it supports: `error`.
+        case unanswered(String)
+    }
+
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
-    func missingCapability() async -> String? {
+    func missingCapability() async -> Unrunnable? {
         var needed: [String: Set<String>] = [:]
         func collect(_ steps: [Step]) {
             for step in steps {
                 collect(step.substeps)
+                // A malformed step is reported when it runs; here it needs nothing.
                 guard let capability = Self.capabilities[step.verb],
                       let by = try? step.argument.fields(of: step.verb, allowed: Self.allKeys)["by"]?.string("by")
                 else { continue }
@@ -70,9 +79,13 @@ struct StepInterpreter {
         }
         collect(scenario.steps)
         for (label, capabilities) in needed.sorted(by: { $0.key < $1.key }) {
-            guard let engine = world.member(label)?.engine, let offered = try? await engine.capabilities() else { continue }
+            guard let engine = world.member(label)?.engine else { continue }
+            let offered: EngineCapabilities
+            do { offered = try await engine.capabilities() } catch {
+                return .unanswered("\(label)'s engine did not report its capabilities: \(error)")
+            }
             if let missing = capabilities.sorted().first(where: { !offered.supports(EngineCapability(rawValue: $0)) }) {
-                return "\(label)'s engine \(offered.name) \(offered.version) lacks capability \(missing)"
+                return .lacking("\(label)'s engine \(offered.name) \(offered.version) lacks capability \(missing)")
             }
         }
         return nil
@@ -100,6 +113,11 @@ struct StepInterpreter {
                     check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message), at: step.location))
                 log.append("  failed: \(failure.message)")
                 return checks  // later steps would act on a world the scenario did not intend
+            } catch let failure as EngineError {
+                // Steps only read engines (to find a message, a group): a failed read is no verdict.
+                checks.append(CheckResult(check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "engine read failed: \(failure)"))
+                log.append("  error: \(failure)")
+                return checks
             } catch {
                 checks.append(StepIdentity.locate(CheckResult(
                     check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: "\(error)"), at: step.location))
@@ -319,7 +337,8 @@ struct StepInterpreter {
                 }
                 results.append(await renames.check("\(title): race winner of '\(name)'", in: world))
             }
-            let outcome = await Observation.outcome(of: world)
+            let (outcome, reads) = await Observation.outcome(of: world)
+            if let failed = reads.errorCheck("\(title): read members' state", clause: ScenarioExecutor.scenarioClause) { results.append(failed) }
             return results + (await ExpectationChecks.check(
                 step.argument, outcome: outcome, world: world, file: scenario.file, context: title, ignoring: ["race-winner"]))
         case "wait":
@@ -371,7 +390,7 @@ struct StepInterpreter {
                 check: "\(title): quiescent within \(within)", clause: ScenarioExecutor.scenarioClause,
                 verdict: quiescent ? .pass : .fail, detail: quiescent ? "" : "traffic or timers still pending at \(world.now)")
         default:
-            return await Observation.convergenceCheck("\(title): converged within \(within)", in: world)
+            return await Convergence.check("\(title): converged within \(within)", in: world)
         }
     }
 

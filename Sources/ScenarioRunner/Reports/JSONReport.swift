@@ -15,7 +15,7 @@ public enum JSONReport {
     }
 
     struct Summary: Codable {
-        let passed: Int, failed: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
+        let passed: Int, failed: Int, errors: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
     }
 
     /// The report for `runs` as pretty-printed JSON with sorted keys.
@@ -23,7 +23,7 @@ public enum JSONReport {
         let s = RunSummary(timed.map(\.run))
         let document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",
-            summary: Summary(passed: s[.pass], failed: s[.fail], unsupported: s[.unsupported], info: s[.info],
+            summary: Summary(passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s[.info],
                              knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
             seconds: timed.reduce(0) { $0 + $1.seconds }, runs: timed)
         let encoder = JSONEncoder()

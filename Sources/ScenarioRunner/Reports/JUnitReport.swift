@@ -1,6 +1,7 @@
 // JUnit XML, the format CI systems ingest: one <testcase> per scenario × engine × seed, with its
 // wall-clock `time` and <properties> (engine, seed, fingerprint, reproduce command). A failing
-// check becomes <failure> with its clause and the command that reproduces it; an unsupported run
+// check becomes <failure> with its clause and the command that reproduces it; a check that could not
+// be judged (infrastructure failed) becomes <error>; an unsupported run
 // or a known defect becomes <skipped> with the reason, so it is visible without failing the build.
 
 public enum JUnitReport {
@@ -9,13 +10,13 @@ public enum JUnitReport {
         let summary = RunSummary(timed.map(\.run))
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"0\""
+        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"\(summary[.error])\""
         out += " skipped=\"\(skipped)\" time=\"\(seconds(timed))\">\n"
         let byFile = Dictionary(grouping: timed, by: \.run.file)
         for file in byFile.keys.sorted() {
             let group = byFile[file] ?? []
             let groupSummary = RunSummary(group.map(\.run))
-            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"0\""
+            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"\(groupSummary[.error])\""
             out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\" time=\"\(seconds(group))\">\n"
             for entry in group { out += testcase(entry) }
             out += "  </testsuite>\n"
@@ -60,6 +61,12 @@ public enum JUnitReport {
                 body += "reproduce: \(run.reproduce)\n"
                 if let capsule = run.capsule { body += "capsule: \(capsule)\n" }
                 out += "      <failure message=\"\(escape(message))\" type=\"\(escape(check.clause.spec))\">\(escape(body))</failure>\n"
+            }
+        case .error:
+            for check in run.checks where check.verdict == .error {
+                let message = "\(check.check): \(check.clause)"
+                let body = "\(check.detail)\nreproduce: \(run.reproduce)\n"
+                out += "      <error message=\"\(escape(message))\" type=\"infrastructure\">\(escape(body))</error>\n"
             }
         case .unsupported:
             out += "      <skipped message=\"\(escape("unsupported: \(run.notRun ?? "")"))\"/>\n"

@@ -21,7 +21,10 @@ public struct Clause: Hashable, Sendable, Codable, CustomStringConvertible {
 public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     case pass
     case fail
-    /// The engine lacks a capability the scenario needs (decided before step one).
+    /// The run could not be judged: infrastructure failed (an engine did not start, a driver died,
+    /// timed out or answered malformed, a state read failed). Never a pass, never a skip.
+    case error
+    /// The engine declares that it lacks a capability the scenario needs (decided before step one).
     case unsupported
     /// Behaviour the spec leaves open; reported, never failing.
     case info
@@ -30,8 +33,8 @@ public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     /// A check listed in the ledger passed: the entry can be removed.
     case unexpectedPass = "unexpected-pass"
 
-    /// Whether this verdict makes a conformance run fail.
-    public var failsTheRun: Bool { self == .fail }
+    /// Whether this verdict makes a conformance run fail (exit status 1).
+    public var failsTheRun: Bool { self == .fail || self == .error }
 }
 
 /// The result of one oracle check.
@@ -63,7 +66,8 @@ public struct ScenarioRun: Hashable, Sendable, Codable {
     public let engine: String
     public let seed: UInt64
     public var checks: [CheckResult]
-    /// Why the run could not execute (unsupported capability, engine start failure).
+    /// Why the run did not execute because an engine declares it lacks a capability the scenario
+    /// needs (verdict `unsupported`). Infrastructure failures are `error` checks instead.
     public var notRun: String?
     /// The world trace fingerprint, when the run is deterministic.
     public var fingerprint: String?
@@ -87,8 +91,10 @@ public struct ScenarioRun: Hashable, Sendable, Codable {
         self.capsule = capsule
     }
 
-    /// The run's verdict: fail if any check fails; otherwise the most notable of the rest.
+    /// The run's verdict: error if any check could not be judged (its other checks are then not
+    /// trustworthy), else fail if any check fails; otherwise the most notable of the rest.
     public var verdict: Verdict {
+        if checks.contains(where: { $0.verdict == .error }) { return .error }
         if notRun != nil { return .unsupported }
         for candidate in [Verdict.fail, .unexpectedPass, .knownDefect, .info] where checks.contains(where: { $0.verdict == candidate }) {
             return candidate
@@ -108,8 +114,11 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public subscript(verdict: Verdict) -> Int { counts[verdict] ?? 0 }
 
     /// `N passed, N failed` first (the plain line CI systems read), then the other classes present.
+    /// Errors count into "failed" there, so that a reader of that pair alone never takes a run
+    /// whose infrastructure failed for a pass; `of which N errors` follows it.
     public var line: String {
-        var parts = ["\(self[.pass] + self[.info] + self[.unexpectedPass]) passed", "\(self[.fail]) failed"]
+        var parts = ["\(self[.pass] + self[.info] + self[.unexpectedPass]) passed", "\(self[.fail] + self[.error]) failed"]
+        if self[.error] > 0 { parts[1] += " (of which \(self[.error]) error\(self[.error] == 1 ? "" : "s"))" }
         if self[.unsupported] > 0 { parts.append("\(self[.unsupported]) skipped") }
         if self[.knownDefect] > 0 { parts.append("\(self[.knownDefect]) known defects") }
         if self[.unexpectedPass] > 0 { parts.append("\(self[.unexpectedPass]) unexpected passes") }

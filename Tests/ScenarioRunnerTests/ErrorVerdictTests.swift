@@ -1,0 +1,92 @@
+import EngineInterface
+import EngineTestSupport
+import ExternalProcessEngine
+import NativeSwiftEngine
+import Nostr
+import ScenarioRunner
+import Testing
+
+/// Infrastructure failures are `error` verdicts: never a pass, never a skip, and they fail the run.
+@Suite struct ErrorVerdictTests {
+    static let scenario = """
+        name: error verdicts
+        members: [{ label: alice }, { label: bob }]
+        steps:
+          - deliver: all
+          - create-group: { by: alice, with: [bob], name: Team }
+          - deliver: all
+        expect: { converged: true }
+
+        """
+
+    static func run(_ engines: EngineSet, selection: String) async throws -> ScenarioRun {
+        let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
+        return await executor.execute(try Scenario(yaml: scenario, file: "errors.yaml"), seed: 1, selection: selection, reproduce: "-").run
+    }
+
+    /// A driver (a shell script this test controls) that creates one instance, then exits while the
+    /// members start. Every later run on the same dead driver is an error too, not "unsupported".
+    @Test func aDriverThatDiesDuringMemberCreationIsAnErrorForThisAndEveryLaterRun() async throws {
+        let script = #"read line; printf '{"id":1,"result":{"instance":"m1"}}\n'; read line; exit 3"#
+        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script], requestTimeout: .seconds(600))
+        let engines = EngineSet(["fake": EngineSet.Entry(factory: { context in
+            try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
+        }, deterministic: false)])
+        let first = try await Self.run(engines, selection: "fake")
+        #expect(first.verdict == .error)
+        #expect(first.verdict.failsTheRun)
+        #expect(first.notRun == nil)
+        let reason = first.checks.filter { $0.verdict == .error }.map(\.detail).joined()
+        #expect(reason.contains("driver_died"), "\(first.checks)")
+        let second = try await Self.run(engines, selection: "fake")
+        #expect(second.verdict == .error)
+        #expect(second.checks.contains { $0.check == "members' engines start" && $0.verdict == .error })
+        let summary = RunSummary([first, second])
+        #expect(summary.line.hasPrefix("0 passed, 2 failed (of which 2 errors)"))
+        let xml = JUnitReport.xml([TimedRun(first, seconds: 1), TimedRun(second, seconds: 1)])
+        #expect(xml.contains("errors=\"2\"") && xml.contains("<error message=") && !xml.contains("<skipped"))
+        await driver.shutdown()
+    }
+
+    /// Every oracle that reads engine state says `error`, not `pass`, when the reads fail (they used
+    /// to take a failed `groups` read for "no groups", and so for agreement).
+    @Test func oraclesWhoseReadsFailAreErrorsNotPasses() async throws {
+        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
+            GroupsTimeOutEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+        }, deterministic: true)])
+        let run = try await Self.run(engines, selection: "swift")
+        #expect(run.verdict == .error)
+        for name in ["converged", "no member ahead", "read members' outcome", "engines answered"] {
+            let check = try #require(run.checks.first { $0.check == name }, "\(name) missing")
+            #expect(check.verdict == .error, "\(name): \(check.verdict)")
+            #expect(check.detail.contains("timeout"), "\(name): \(check.detail)")
+        }
+        #expect(!run.checks.contains { $0.verdict == .pass && ["converged", "no member ahead"].contains($0.check) })
+    }
+
+    /// Capabilities the engine declares it lacks are still `unsupported` (a skip, not a failure).
+    @Test func aCapabilityTheEngineDeclaresItLacksIsUnsupported() async throws {
+        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
+            NoGroupsEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+        }, deterministic: true)])
+        let run = try await Self.run(engines, selection: "swift")
+        #expect(run.verdict == .unsupported)
+        #expect(run.notRun?.contains("group.create") == true)
+        #expect(!run.verdict.failsTheRun)
+    }
+}
+
+/// Our engine, except that `groups()` never answers in time (as a hung driver would).
+struct GroupsTimeOutEngine: ForwardingEngine {
+    let base: any ProtocolEngine
+    func groups() async throws(EngineError) -> [GroupSnapshot] { throw EngineError(.timeout, "groups got no response within 120 s") }
+}
+
+/// Our engine, declaring that it cannot create groups.
+struct NoGroupsEngine: ForwardingEngine {
+    let base: any ProtocolEngine
+    func capabilities() async throws(EngineError) -> EngineCapabilities {
+        let real = try await base.capabilities()
+        return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.createGroup]))
+    }
+}
