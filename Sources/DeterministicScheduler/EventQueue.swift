@@ -25,9 +25,16 @@ public struct Scheduled<Payload> {
 
 extension Scheduled: Sendable where Payload: Sendable {}
 
+/// Due first, then scheduled first: the order that makes replays exact.
+public enum DueOrder<Payload>: HeapOrder {
+    public static func precedes(_ a: Scheduled<Payload>, _ b: Scheduled<Payload>) -> Bool {
+        (a.time, a.id.sequence) < (b.time, b.id.sequence)
+    }
+}
+
 /// A binary min-heap of `Scheduled` items keyed by (time, sequence).
 public struct EventQueue<Payload> {
-    private var heap: [Scheduled<Payload>] = []
+    private var heap = BinaryHeap<DueOrder<Payload>>()
     private var cancelled: Set<ScheduledID> = []
     private var nextSequence: UInt64 = 0
 
@@ -45,8 +52,7 @@ public struct EventQueue<Payload> {
     public mutating func insert(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
         let id = ScheduledID(sequence: nextSequence)
         nextSequence &+= 1
-        heap.append(Scheduled(time: time, id: id, label: label, payload: payload))
-        siftUp(heap.count - 1)
+        heap.insert(Scheduled(time: time, id: id, label: label, payload: payload))
         return id
     }
 
@@ -69,49 +75,13 @@ public struct EventQueue<Payload> {
     /// Removes and returns the earliest pending item (ties by insertion order).
     public mutating func popFirst() -> Scheduled<Payload>? {
         dropCancelledTop()
-        return removeTop()
+        return heap.popFirst()
     }
 
     private mutating func dropCancelledTop() {
         while let top = heap.first, cancelled.contains(top.id) {
             cancelled.remove(top.id)
-            _ = removeTop()
-        }
-    }
-
-    private mutating func removeTop() -> Scheduled<Payload>? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let top = heap.removeLast()
-        if !heap.isEmpty { siftDown(0) }
-        return top
-    }
-
-    private func precedes(_ a: Int, _ b: Int) -> Bool {
-        (heap[a].time, heap[a].id.sequence) < (heap[b].time, heap[b].id.sequence)
-    }
-
-    private mutating func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard precedes(child, parent) else { return }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var best = parent
-            if left < heap.count, precedes(left, best) { best = left }
-            if right < heap.count, precedes(right, best) { best = right }
-            if best == parent { return }
-            heap.swapAt(parent, best)
-            parent = best
+            _ = heap.popFirst()
         }
     }
 }

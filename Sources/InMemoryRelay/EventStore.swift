@@ -148,7 +148,7 @@ struct EventStore: Sendable {
             try forEachMatch(of: [filter], now: now, honouringExpiration: honouringExpiration, budget: &budget) { hits.append($0) }
             return hits.sorted { $0.precedesInResults($1) }
         }
-        var best = BoundedBest<StoredEvent>(capacity: limit) { $0.precedesInResults($1) }
+        var best = BestResults(capacity: limit)
         try forEachMatch(of: [filter], now: now, honouringExpiration: honouringExpiration, budget: &budget) { best.offer($0) }
         return best.sorted()
     }

@@ -84,22 +84,6 @@ public enum JUnitReport {
         return out
     }
 
-    /// XML 1.0 text: the five entities, and characters XML cannot carry replaced by U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// XML 1.0 text, line breaks kept (failure bodies are multi-line).
+    static func escape(_ text: String) -> String { XMLText.escape(text, lineBreaks: .kept) }
 }

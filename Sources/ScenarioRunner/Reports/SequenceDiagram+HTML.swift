@@ -79,21 +79,6 @@ extension SequenceDiagram {
         text.count <= length ? text : String(text.prefix(max(1, length - 1))) + "…"
     }
 
-    /// Text safe in XML content and attributes; characters XML cannot carry become U+FFFD.
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out += " "
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Text safe in SVG content and attributes, on one line.
+    static func xml(_ text: String) -> String { XMLText.escape(text, lineBreaks: .spaces) }
 }
