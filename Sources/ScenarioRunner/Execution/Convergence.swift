@@ -89,10 +89,10 @@ enum Convergence {
         return .map(fields)
     }
 
-    /// How `other` differs from `reference`, one phrase per difference; empty when they agree.
+    /// How `other` differs from `reference` in layers 2 and 3, one phrase per difference; empty when
+    /// they agree (layer 1 is compared over all members at once, in `divergences`).
     static func differences(_ reference: View, _ other: View) -> [String] {
         var out: [String] = []
-        if reference.summary != other.summary { out.append("\(other.label): \(other.summary); \(reference.label): \(reference.summary)") }
         // At different epochs every digest differs; the summary already says so.
         if let a = reference.exact, let b = other.exact, a.epoch == b.epoch {
             for (left, right) in zip(a.fields, b.fields) {
@@ -118,7 +118,9 @@ enum Convergence {
         var out: [String] = []
         for (_, members) in views.sorted(by: { $0.key < $1.key }) where members.count > 1 {
             let reference = members[0]
-            let found = members.dropFirst().flatMap { differences(reference, $0) }
+            var found: [String] = []
+            if Set(members.map(\.summary)).count > 1 { found.append(members.map { "\($0.label): \($0.summary)" }.joined(separator: "; ")) }
+            found += members.dropFirst().flatMap { differences(reference, $0) }
             if !found.isEmpty { out.append(found.joined(separator: "; ")) }
         }
         return out
