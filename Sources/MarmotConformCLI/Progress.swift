@@ -14,10 +14,10 @@ enum ProgressPrinter {
         for check in run.checks where check.verdict != .pass {
             lines.append("  \(check.verdict.rawValue): \(check.check) — \(check.clause)")
             if !check.detail.isEmpty { lines.append("    \(check.detail.replacingOccurrences(of: "\n", with: "\n    "))") }
-            if let expected = check.expected, check.verdict == .fail { lines.append("    expected: \(expected)") }
-            if let observed = check.observed, check.verdict == .fail { lines.append("    observed: \(observed)") }
+            if let expected = check.expected, check.verdict.failsTheRun { lines.append("    expected: \(expected)") }
+            if let observed = check.observed, check.verdict.failsTheRun { lines.append("    observed: \(observed)") }
         }
-        if run.verdict == .fail {
+        if run.verdict.failsTheRun {
             if let capsule = run.capsule {
                 lines.append("  capsule: \(capsule)")
                 lines.append("  diagram: marmot-conform trace \(capsule) --html trace.html")

@@ -144,7 +144,7 @@ extension MarmotConform {
                 ProgressPrinter.print(TimedRun(run, seconds: stopwatch.lap()), index: 1, total: 1)
             }
             await session.shutdown()
-            let failing = runs.flatMap(\.checks).filter { $0.verdict == .fail }
+            let failing = runs.flatMap(\.checks).filter { $0.verdict.failsTheRun }
             let before = Set(recorded.failures.map(\.check))
             let now = Set(failing.map(\.check))
             if now == before {

@@ -121,11 +121,21 @@ public final class World {
             if let update = member.updates.first(where: { $0.state.rev != $0.rev }) {
                 violations.append("\(label): update \(update.rev) carries a state with rev \(update.state.rev)")
             }
-            if let last = member.updates.last, await member.core.state() != last.state {
-                violations.append("\(label): state() differs from the last update")
+            let current = await member.core.state()
+            if let last = member.updates.last {
+                if current != last.state { violations.append("\(label): state() differs from the last update") }
+            } else if current.rev != 0 {
+                violations.append("\(label): state() is at rev \(current.rev) but no update reached the host")
             }
         }
         return violations
+    }
+
+    /// Test seam (the rev-continuity oracle's twin): the member's host loses one update it had
+    /// received, as a lossy update channel would. Never called by the runner.
+    package func loseRecordedUpdate(of label: String, at index: Int) {
+        guard let updates = members[label]?.updates, updates.indices.contains(index) else { return }
+        members[label]?.updates.remove(at: index)
     }
 
     /// Hands a UI action to a member's core now.

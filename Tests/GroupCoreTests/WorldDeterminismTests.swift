@@ -40,6 +40,30 @@ import Testing
         #expect(bob.errors.map(\.code) == [.engine, .allPeersFailed])
     }
 
+    /// The rev-continuity oracle's twin: a host that lost one update of the stream is caught,
+    /// naming the member, while the untouched stream passes.
+    @Test func revContinuityCatchesALostUpdate() async throws {
+        let world = World(configuration: WorldConfiguration(seed: 3), makeEngine: { _ in RefusingEngine() })
+        for label in ["alice", "bob"] { try await world.addMember(label) }
+        await world.runUntilQuiescent()
+        let bob = try #require(world.member("bob")?.publicKey)
+        await world.dispatch("alice", .createChat(peer: bob))
+        await world.runUntilQuiescent()
+        #expect(await world.updateStreamViolations().isEmpty)
+        let count = try #require(world.member("alice")?.updates.count)
+        #expect(count >= 3)
+        world.loseRecordedUpdate(of: "alice", at: 1)
+        let violations = await world.updateStreamViolations()
+        #expect(violations.count == 1 && violations[0].hasPrefix("alice: revs"), "\(violations)")
+        // Losing the last one leaves the stream continuous but behind the core's state.
+        let bobUpdates = try #require(world.member("bob")?.updates.count)
+        try #require(bobUpdates >= 1)
+        world.loseRecordedUpdate(of: "bob", at: bobUpdates - 1)
+        let after = await world.updateStreamViolations()
+        let expected = bobUpdates == 1 ? "bob: state() is at rev 1 but no update reached the host" : "bob: state() differs from the last update"
+        #expect(after.contains(expected), "\(after)")
+    }
+
     @Test func timersAndDeliveriesShareOneTimeline() async throws {
         let (outcome, end) = try await run(seed: 9)
         let times = outcome.log.entries.map(\.time)

@@ -76,7 +76,8 @@ public struct ConformanceRunner: Sendable {
                     }
                     let version = request.engineVersions[request.selection] ?? ""
                     execution.run = request.ledger.apply(to: execution.run, engineVersion: version, today: request.today)
-                    if execution.run.verdict == .fail {
+                    // A broken run is as worth replaying as a failing one (a driver that died mid-run).
+                    if execution.run.verdict.failsTheRun {
                         execution.run.capsule = writeCapsule(execution, text: text, request: request)
                     }
                 }
@@ -171,7 +172,7 @@ public struct ConformanceRunner: Sendable {
             scenarioFile: execution.run.file, scenarioText: text, engine: execution.run.engine,
             engineVersions: request.engineVersions, seed: execution.run.seed, stepLog: execution.stepLog,
             trace: execution.trace, steps: execution.steps, fingerprint: execution.run.fingerprint,
-            failures: execution.run.checks.filter { $0.verdict == .fail }, reproduce: execution.run.reproduce)
+            failures: execution.run.checks.filter { $0.verdict.failsTheRun }, reproduce: execution.run.reproduce)
         do {
             let (data, fileName) = try capsule.encoded()
             let url = request.capsuleDirectory.appendingPathComponent(fileName)
