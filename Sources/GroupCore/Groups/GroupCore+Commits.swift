@@ -66,10 +66,43 @@ extension GroupCore {
         }
     }
 
+    /// No OK in time. The relay may have stored the commit and lost only its OK: peers would then
+    /// apply it while we cleared it, and the group would split for good (our engine cannot apply
+    /// its own commit once cleared). So the same signed event goes out again to the relays that
+    /// have not answered, waiting twice as long each time; a relay that has it answers
+    /// `OK true "duplicate:"` (NIP-01) and we merge. Events of the group stay held meanwhile, so
+    /// MIP-03 order is decided at the OK exactly as for a first answer. Only after the last
+    /// attempt is the commit cleared.
     func commitTimedOut(chatID: String, eventID: String) async {
-        guard let pending = commits[chatID], pending.eventID == eventID else { return }
-        await abandonCommit(
-            pending, why: "no accepting OK within \(configuration.behaviour.commitTimeoutMilliseconds) ms")
+        guard var pending = commits[chatID], pending.eventID == eventID else { return }
+        let behaviour = configuration.behaviour
+        if behaviour.recovery.storedCommits, pending.republished < behaviour.commitRepublishAttempts,
+            !pending.outstanding.isEmpty
+        {
+            pending.republished += 1
+            let wait = behaviour.commitTimeoutMilliseconds << UInt64(pending.republished)
+            pending.timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: wait)
+            commits[chatID] = pending
+            let relays = pending.outstanding.sorted()
+            note("no OK for commit \(eventID.prefix(8)) (\(pending.label)); publishing it again (\(pending.republished)) to \(relays.count) relay(s)")
+            send(.event(pending.event), to: relays)
+            return
+        }
+        let waited = (0...pending.republished).reduce(UInt64(0)) { $0 + (behaviour.commitTimeoutMilliseconds << UInt64($1)) }
+        await abandonCommit(pending, why: "no accepting OK within \(waited) ms (\(pending.republished + 1) publish(es))")
+    }
+
+    /// Our pending commit came back on a group subscription: the relay stored it (it serves only
+    /// what it stores), which is what its lost OK would have said. Counted as that relay's
+    /// accepting OK, so that a lost OK (or every OK lost) does not leave us behind peers who
+    /// applied the stored copy. True when the event was our pending commit.
+    func ownCommitServed(_ event: Event, by url: String) async -> Bool {
+        guard configuration.behaviour.recovery.storedCommits, case .commit(let chatID) = publishes[event.id.hex],
+            let pending = commits[chatID], pending.eventID == event.id.hex, pending.outstanding.contains(url)
+        else { return false }
+        note("relay \(url) serves our commit \(event.id.hex.prefix(8)): stored, as an OK would say")
+        await commitAcknowledged(chatID: chatID, eventID: pending.eventID, accepted: true, message: "served", from: url)
+        return true
     }
 
     /// MIP-03: applied only after a relay accepted it, then the events held back meanwhile follow
@@ -207,20 +240,5 @@ extension GroupCore {
         publishes[pending.eventID] = nil
         timers[pending.timer] = nil
         setBusy("commit-\(pending.chatID)", nil)
-    }
-
-    /// MIP-02: each welcome rumor sealed by us and gift-wrapped to its invitee's inbox relays.
-    func sendWelcomes(_ welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]) {
-        for (rumor, invitee) in welcomes {
-            do {
-                let wrap = try GiftWrap.wrap(
-                    rumor: rumor, sender: configuration.keypair, recipient: invitee, now: now, using: &random)
-                let relays = directory.inboxRelays(of: invitee) ?? configuration.inboxRelays
-                publishSigned(wrap, to: relays)
-                note("sent welcome to \(invitee.hex.prefix(8)) in wrap \(wrap.id.hex.prefix(8))")
-            } catch {
-                fail(CoreError(.engine, "gift-wrapping a welcome: \(error.reason)"), chatID: nil)
-            }
-        }
     }
 }

@@ -11,4 +11,6 @@ enum TimerPurpose: Sendable {
     case channelJoin(channelID: String)
     /// Nothing to do but re-derive the state (a message disappears now).
     case roleRefresh(chatID: String)
+    /// A welcome every relay refused is sent again.
+    case welcomeRetry(eventID: String)
 }

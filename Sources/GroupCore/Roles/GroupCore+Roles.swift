@@ -8,7 +8,9 @@ extension GroupCore {
     var disabledPermissionChecks: Set<PermissionCheck> { configuration.behaviour.disabledPermissionChecks }
 
     func roleView(of chat: ChatRecord) -> RoleView {
-        chat.roles.view(admins: chat.admins, disabled: disabledPermissionChecks, now: now)
+        chat.roles.view(
+            admins: chat.admins, disabled: disabledPermissionChecks, now: now,
+            hidesAfterDeletion: configuration.behaviour.recovery.dropsAfterDeletion)
     }
 
     /// The sender-side check: a refusal becomes an error whose code is the check's reason.
@@ -176,6 +178,13 @@ extension GroupCore {
                 eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
                 actorAdmin: chat.admins.contains(publicKey), at: now, seq: control.seq, content: .control(body)))
             changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
+            if configuration.behaviour.recovery.controlOutbox {
+                // Like a chat message: made while our relays are unreachable (a partition), it
+                // waits in the outbox and goes out when they are back, so that the change reaches
+                // everyone instead of existing on our side only.
+                publishes[event.id.hex] = .control(chatID: chat.chatID, outstanding: Set(chat.relays))
+                outbox.track(event)
+            }
             publishSigned(event, to: chat.relays)
         } catch {
             fail(error, during: "sending a control message", chatID: chat.chatID)

@@ -73,7 +73,11 @@ struct RoleBook: Sendable {
     }
 
     /// The table after the whole log, judged with `disabled` checks skipped (tests only).
-    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64) -> RoleView {
+    /// `hidesAfterDeletion`: messages and reactions ordered after a valid delete-group are hidden
+    /// (written by a member who had not heard of the deletion yet, e.g. offline: the group no
+    /// longer exists for anyone, so nobody is shown them; they stay stored, like other hidden
+    /// messages, so nothing the relays accepted is lost).
+    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64, hidesAfterDeletion: Bool = true) -> RoleView {
         var view = RoleView(admins: Set(admins))
         if let creator {
             view.table[creator] = .owner
@@ -122,6 +126,9 @@ struct RoleBook: Sendable {
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
+            case .message where hidesAfterDeletion && view.deletion != nil,
+                .reaction where hidesAfterDeletion && view.deletion != nil:
+                view.hidden.insert(entry.rumorID)
             case .message:
                 if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
                 if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
