@@ -32,6 +32,13 @@ public actor GroupCore {
     var joinResults: [JoinResult] = []
     /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
     var leavingAfterStepDown: Set<String> = []
+    /// Chats we proposed to leave: the epoch of our latest proposal and how many we made
+    /// (Groups/GroupCore+Leave.swift).
+    var leaveProposals: [String: LeaveProposal] = [:]
+    /// When (Unix seconds) a received commit last moved each chat to a new epoch, and commits of
+    /// ours waiting for that epoch to settle (Groups/GroupCore+Settle.swift).
+    var epochEnteredAt: [String: UInt64] = [:]
+    var deferredCommits: [String: [CommitChange]] = [:]
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -5,6 +5,7 @@ extension GroupCore {
     /// Builds a commit with the engine and publishes it to the group's relays; it is merged only
     /// when one of them accepts it (MIP-02/03), and its welcomes leave only after that merge.
     func commit(_ change: CommitChange, in chat: ChatRecord) async {
+        if await deferIfEpochUnsettled(change, in: chat) { return }
         let group = chat.mlsGroupID
         do {
             let evolution: GroupEvolution
@@ -117,6 +118,7 @@ extension GroupCore {
                 milliseconds: configuration.behaviour.commitSettleMilliseconds)
             settling[pending.eventID] = SettlingCommit(commit: pending, epoch: epoch, timer: timer)
         }
+        await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
     }
 

@@ -76,6 +76,8 @@ extension GroupCore {
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
             commitApplied(event, in: chatID)
+            epochEnteredAt[chatID] = now
+            await leaveProposalAfterCommit(in: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
         case .pendingProposal, .externalJoinProposal:

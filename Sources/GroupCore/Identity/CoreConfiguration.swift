@@ -78,8 +78,11 @@ public struct CoreConfiguration: Sendable {
             package var controlOutbox = true
             /// A non-admin whose leave proposal died with its epoch proposes again.
             package var leaveProposals = true
-            /// Messages ordered after a delete-group are dropped by receivers.
+            /// Messages ordered after a delete-group are hidden by receivers.
             package var dropsAfterDeletion = true
+            /// In a group with several admins, our commit waits for an epoch a received commit
+            /// just made to settle.
+            package var settlesBeforeCommitting = true
             package init() {}
         }
 

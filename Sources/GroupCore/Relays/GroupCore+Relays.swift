@@ -134,6 +134,7 @@ extension GroupCore {
         case .channelJoin(let channelID): channelJoinDue(channelID)
         case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
         case .welcomeRetry(let eventID): retryWelcome(eventID)
+        case .deferredCommits(let chatID): await commitDeferred(in: chatID)
         }
     }
 }

@@ -13,4 +13,6 @@ enum TimerPurpose: Sendable {
     case roleRefresh(chatID: String)
     /// A welcome every relay refused is sent again.
     case welcomeRetry(eventID: String)
+    /// Commits of ours waited for the epoch a received commit made to settle.
+    case deferredCommits(chatID: String)
 }

@@ -84,6 +84,8 @@ struct RoleBook: Sendable {
             view.known = true
         }
         var authors: [String: PublicKey] = [:]
+        /// When the group was deleted (`at` of the valid delete-group), if it was.
+        var deletedAt = UInt64.max
         for entry in entries {
             switch entry.content {
             case .message, .reaction: authors[entry.rumorID] = entry.actor
@@ -126,8 +128,10 @@ struct RoleBook: Sendable {
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
-            case .message where hidesAfterDeletion && view.deletion != nil,
-                .reaction where hidesAfterDeletion && view.deletion != nil:
+            case .message where hidesAfterDeletion && entry.at > deletedAt,
+                .reaction where hidesAfterDeletion && entry.at > deletedAt:
+                // Strictly later: one second is the clock's grain, and a message of the deletion's
+                // own second may have been written before it.
                 view.hidden.insert(entry.rumorID)
             case .message:
                 if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
@@ -173,6 +177,7 @@ struct RoleBook: Sendable {
             case .control(.deleteGroup(let keepHistory)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
                     view.deletion = keepHistory ? .historyKept : .historyDropped
+                    deletedAt = entry.at
                 }
             case .control(.purge(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }
