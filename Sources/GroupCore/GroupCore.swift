@@ -39,6 +39,10 @@ public actor GroupCore {
     /// ours waiting for that epoch to settle (Groups/GroupCore+Settle.swift).
     var epochEnteredAt: [String: UInt64] = [:]
     var deferredCommits: [String: [CommitChange]] = [:]
+    /// Group events no key opened yet, kept for a retry once a commit moves the chat on
+    /// (Groups/GroupCore+FutureEvents.swift).
+    var futureEvents: [String: [Event]] = [:]
+    var retryingFutureEvents = false
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -120,6 +120,7 @@ extension GroupCore {
         }
         await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
+        await retryFutureEvents(in: chatID)
     }
 
     /// Merges our accepted commit. It goes to the engine as the event it is, so that the engine

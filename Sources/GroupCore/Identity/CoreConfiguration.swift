@@ -83,6 +83,9 @@ public struct CoreConfiguration: Sendable {
             /// In a group with several admins, our commit waits for an epoch a received commit
             /// just made to settle.
             package var settlesBeforeCommitting = true
+            /// Group events no key opens are kept and handed to the engine again after each
+            /// commit (they may belong to an epoch not reached yet).
+            package var retriesFutureEvents = true
             package init() {}
         }
 
