@@ -77,6 +77,82 @@ import Testing
         #expect(split[0] < split[1], "alice cleared what bob applied: \(split)")
     }
 
+    /// Republishing alone: alice never sees her own commit served back (every group event to
+    /// her is lost for a while) and the first OK is lost; the second publish is answered
+    /// `OK true "duplicate:"` and she merges what bob and carol applied.
+    @Test func lostOKIsRecoveredByRepublishing() async throws {
+        for recovery in [Recovery(), Self.without { $0.storedCommits = false }] {
+            let (world, chatID) = try await makeGroup(seed: 0x11_0005, recovery: recovery)
+            world.network.addFault(FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toRelay,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK, occurrences: .nth(1)))
+            let echo = world.network.addFault(FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toMember,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .drop))
+            await world.dispatch("alice", .rename(chatID: chatID, name: "Renamed"))
+            await world.run(for: .seconds(30))
+            world.network.removeFault(echo)
+            await world.runUntilQuiescent()
+            let split = try await epochs(world, ["alice", "bob", "carol"])
+            if recovery.storedCommits {
+                #expect(Set(split).count == 1, "\(split)")
+                #expect(world.coreNotes(of: "alice").contains { $0.contains("publishing it again (1)") })
+                #expect(try await world.errorCodes(of: "alice").isEmpty)
+            } else {
+                #expect(split[0] < split[1], "cleared what the others applied: \(split)")
+            }
+        }
+    }
+
+    /// carol leaves at the instant alice renames: where the rename wins, carol's proposal dies
+    /// with its epoch; with the rule she proposes again and is out everywhere.
+    private func leaveRacingRename(recovery: Recovery, seed: UInt64) async throws -> Bool {
+        let (world, chatID) = try await makeGroup(seed: seed, recovery: recovery)
+        await world.dispatch("carol", .leave(chatID: chatID))
+        await world.dispatch("alice", .rename(chatID: chatID, name: "Renamed"))
+        await world.runUntilQuiescent()
+        await world.run(for: .seconds(30))
+        let carol = try world.key("carol")
+        let alice = try #require(try await world.chat(chatID, of: "alice"))
+        return try await world.chat(chatID, of: "carol")?.isRemoved == true && !alice.members.contains { $0.pubkey == carol }
+    }
+
+    @Test func leaveRacingARenameIsProposedAgain() async throws {
+        var lostWithout = 0
+        for seed in UInt64(0x11_0020)..<0x11_0024 {
+            #expect(try await leaveRacingRename(recovery: Recovery(), seed: seed), "seed \(seed)")
+            if !(try await leaveRacingRename(recovery: Self.without { $0.leaveProposals = false }, seed: seed)) { lostWithout += 1 }
+        }
+        #expect(lostWithout > 0, "the rename wins in some of these seeds, and the leave is lost without the rule")
+    }
+
+    /// Three admins commit in one epoch (rename, add, remove): no fork with the settle rule.
+    private func threeAdmins(recovery: Recovery, seed: UInt64) async throws -> Bool {
+        let (world, chatID) = try await makeGroup(seed: seed, recovery: recovery, admins: ["bob", "carol"])
+        world.network.jitter = .milliseconds(20)
+        _ = try await world.addMember("erin")
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .addMembers(chatID: chatID, peers: [try world.key("erin")]))
+        await world.runUntilQuiescent()
+        await world.run(for: .seconds(5))
+        await world.dispatch("bob", .addMembers(chatID: chatID, peers: [try world.key("dave")]))
+        await world.dispatch("alice", .rename(chatID: chatID, name: "Renamed"))
+        await world.dispatch("carol", .removeMembers(chatID: chatID, members: [try world.key("erin")]))
+        await world.runUntilQuiescent()
+        await world.run(for: .seconds(60))
+        return Set(try await epochs(world, ["alice", "bob", "carol"])).count == 1
+    }
+
+    @Test func threeAdminsInOneEpochDoNotFork() async throws {
+        var forks = 0
+        for seed in UInt64(0x11_0030)..<0x11_0038 {
+            #expect(try await threeAdmins(recovery: Recovery(), seed: seed), "seed \(seed)")
+            if !(try await threeAdmins(recovery: Self.without { $0.settlesBeforeCommitting = false }, seed: seed)) { forks += 1 }
+        }
+        // The worlds are deterministic: these seeds include orders that fork without the rule.
+        #expect(forks > 0, "no fork without the rule in these seeds")
+    }
+
     /// Welcome sent while the invitee's inbox relay is down: held, sent when the relay is back.
     private func welcomeWhileInboxDown(recovery: Recovery) async throws -> World {
         let (world, chatID) = try await makeGroup(seed: 0x11_0002, recovery: recovery, ownInbox: true)
