@@ -254,4 +254,28 @@ import Testing
         let shown = try #require(try await broken.chat(brokenID, of: "bob"))
         #expect(shown.hiddenMessageIDs.isEmpty)
     }
+
+    /// Removed and added again: carol's engine and her chat keep what she read before (our
+    /// engine's `acceptWelcome` used to replace the group record, and GroupCore the chat).
+    @Test func reAddedMemberKeepsHistory() async throws {
+        let (world, chatID) = try await makeGroup(seed: 0x11_0006, recovery: Recovery())
+        await world.dispatch("bob", .sendMessage(chatID: chatID, text: "before the removal"))
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .removeMembers(chatID: chatID, members: [try world.key("carol")]))
+        await world.runUntilQuiescent()
+        #expect(try await world.chat(chatID, of: "carol")?.isRemoved == true)
+        await world.dispatch("alice", .addMembers(chatID: chatID, peers: [try world.key("carol")]))
+        await world.runUntilQuiescent()
+        await world.dispatch("bob", .sendMessage(chatID: chatID, text: "after the return"))
+        await world.runUntilQuiescent()
+
+        #expect(try await world.chat(chatID, of: "carol")?.isRemoved == false)
+        #expect(try await world.messages(in: chatID, of: "carol") == ["before the removal", "after the return"])
+        let engine = try #require(world.member("carol")?.engine)
+        let group = try #require(try await engine.groups().first { $0.nostrGroupID == chatID })
+        let stored = try await engine.messages(in: group.mlsGroupID).map(\.rumor.content)
+        #expect(stored.contains("before the removal") && stored.contains("after the return"))
+        #expect(Set(try await epochs(world, ["alice", "bob", "carol"])).count == 1)
+        try await world.checkUpdateStreams()
+    }
 }
