@@ -41,8 +41,10 @@ public actor GroupCore {
     var deferredCommits: [String: [CommitChange]] = [:]
     /// Group events no key opened yet, kept for a retry once a commit moves the chat on
     /// (Groups/GroupCore+FutureEvents.swift).
-    var futureEvents: [String: [Event]] = [:]
+    var futureEvents: [String: [FutureEvent]] = [:]
     var retryingFutureEvents = false
+    /// The retry count of the future event being handed over again.
+    var retryCount = 0
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

@@ -6,17 +6,25 @@ import Nostr
 // in id order, not in the order they were made, and a reordered or delayed frame can overtake
 // its predecessor. No key of ours opens such an event yet, so the engine refuses it as
 // undecryptable. We keep it (at most `maximumFutureEvents` per chat, oldest dropped) and hand it
-// over again, in MIP-03 order, each time a commit moves the chat to a new epoch; once it goes
+// over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at most
+// `maximumFutureRetries` times (history from before our join never opens); once it goes
 // through, its rejection is withdrawn. An engine that remembers the failure (MDK 0.8.0) answers
 // "previously failed" and the event is let go quietly: the first rejection stands.
+/// A kept event and how many times it was handed over again.
+struct FutureEvent: Sendable {
+    let event: Event
+    let retries: Int
+}
+
 extension GroupCore {
     static let maximumFutureEvents = 64
+    static let maximumFutureRetries = 8
 
     func keepForLaterEpoch(_ event: Event, in chatID: String) {
         guard configuration.behaviour.recovery.retriesFutureEvents, chats[chatID] != nil else { return }
         var kept = futureEvents[chatID, default: []]
-        guard !kept.contains(where: { $0.id == event.id }) else { return }
-        kept.append(event)
+        guard !kept.contains(where: { $0.event.id == event.id }) else { return }
+        kept.append(FutureEvent(event: event, retries: 0))
         if kept.count > Self.maximumFutureEvents { kept.removeFirst(kept.count - Self.maximumFutureEvents) }
         futureEvents[chatID] = kept
     }
@@ -29,7 +37,10 @@ extension GroupCore {
         defer { retryingFutureEvents = false }
         while let kept = futureEvents.removeValue(forKey: chatID), !kept.isEmpty {
             let epoch = chats[chatID]?.epoch
-            for event in kept.sorted(by: Event.inMIP03Order) { await processGroupEvent(event, retry: true) }
+            for entry in kept.sorted(by: { Event.inMIP03Order($0.event, $1.event) }) {
+                retryCount = entry.retries + 1
+                await processGroupEvent(entry.event, retry: true)
+            }
             guard chats[chatID]?.epoch != epoch, futureEvents[chatID]?.isEmpty == false else { return }
         }
     }
@@ -40,7 +51,9 @@ extension GroupCore {
     func retriedFutureEvent(_ event: Event, result: ProcessingResult, in chatID: String) async -> Bool {
         switch result {
         case .rejected(let error) where error.code == .undecryptable:
-            futureEvents[chatID, default: []].append(event)
+            if retryCount < Self.maximumFutureRetries {
+                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
+            }
             return true
         case .previouslyFailed, .unprocessable, .rejected:
             return true

@@ -139,7 +139,8 @@ extension GroupCore {
         guard !forged else { return }
         leavingAfterStepDown.insert(chat.chatID)
         await commit(.admins(adding: [], removing: [publicKey], label: "step down"), in: chat)
-        if commits[chat.chatID] == nil { leavingAfterStepDown.remove(chat.chatID) }
+        // Neither in flight nor waiting for the epoch to settle: the step-down failed.
+        if commits[chat.chatID] == nil && deferredCommits[chat.chatID] == nil { leavingAfterStepDown.remove(chat.chatID) }
     }
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
