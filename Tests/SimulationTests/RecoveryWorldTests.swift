@@ -51,7 +51,7 @@ import Testing
     }
 
     /// Lost OK: the relay stores alice's add commit, every OK to her is lost. With the rule her
-    /// own commit served back counts as stored and everyone meets at one epoch; without it she
+    /// own commit served back counts as stored when the OK is overdue, and everyone meets at one epoch; without it she
     /// clears the commit bob and carol applied, and the group splits.
     private func lostOK(recovery: Recovery) async throws -> (World, String) {
         let (world, chatID) = try await makeGroup(seed: 0x11_0001, recovery: recovery)
@@ -69,6 +69,7 @@ import Testing
         #expect(try await world.chat(chatID, of: "dave")?.members.count == 4)
         #expect(try await world.errorCodes(of: "alice").isEmpty)
         #expect(world.coreNotes(of: "alice").contains { $0.hasPrefix("relay wss://group.relay.test serves our commit") })
+        #expect(world.coreNotes(of: "alice").contains { $0.contains("but wss://group.relay.test serves it") })
         try await world.checkUpdateStreams()
 
         let (broken, _) = try await lostOK(recovery: Self.without { $0.storedCommits = false })

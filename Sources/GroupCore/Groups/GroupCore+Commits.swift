@@ -68,15 +68,21 @@ extension GroupCore {
     }
 
     /// No OK in time. The relay may have stored the commit and lost only its OK: peers would then
-    /// apply it while we cleared it, and the group would split for good (our engine cannot apply
-    /// its own commit once cleared). So the same signed event goes out again to the relays that
-    /// have not answered, waiting twice as long each time; a relay that has it answers
-    /// `OK true "duplicate:"` (NIP-01) and we merge. Events of the group stay held meanwhile, so
-    /// MIP-03 order is decided at the OK exactly as for a first answer. Only after the last
-    /// attempt is the commit cleared.
+    /// apply it while we cleared it, and the group would split for good (no engine can apply its
+    /// own commit once cleared). So: if a relay served the commit back on our group subscription,
+    /// it stored it, and that counts as its accepting OK now. Otherwise the same signed event goes
+    /// out again to the relays that have not answered, waiting twice as long each time; a relay
+    /// that has it answers `OK true "duplicate:"` (NIP-01) and we merge. Events of the group stay
+    /// held meanwhile, so MIP-03 order is decided at the acceptance exactly as for a first answer.
+    /// Only after the last attempt is the commit cleared.
     func commitTimedOut(chatID: String, eventID: String) async {
         guard var pending = commits[chatID], pending.eventID == eventID else { return }
         let behaviour = configuration.behaviour
+        if behaviour.recovery.storedCommits, let url = pending.servedBy.first {
+            note("no OK for commit \(eventID.prefix(8)) (\(pending.label)), but \(url) serves it: stored, as its OK would say")
+            await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: true, message: "served", from: url)
+            return
+        }
         if behaviour.recovery.storedCommits, pending.republished < behaviour.commitRepublishAttempts,
             !pending.outstanding.isEmpty
         {
@@ -94,15 +100,18 @@ extension GroupCore {
     }
 
     /// Our pending commit came back on a group subscription: the relay stored it (it serves only
-    /// what it stores), which is what its lost OK would have said. Counted as that relay's
-    /// accepting OK, so that a lost OK (or every OK lost) does not leave us behind peers who
-    /// applied the stored copy. True when the event was our pending commit.
-    func ownCommitServed(_ event: Event, by url: String) async -> Bool {
+    /// what it stores). Remembered, and used if the relay's OK never comes (see `commitTimedOut`):
+    /// the OK stays what merges a commit in the ordinary case (MIP-02/03). True when the event
+    /// was our pending commit.
+    func ownCommitServed(_ event: Event, by url: String) -> Bool {
         guard configuration.behaviour.recovery.storedCommits, case .commit(let chatID) = publishes[event.id.hex],
-            let pending = commits[chatID], pending.eventID == event.id.hex, pending.outstanding.contains(url)
+            var pending = commits[chatID], pending.eventID == event.id.hex, pending.outstanding.contains(url)
         else { return false }
-        note("relay \(url) serves our commit \(event.id.hex.prefix(8)): stored, as an OK would say")
-        await commitAcknowledged(chatID: chatID, eventID: pending.eventID, accepted: true, message: "served", from: url)
+        if !pending.servedBy.contains(url) {
+            pending.servedBy = (pending.servedBy + [url]).sorted()
+            commits[chatID] = pending
+            note("relay \(url) serves our commit \(event.id.hex.prefix(8)) before its OK")
+        }
         return true
     }
 

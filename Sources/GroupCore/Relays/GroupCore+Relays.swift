@@ -32,7 +32,7 @@ extension GroupCore {
         heardFrom(url)
         switch message {
         case .event(let subscription, let event):
-            if event.kind == .groupEvent, Self.isGroupSubscription(subscription), await ownCommitServed(event, by: url) {
+            if event.kind == .groupEvent, Self.isGroupSubscription(subscription), ownCommitServed(event, by: url) {
                 return
             }
             if let lookup = fetchSubscriptions[subscription.rawValue] {
