@@ -15,6 +15,8 @@ extension CoreError.Code {
     public static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
     /// Our commit lost a MIP-03 race: a competing commit for the same epoch came first.
     public static let commitSuperseded = Self("core.commitSuperseded")
+    /// Every inbox relay of an invitee refused its welcome, every time it was sent.
+    public static let welcomeUndelivered = Self("core.welcomeUndelivered")
     public static let engine = Self("core.engine")
     public static let busy = Self("core.busy")
     /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).

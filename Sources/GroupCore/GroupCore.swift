@@ -32,6 +32,19 @@ public actor GroupCore {
     var joinResults: [JoinResult] = []
     /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
     var leavingAfterStepDown: Set<String> = []
+    /// Chats we proposed to leave: the epoch of our latest proposal and how many we made
+    /// (Groups/GroupCore+Leave.swift).
+    var leaveProposals: [String: LeaveProposal] = [:]
+    /// When (Unix seconds) a received commit last moved each chat to a new epoch, and commits of
+    /// ours waiting for that epoch to settle (Groups/GroupCore+Settle.swift).
+    var epochEnteredAt: [String: UInt64] = [:]
+    var deferredCommits: [String: [CommitChange]] = [:]
+    /// Group events no key opened yet, kept for a retry once a commit moves the chat on
+    /// (Groups/GroupCore+FutureEvents.swift).
+    var futureEvents: [String: [FutureEvent]] = [:]
+    var retryingFutureEvents = false
+    /// The retry count of the future event being handed over again.
+    var retryCount = 0
     var busy: [String: BusyOperation] = [:]
 
     var directory = Directory()

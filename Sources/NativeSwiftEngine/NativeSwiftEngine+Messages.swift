@@ -67,8 +67,10 @@ extension NativeSwiftEngine {
             break
         }
         guard let message, let epoch = message.framedEpoch else {
-            record.failed.insert(event.id)
-            groups[id] = record
+            // Not remembered as failed: an event no key of ours opens may belong to an epoch we
+            // have not reached yet (a commit of a later epoch met first while catching up, or
+            // overtaking its predecessor), and handed back once we are there it must succeed.
+            // Garbage costs a failed decryption per attempt; the caller bounds the attempts.
             return .rejected(EngineError(.undecryptable, "no exporter key of the last \(GroupRecord.lookback + 1) epochs opens it"))
         }
 

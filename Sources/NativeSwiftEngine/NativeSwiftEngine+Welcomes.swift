@@ -34,7 +34,16 @@ extension NativeSwiftEngine {
         guard let stored = welcomes.removeValue(forKey: welcomeID) else {
             throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
         }
-        let record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
+        var record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
+        if let earlier = groups[record.id] {
+            // Welcomed back into a group we were removed from: the message history and the
+            // record of which events were handled (and which were ours) are the member's own and
+            // survive the re-join; failures do not, since events of the new epoch that reached
+            // us before this welcome failed only because we were not yet back in.
+            record.messages = earlier.messages
+            record.processed = earlier.processed
+            record.ownEvents = earlier.ownEvents
+        }
         groups[record.id] = record
         return record.snapshot
     }

@@ -30,6 +30,19 @@ import Testing
         #expect(channel.title == "News")
     }
 
+    /// The product story's fallbacks: an unnamed group is "Group Chat", an unknown sender "Someone".
+    @Test func titlesFallBackForUnnamedGroupsAndUnknownSenders() throws {
+        let chatID = String(repeating: "cd", count: 32)
+        let unnamed = try #require(NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: ""), muted: false))
+        #expect(unnamed.title == "Bob in Group Chat")
+        let unknown = try #require(NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .group(name: "Team"), muted: false))
+        #expect(unknown.title == "Someone in Team")
+        let both = try #require(NotificationRules.intent(for: message("hi", name: ""), chatID: chatID, context: .group(name: ""), muted: false))
+        #expect(both.title == "Someone in Group Chat")
+        let direct = try #require(NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .direct, muted: false))
+        #expect(direct.title == "Someone")
+    }
+
     @Test func bodiesKeepAHundredCharactersAndMarkTheCut() {
         let exact = String(repeating: "a", count: 100)
         #expect(NotificationRules.body(of: exact) == exact)

@@ -144,16 +144,6 @@ extension GroupCore {
         await commit(.add(invitees.map(\.1)), in: chat)
     }
 
-    /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
-    func leave(_ chat: ChatRecord) async {
-        do {
-            let proposal = try await engine.leaveGroup(chat.mlsGroupID)
-            publishSigned(proposal.event, to: chat.relays)
-            note("proposed to leave \(chat.chatID.prefix(8))")
-        } catch {
-            fail(error, during: "leaving", chatID: chat.chatID)
-        }
-    }
 
     func sendMessage(_ text: String, in chat: ChatRecord) async {
         do {

@@ -5,6 +5,7 @@ extension GroupCore {
     /// Builds a commit with the engine and publishes it to the group's relays; it is merged only
     /// when one of them accepts it (MIP-02/03), and its welcomes leave only after that merge.
     func commit(_ change: CommitChange, in chat: ChatRecord) async {
+        if await deferIfEpochUnsettled(change, in: chat) { return }
         let group = chat.mlsGroupID
         do {
             let evolution: GroupEvolution
@@ -66,10 +67,52 @@ extension GroupCore {
         }
     }
 
+    /// No OK in time. The relay may have stored the commit and lost only its OK: peers would then
+    /// apply it while we cleared it, and the group would split for good (no engine can apply its
+    /// own commit once cleared). So: if a relay served the commit back on our group subscription,
+    /// it stored it, and that counts as its accepting OK now. Otherwise the same signed event goes
+    /// out again to the relays that have not answered, waiting twice as long each time; a relay
+    /// that has it answers `OK true "duplicate:"` (NIP-01) and we merge. Events of the group stay
+    /// held meanwhile, so MIP-03 order is decided at the acceptance exactly as for a first answer.
+    /// Only after the last attempt is the commit cleared.
     func commitTimedOut(chatID: String, eventID: String) async {
-        guard let pending = commits[chatID], pending.eventID == eventID else { return }
-        await abandonCommit(
-            pending, why: "no accepting OK within \(configuration.behaviour.commitTimeoutMilliseconds) ms")
+        guard var pending = commits[chatID], pending.eventID == eventID else { return }
+        let behaviour = configuration.behaviour
+        if behaviour.recovery.storedCommits, let url = pending.servedBy.first {
+            note("no OK for commit \(eventID.prefix(8)) (\(pending.label)), but \(url) serves it: stored, as its OK would say")
+            await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: true, message: "served", from: url)
+            return
+        }
+        if behaviour.recovery.storedCommits, pending.republished < behaviour.commitRepublishAttempts,
+            !pending.outstanding.isEmpty
+        {
+            pending.republished += 1
+            let wait = behaviour.commitTimeoutMilliseconds << UInt64(pending.republished)
+            pending.timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: wait)
+            commits[chatID] = pending
+            let relays = pending.outstanding.sorted()
+            note("no OK for commit \(eventID.prefix(8)) (\(pending.label)); publishing it again (\(pending.republished)) to \(relays.count) relay(s)")
+            send(.event(pending.event), to: relays)
+            return
+        }
+        let waited = (0...pending.republished).reduce(UInt64(0)) { $0 + (behaviour.commitTimeoutMilliseconds << UInt64($1)) }
+        await abandonCommit(pending, why: "no accepting OK within \(waited) ms (\(pending.republished + 1) publish(es))")
+    }
+
+    /// Our pending commit came back on a group subscription: the relay stored it (it serves only
+    /// what it stores). Remembered, and used if the relay's OK never comes (see `commitTimedOut`):
+    /// the OK stays what merges a commit in the ordinary case (MIP-02/03). True when the event
+    /// was our pending commit.
+    func ownCommitServed(_ event: Event, by url: String) -> Bool {
+        guard configuration.behaviour.recovery.storedCommits, case .commit(let chatID) = publishes[event.id.hex],
+            var pending = commits[chatID], pending.eventID == event.id.hex, pending.outstanding.contains(url)
+        else { return false }
+        if !pending.servedBy.contains(url) {
+            pending.servedBy = (pending.servedBy + [url]).sorted()
+            commits[chatID] = pending
+            note("relay \(url) serves our commit \(event.id.hex.prefix(8)) before its OK")
+        }
+        return true
     }
 
     /// MIP-03: applied only after a relay accepted it, then the events held back meanwhile follow
@@ -84,7 +127,9 @@ extension GroupCore {
                 milliseconds: configuration.behaviour.commitSettleMilliseconds)
             settling[pending.eventID] = SettlingCommit(commit: pending, epoch: epoch, timer: timer)
         }
+        await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
+        await retryFutureEvents(in: chatID)
     }
 
     /// Merges our accepted commit. It goes to the engine as the event it is, so that the engine
@@ -207,20 +252,5 @@ extension GroupCore {
         publishes[pending.eventID] = nil
         timers[pending.timer] = nil
         setBusy("commit-\(pending.chatID)", nil)
-    }
-
-    /// MIP-02: each welcome rumor sealed by us and gift-wrapped to its invitee's inbox relays.
-    func sendWelcomes(_ welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]) {
-        for (rumor, invitee) in welcomes {
-            do {
-                let wrap = try GiftWrap.wrap(
-                    rumor: rumor, sender: configuration.keypair, recipient: invitee, now: now, using: &random)
-                let relays = directory.inboxRelays(of: invitee) ?? configuration.inboxRelays
-                publishSigned(wrap, to: relays)
-                note("sent welcome to \(invitee.hex.prefix(8)) in wrap \(wrap.id.hex.prefix(8))")
-            } catch {
-                fail(CoreError(.engine, "gift-wrapping a welcome: \(error.reason)"), chatID: nil)
-            }
-        }
     }
 }

@@ -56,8 +56,9 @@ extension GroupCore {
         await processGroupEvent(event)
     }
 
-    /// Hands a kind-445 event to the engine and applies the result.
-    func processGroupEvent(_ event: Event) async {
+    /// Hands a kind-445 event to the engine and applies the result. `retry`: the event was kept
+    /// because no key opened it (GroupCore+FutureEvents.swift); it was rejected once already.
+    func processGroupEvent(_ event: Event, retry: Bool = false) async {
         let result: ProcessingResult
         do {
             result = try await engine.processMessage(event)
@@ -66,6 +67,7 @@ extension GroupCore {
             return
         }
         let chatID = event.firstTagValue("h") ?? ""
+        if retry, await retriedFutureEvent(event, result: result, in: chatID) { return }
         switch result {
         case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
             await receiveControl(received, in: chatID)
@@ -76,6 +78,9 @@ extension GroupCore {
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
             commitApplied(event, in: chatID)
+            epochEnteredAt[chatID] = now
+            await leaveProposalAfterCommit(in: chatID)
+            await retryFutureEvents(in: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
         case .pendingProposal, .externalJoinProposal:
@@ -88,6 +93,7 @@ extension GroupCore {
             reject(event, reason: "previously_failed", detail: "the engine failed this event before")
         case .rejected(let error):
             reject(event, reason: error.code.name, detail: error.reason)
+            if error.code == .undecryptable { keepForLaterEpoch(event, in: chatID) }
         }
     }
 

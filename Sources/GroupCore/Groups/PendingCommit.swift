@@ -17,7 +17,11 @@ struct PendingCommit: Sendable {
     var refusals: [String] = []
     /// Welcome rumors and their invitees, sent only once the commit has settled.
     let welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]
-    let timer: TimerToken
+    var timer: TimerToken
+    /// How many times the same signed event was published again for want of an OK.
+    var republished = 0
+    /// Relays that served the event back on our group subscription (so they stored it), sorted.
+    var servedBy: [String] = []
     /// Kind-445 events of the group received before the OK, not yet processed.
     var held: [Event] = []
 

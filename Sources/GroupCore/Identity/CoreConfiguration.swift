@@ -57,6 +57,37 @@ public struct CoreConfiguration: Sendable {
         /// For tests only (the mutation check of the permission table): checks this member skips on
         /// both sides. Shipped configurations leave it empty.
         public var disabledPermissionChecks: Set<PermissionCheck>
+        /// How many times a commit with no OK is published again (the same signed event, waiting
+        /// twice as long each time) before it is cleared: a relay that stored it answers
+        /// `OK true "duplicate:"` (NIP-01), so a lost OK does not split the group.
+        public var commitRepublishAttempts = 2
+        /// How many times a welcome no relay accepted is sent again, backing off from 2 s.
+        public var welcomeRetryAttempts = 6
+        /// Test switches (package-level, never a user option): each recovery rule can be turned off
+        /// so that a test shows the scenario it exists for failing without it.
+        package var recovery = Recovery()
+
+        /// The recovery rules of GroupCore (docs/group-core.md, "Recovery from lost frames").
+        package struct Recovery: Sendable {
+            /// A commit whose OK was lost is republished, and our own commit served back by a
+            /// relay counts as that relay's acceptance.
+            package var storedCommits = true
+            /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
+            package var welcomes = true
+            /// Control messages wait in the outbox while their relays are unreachable.
+            package var controlOutbox = true
+            /// A non-admin whose leave proposal died with its epoch proposes again.
+            package var leaveProposals = true
+            /// Messages ordered after a delete-group are hidden by receivers.
+            package var dropsAfterDeletion = true
+            /// In a group with several admins, our commit waits for an epoch a received commit
+            /// just made to settle.
+            package var settlesBeforeCommitting = true
+            /// Group events no key opens are kept and handed to the engine again after each
+            /// commit (they may belong to an epoch not reached yet).
+            package var retriesFutureEvents = true
+            package init() {}
+        }
 
         public init(
             publishesKeyPackage: Bool = true,

@@ -20,10 +20,18 @@ public enum NotificationRules {
         text.count > bodyLimit ? String(text.prefix(bodyLimit)) + "..." : text
     }
 
-    /// The title of a notification from `senderName` in `context`.
+    /// What a title says for a group without a name (the product story: "Bob in Group Chat", never
+    /// "Bob in ").
+    public static let unnamedGroupTitle = "Group Chat"
+    /// What a title says for a sender we know no profile name of (the product story).
+    public static let unknownSenderName = "Someone"
+
+    /// The title of a notification from `senderName` in `context`; an empty sender or group name
+    /// falls back to `unknownSenderName` / `unnamedGroupTitle`.
     public static func title(senderName: String, context: Context) -> String {
-        switch context {
-        case .group(let name): "\(senderName) in \(name)"
+        let senderName = senderName.isEmpty ? unknownSenderName : senderName
+        return switch context {
+        case .group(let name): "\(senderName) in \(name.isEmpty ? unnamedGroupTitle : name)"
         case .direct: senderName
         case .channel(let name): name
         }
@@ -34,7 +42,8 @@ public enum NotificationRules {
         for message: ChatMessage, chatID: String, context: Context, muted: Bool
     ) -> NotificationIntent? {
         guard !message.isMine, !muted else { return nil }
-        let sender = message.senderName ?? String(message.senderPubkey.hex.prefix(8))
+        // A sender without a known profile name is "Someone", not a key prefix nobody can read.
+        let sender = message.senderName ?? unknownSenderName
         let isGroup = if case .direct = context { false } else { true }
         return NotificationIntent(
             title: title(senderName: sender, context: context), body: body(of: message.content), threadID: chatID,

@@ -1,16 +1,16 @@
 import Nostr
 
 extension GroupCore {
-    /// A chat message could not be handed to `url` (unreachable): instead of counting as a refusal,
-    /// it waits in the outbox and stays pending, so that a member that was offline when it wrote
-    /// still delivers what it wrote. True when the event was a message publish and is now held.
+    /// An event that waits in the outbox (chat message, control message, welcome) could not be
+    /// handed to `url` (unreachable): instead of counting as a refusal, it waits there, so that a
+    /// member that was offline when it wrote still delivers what it wrote. True when it is now held.
     func holdForReconnect(eventID: String, url: String) -> Bool {
-        guard case .message(let chatID, let messageID, var outstanding) = publishes[eventID],
-            outstanding.remove(url) != nil, let event = outbox.event(eventID)
+        guard let purpose = publishes[eventID], var outstanding = purpose.outstanding, outstanding.remove(url) != nil,
+            let event = outbox.event(eventID)
         else { return false }
-        publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
+        publishes[eventID] = purpose.waiting(for: outstanding)
         outbox.hold(event, for: url)
-        note("queued message \(messageID.prefix(8)) for \(url)")
+        note("queued \(Self.outboxLabel(purpose, eventID)) for \(url)")
         return true
     }
 
@@ -18,11 +18,21 @@ extension GroupCore {
     func flushOutbox(to url: String) {
         guard outbox.isWaiting(for: url) else { return }
         for event in outbox.take(for: url) {
-            guard case .message(let chatID, let messageID, var outstanding) = publishes[event.id.hex] else { continue }
+            guard let purpose = publishes[event.id.hex], var outstanding = purpose.outstanding else { continue }
             outstanding.insert(url)
-            publishes[event.id.hex] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
-            note("sending queued message \(messageID.prefix(8)) to \(url)")
+            publishes[event.id.hex] = purpose.waiting(for: outstanding)
+            note("sending queued \(Self.outboxLabel(purpose, event.id.hex)) to \(url)")
             emit(.send(url: url, message: .event(event)))
+        }
+    }
+
+    /// How notes name a waiting event (chat messages by their rumor id, as they always were).
+    private static func outboxLabel(_ purpose: PublishPurpose, _ eventID: String) -> String {
+        switch purpose {
+        case .message(_, let messageID, _): "message \(messageID.prefix(8))"
+        case .control: "control \(eventID.prefix(8))"
+        case .welcome(let invitee, _, _, _): "welcome \(eventID.prefix(8)) to \(invitee.hex.prefix(8))"
+        case .commit: "commit \(eventID.prefix(8))"
         }
     }
 }

@@ -24,7 +24,11 @@ extension GroupCore {
     func resubscribe(to url: String) {
         let requests = standingSubscriptions(at: url)
         note("resubscribing \(requests.count) subscription(s) at \(url)")
-        for request in requests { emit(.send(url: url, message: request)) }
+        // Through `send`, so that a group subscription's stored events wait for the EOSE and are
+        // handled oldest first, as on the first subscription: after an outage the relay serves
+        // what we missed newest first (NIP-01), and commits handed over in that order fail (their
+        // epoch is not reached yet) and are remembered as failed by MDK and our engine alike.
+        for request in requests { send(request, to: [url]) }
     }
 
     /// The platform reports the relay reachable again: start over and resubscribe at once.

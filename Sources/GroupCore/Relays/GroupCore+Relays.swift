@@ -32,6 +32,9 @@ extension GroupCore {
         heardFrom(url)
         switch message {
         case .event(let subscription, let event):
+            if event.kind == .groupEvent, Self.isGroupSubscription(subscription), ownCommitServed(event, by: url) {
+                return
+            }
             if let lookup = fetchSubscriptions[subscription.rawValue] {
                 await offerKeyPackage(event, invalid: nil, lookup: lookup)
             } else if subscription == Self.directorySubscription {
@@ -90,6 +93,25 @@ extension GroupCore {
             } else {
                 publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
             }
+        case .control(let chatID, var outstanding):
+            guard outstanding.remove(url) != nil else { return }
+            if accepted || outstanding.isEmpty {
+                publishes[eventID] = nil
+                outbox.forget(eventID)
+                if !accepted { note("control \(eventID.prefix(8)) in \(chatID.prefix(8)) refused by every relay") }
+            } else {
+                publishes[eventID] = .control(chatID: chatID, outstanding: outstanding)
+            }
+        case .welcome(let invitee, let relays, var outstanding, let retries):
+            guard outstanding.remove(url) != nil else { return }
+            if accepted {
+                publishes[eventID] = nil
+                outbox.forget(eventID)
+            } else if outstanding.isEmpty && !outbox.isHolding(eventID) {
+                welcomeRefused(eventID: eventID, invitee: invitee, relays: relays, retries: retries)
+            } else {
+                publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: outstanding, retries: retries)
+            }
         }
     }
 
@@ -111,6 +133,8 @@ extension GroupCore {
         case .channelRelays(let channelID): channelRelaysDue(channelID)
         case .channelJoin(let channelID): channelJoinDue(channelID)
         case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
+        case .welcomeRetry(let eventID): retryWelcome(eventID)
+        case .deferredCommits(let chatID): await commitDeferred(in: chatID)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Nostr
 
-/// Chat messages that could not reach a relay (we were offline, or it was down), by relay URL:
+/// Chat messages, control messages and welcomes that could not reach a relay (we were offline, or it was down), by relay URL:
 /// they are sent again, as the same signed event, as soon as the relay can be reached.
 struct Outbox: Sendable {
     private var waiting: [String: [Event]] = [:]
@@ -25,4 +25,9 @@ struct Outbox: Sendable {
     }
 
     func isWaiting(for url: String) -> Bool { !(waiting[url] ?? []).isEmpty }
+
+    /// Whether the event waits for some relay to be reachable again.
+    func isHolding(_ eventID: String) -> Bool {
+        waiting.values.contains { $0.contains { $0.id.hex == eventID } }
+    }
 }

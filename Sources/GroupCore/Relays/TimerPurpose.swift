@@ -11,4 +11,8 @@ enum TimerPurpose: Sendable {
     case channelJoin(channelID: String)
     /// Nothing to do but re-derive the state (a message disappears now).
     case roleRefresh(chatID: String)
+    /// A welcome every relay refused is sent again.
+    case welcomeRetry(eventID: String)
+    /// Commits of ours waited for the epoch a received commit made to settle.
+    case deferredCommits(chatID: String)
 }

@@ -8,7 +8,9 @@ extension GroupCore {
     var disabledPermissionChecks: Set<PermissionCheck> { configuration.behaviour.disabledPermissionChecks }
 
     func roleView(of chat: ChatRecord) -> RoleView {
-        chat.roles.view(admins: chat.admins, disabled: disabledPermissionChecks, now: now)
+        chat.roles.view(
+            admins: chat.admins, disabled: disabledPermissionChecks, now: now,
+            hidesAfterDeletion: configuration.behaviour.recovery.dropsAfterDeletion)
     }
 
     /// The sender-side check: a refusal becomes an error whose code is the check's reason.
@@ -137,7 +139,8 @@ extension GroupCore {
         guard !forged else { return }
         leavingAfterStepDown.insert(chat.chatID)
         await commit(.admins(adding: [], removing: [publicKey], label: "step down"), in: chat)
-        if commits[chat.chatID] == nil { leavingAfterStepDown.remove(chat.chatID) }
+        // Neither in flight nor waiting for the epoch to settle: the step-down failed.
+        if commits[chat.chatID] == nil && deferredCommits[chat.chatID] == nil { leavingAfterStepDown.remove(chat.chatID) }
     }
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
@@ -176,6 +179,13 @@ extension GroupCore {
                 eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
                 actorAdmin: chat.admins.contains(publicKey), at: now, seq: control.seq, content: .control(body)))
             changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
+            if configuration.behaviour.recovery.controlOutbox {
+                // Like a chat message: made while our relays are unreachable (a partition), it
+                // waits in the outbox and goes out when they are back, so that the change reaches
+                // everyone instead of existing on our side only.
+                publishes[event.id.hex] = .control(chatID: chat.chatID, outstanding: Set(chat.relays))
+                outbox.track(event)
+            }
             publishSigned(event, to: chat.relays)
         } catch {
             fail(error, during: "sending a control message", chatID: chat.chatID)

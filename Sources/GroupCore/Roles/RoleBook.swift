@@ -73,13 +73,19 @@ struct RoleBook: Sendable {
     }
 
     /// The table after the whole log, judged with `disabled` checks skipped (tests only).
-    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64) -> RoleView {
+    /// `hidesAfterDeletion`: messages and reactions ordered after a valid delete-group are hidden
+    /// (written by a member who had not heard of the deletion yet, e.g. offline: the group no
+    /// longer exists for anyone, so nobody is shown them; they stay stored, like other hidden
+    /// messages, so nothing the relays accepted is lost).
+    func view(admins: [PublicKey], disabled: Set<PermissionCheck>, now: UInt64, hidesAfterDeletion: Bool = true) -> RoleView {
         var view = RoleView(admins: Set(admins))
         if let creator {
             view.table[creator] = .owner
             view.known = true
         }
         var authors: [String: PublicKey] = [:]
+        /// When the group was deleted (`at` of the valid delete-group), if it was.
+        var deletedAt = UInt64.max
         for entry in entries {
             switch entry.content {
             case .message, .reaction: authors[entry.rumorID] = entry.actor
@@ -122,6 +128,11 @@ struct RoleBook: Sendable {
             case _ where !view.known:
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
+            case .message where hidesAfterDeletion && entry.at > deletedAt,
+                .reaction where hidesAfterDeletion && entry.at > deletedAt:
+                // Strictly later: one second is the clock's grain, and a message of the deletion's
+                // own second may have been written before it.
+                view.hidden.insert(entry.rumorID)
             case .message:
                 if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
                 if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
@@ -166,6 +177,7 @@ struct RoleBook: Sendable {
             case .control(.deleteGroup(let keepHistory)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
                     view.deletion = keepHistory ? .historyKept : .historyDropped
+                    deletedAt = entry.at
                 }
             case .control(.purge(let target)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }

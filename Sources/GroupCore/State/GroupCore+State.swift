@@ -82,7 +82,16 @@ extension GroupCore {
         do {
             let members = try await engine.members(of: snapshot.mlsGroupID)
             let relays = try await engine.relays(of: snapshot.mlsGroupID)
-            let chat = ChatRecord(snapshot: snapshot, members: members, relays: relays)
+            var chat = ChatRecord(snapshot: snapshot, members: members, relays: relays)
+            if let earlier = chats[chat.chatID] {
+                // A member removed and welcomed back into the same group: what it read and judged
+                // before its removal is its own history and stays (the new epoch's state is the
+                // engine's). Without this a re-added member starts from an empty chat.
+                chat.messages = earlier.messages
+                chat.unread = earlier.unread
+                chat.roles = earlier.roles
+                note("rejoined \(chat.chatID.prefix(8)), keeping \(earlier.messages.count) earlier message(s)")
+            }
             chats[chat.chatID] = chat
             changed("chat \(chat.chatID.prefix(8))")
             send(.request(subscription: Self.groupSubscription(chat.chatID), filters: [Self.groupFilter(chat.chatID)]), to: relays)

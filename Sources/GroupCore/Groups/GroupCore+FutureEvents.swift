@@ -1,0 +1,67 @@
+import EngineInterface
+import Nostr
+
+// Events of an epoch we have not reached yet. Catching up, a member may meet a commit (or a
+// message) before the commit that leads to its epoch: two commits made in the same second come
+// in id order, not in the order they were made, and a reordered or delayed frame can overtake
+// its predecessor. No key of ours opens such an event yet, so the engine refuses it as
+// undecryptable. We keep it (at most `maximumFutureEvents` per chat, oldest dropped) and hand it
+// over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at most
+// `maximumFutureRetries` times (history from before our join never opens); once it goes
+// through, its rejection is withdrawn. An engine that remembers the failure (MDK 0.8.0) answers
+// "previously failed" and the event is let go quietly: the first rejection stands.
+/// A kept event and how many times it was handed over again.
+struct FutureEvent: Sendable {
+    let event: Event
+    let retries: Int
+}
+
+extension GroupCore {
+    static let maximumFutureEvents = 64
+    static let maximumFutureRetries = 8
+
+    func keepForLaterEpoch(_ event: Event, in chatID: String) {
+        guard configuration.behaviour.recovery.retriesFutureEvents, chats[chatID] != nil else { return }
+        var kept = futureEvents[chatID, default: []]
+        guard !kept.contains(where: { $0.event.id == event.id }) else { return }
+        kept.append(FutureEvent(event: event, retries: 0))
+        if kept.count > Self.maximumFutureEvents { kept.removeFirst(kept.count - Self.maximumFutureEvents) }
+        futureEvents[chatID] = kept
+    }
+
+    /// A commit moved the chat on: the kept events are tried again, oldest first, as long as
+    /// one of them moves the chat further.
+    func retryFutureEvents(in chatID: String) async {
+        guard !retryingFutureEvents else { return }
+        retryingFutureEvents = true
+        defer { retryingFutureEvents = false }
+        while let kept = futureEvents.removeValue(forKey: chatID), !kept.isEmpty {
+            let epoch = chats[chatID]?.epoch
+            for entry in kept.sorted(by: { Event.inMIP03Order($0.event, $1.event) }) {
+                retryCount = entry.retries + 1
+                await processGroupEvent(entry.event, retry: true)
+            }
+            guard chats[chatID]?.epoch != epoch, futureEvents[chatID]?.isEmpty == false else { return }
+        }
+    }
+
+    /// The result of a retried event; true when it was handled here (still unopened: kept again
+    /// quietly; failed before: let go). Otherwise its earlier rejection is withdrawn and the
+    /// result is applied as for a fresh event.
+    func retriedFutureEvent(_ event: Event, result: ProcessingResult, in chatID: String) async -> Bool {
+        switch result {
+        case .rejected(let error) where error.code == .undecryptable:
+            if retryCount < Self.maximumFutureRetries {
+                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
+            }
+            return true
+        case .previouslyFailed, .unprocessable, .rejected:
+            return true
+        default:
+            rejections.removeAll { $0.eventID == event.id.hex }
+            note("event \(event.id.hex.prefix(8)) opened in epoch \(chats[chatID]?.epoch ?? 0); rejection withdrawn")
+            changed("withdrawn rejection \(event.id.hex.prefix(8))")
+            return false
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Nostr
+
+/// Our SelfRemove proposal waiting for an admin's commit.
+struct LeaveProposal: Sendable {
+    /// The epoch the proposal was made in: MLS proposals are bound to their epoch (RFC 9420
+    /// §12.1), so a commit that moves the group past it without removing us killed it.
+    var epoch: UInt64
+    var attempts: Int
+}
+
+extension GroupCore {
+    /// How many times a leave proposal is made before giving up (one, plus re-proposals after
+    /// commits that moved the group on without us leaving).
+    static let maximumLeaveProposals = 5
+
+    /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
+    func leave(_ chat: ChatRecord) async {
+        do {
+            let proposal = try await engine.leaveGroup(chat.mlsGroupID)
+            publishSigned(proposal.event, to: chat.relays)
+            let attempts = (leaveProposals[chat.chatID]?.attempts ?? 0) + 1
+            if configuration.behaviour.recovery.leaveProposals {
+                leaveProposals[chat.chatID] = LeaveProposal(epoch: chat.epoch, attempts: attempts)
+            }
+            note(attempts == 1 ? "proposed to leave \(chat.chatID.prefix(8))" : "proposed to leave \(chat.chatID.prefix(8)) again (\(attempts))")
+        } catch {
+            fail(error, during: "leaving", chatID: chat.chatID)
+        }
+    }
+
+    /// A commit moved the group to a new epoch. If it did not take us out, our pending leave
+    /// proposal died with the old epoch (a rename won the race, say): nothing else will ever
+    /// carry it out, so we propose again in the new epoch, a bounded number of times.
+    func leaveProposalAfterCommit(in chatID: String) async {
+        guard let proposal = leaveProposals[chatID] else { return }
+        guard let chat = chats[chatID], !chat.isRemoved, chat.members.contains(publicKey) else {
+            leaveProposals[chatID] = nil
+            return
+        }
+        guard chat.epoch > proposal.epoch, commits[chatID] == nil else { return }
+        guard proposal.attempts < Self.maximumLeaveProposals else {
+            leaveProposals[chatID] = nil
+            fail(CoreError(.commitNotAcknowledged, "leaving: no admin committed our proposal after \(proposal.attempts) proposals"), chatID: chatID)
+            return
+        }
+        await leave(chat)
+    }
+}
