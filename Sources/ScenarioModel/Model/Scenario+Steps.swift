@@ -64,9 +64,7 @@ extension Scenario {
 
     static func check(_ node: YAMLNode, verb: StepVerb, specs: [FieldSpec], context: StepContext) throws(ScenarioError) -> Fields {
         let f = try check(node, of: "step '\(verb.name)'", owner: verb.name, specs: specs, context: context)
-        // Cross-field rules of two verbs, checked before their decoders run.
-        if verb.name == "inject" { try InjectFields.checkSource(node) }
-        if verb.name == "fault" { try FaultFields.checkSelector(node) }
+        try verb.crossCheck?(node)
         return f
     }
 

@@ -14,7 +14,7 @@ extension StepVocabulary {
             // Which way selected EVENT frames travel: members' publications (the default), or the
             // relay's deliveries to members (with `member`: what that member receives).
             FieldSpec("direction", .word(FaultStep.Direction.allCases.map(\.rawValue))),
-        ])) { f in
+        ]), crossCheck: FaultFields.checkSelector) { f in
             .fault(FaultStep(
                 kind: try f.word("apply", as: FaultKind.self), relay: try f.optionalString("relay"), member: try f.optionalString("member"),
                 eventKind: try f.optionalKind("kind"), author: try f.optionalString("author"),
@@ -29,7 +29,7 @@ extension StepVocabulary {
         },
         StepVerb(
             name: "inject", summary: "publish a crafted, copied or deliberately broken event, or hand it to one member",
-            shape: .fields(InjectFields.all)
+            shape: .fields(InjectFields.all), crossCheck: InjectFields.checkSource
         ) { f in .inject(try InjectFields.decode(f)) },
         StepVerb(name: "check", summary: "check expectations now, in the format of the expect section", shape: .fields([
             FieldSpec("converged", .boolean), FieldSpec("members", .expectations),

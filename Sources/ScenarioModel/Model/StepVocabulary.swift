@@ -74,17 +74,21 @@ public struct StepVerb: Sendable {
     public let summary: String
     public let shape: Shape
     public let requirement: StepRequirement
+    /// A rule across the verb's fields (`inject` needs `kind` or `copy`), checked after each field.
+    let crossCheck: (@Sendable (YAMLNode) throws(ScenarioError) -> Void)?
     /// Builds the step's action from its checked fields, when the file loads.
     let decode: @Sendable (StepFields) throws -> StepAction
 
     init(
         name: String, summary: String, shape: Shape, requirement: StepRequirement = .world,
+        crossCheck: (@Sendable (YAMLNode) throws(ScenarioError) -> Void)? = nil,
         decode: @escaping @Sendable (StepFields) throws -> StepAction
     ) {
         self.name = name
         self.summary = summary
         self.shape = shape
         self.requirement = requirement
+        self.crossCheck = crossCheck
         self.decode = decode
     }
 
