@@ -20,7 +20,7 @@ public enum FieldType: Sendable, Hashable {
     case word([String])    // one of a fixed set
     case words([String])   // one or a list of a fixed set
     case stepName          // the name of an earlier step
-    case expectations      // an `expect`-shaped mapping, checked when the step runs
+    case expectations      // member label → expected fields, as in `expect.members` (read at load)
     case tags              // Nostr tags: a list of lists of strings, e.g. [["h", "ab12…"], ["-"]]
     case fields([FieldSpec])  // a nested mapping of these fields
 }
