@@ -93,12 +93,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Scenarios: YAML loading (the only Yams importer), model, runner.
+        // Scenario files: YAML loading (the only Yams importer), the typed model, the verb table,
+        // the JSON Schema. Knows nothing of the world, the app core or the engines.
+        .target(name: "ScenarioModel", dependencies: ["ErrorCodes", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        // Scenario runs: interpreter, oracles, vectors, ledger, reports.
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "ErrorCodes", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler",
-                "CZlib", .product(name: "Yams", package: "Yams"),
+                "ScenarioModel", "Nostr", "Simulation", "GroupCore", "EngineInterface", "InMemoryRelay",
+                "DeterministicScheduler", "CZlib",
             ],
             swiftSettings: strict
         ),
@@ -107,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "MarmotConformCLI",
             dependencies: [
-                "Nostr", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
+                "Nostr", "ScenarioModel", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
@@ -165,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: [
-                "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation", "EngineInterface", "Nostr",
+                "ScenarioModel", "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation", "EngineInterface", "Nostr",
                 "EngineTestSupport", "ExternalProcessEngine", "DeterministicScheduler",
             ],
             swiftSettings: strict

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScenarioModel
 import ScenarioRunner
 
 /// `marmot-conform`: the conformance gate's command-line front door.

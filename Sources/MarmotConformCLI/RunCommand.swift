@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScenarioModel
 import ScenarioRunner
 
 extension MarmotConform {

@@ -6,6 +6,7 @@ import Foundation
 import GroupCore
 import NativeSwiftEngine
 import Nostr
+@testable import ScenarioModel
 @testable import ScenarioRunner
 import Simulation
 import Testing

@@ -3,6 +3,7 @@ import EngineTestSupport
 import ExternalProcessEngine
 import NativeSwiftEngine
 import Nostr
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

@@ -1,3 +1,4 @@
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

@@ -1,4 +1,5 @@
 import NativeSwiftEngine
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

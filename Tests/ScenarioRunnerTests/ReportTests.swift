@@ -1,5 +1,6 @@
 import ConformanceTestSupport
 import Foundation
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

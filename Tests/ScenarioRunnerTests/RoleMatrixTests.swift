@@ -2,6 +2,7 @@ import ConformanceTestSupport
 import Foundation
 import GroupCore
 import NativeSwiftEngine
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

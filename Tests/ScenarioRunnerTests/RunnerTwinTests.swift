@@ -4,6 +4,7 @@ import EngineTestSupport
 import Foundation
 import NativeSwiftEngine
 import Nostr
+import ScenarioModel
 import ScenarioRunner
 import Testing
 

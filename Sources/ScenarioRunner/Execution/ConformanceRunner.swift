@@ -1,6 +1,7 @@
 // Runs scenario files over seeds and engine selections: compares stored vectors, applies the
 // known-defects ledger, checks determinism on request, and writes failure capsules.
 import Foundation
+import ScenarioModel
 
 /// What to run and how.
 public struct RunRequest: Sendable {

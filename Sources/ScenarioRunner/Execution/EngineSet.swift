@@ -1,6 +1,7 @@
 // Which engine each member runs. The runner never names a concrete engine: the caller (the CLI,
 // a test) hands it factories by name.
 import EngineInterface
+import ScenarioModel
 import Simulation
 
 /// The engines a run may use, by name (`swift`, `mdk`, …).

@@ -11,13 +11,10 @@
 //         errors: [core.allPeersFailed]
 //         rejections: [commit_from_non_admin]
 //         notifications: [{ title: bob in Team, body: hi, chat: Team, sender: bob, group: true, payload: ok }]
+import ScenarioModel
 import Simulation
 
 enum ExpectationChecks {
-    static let memberFields = [
-        "chats", "failed-peers", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
-    ]
-
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
         switch field {
@@ -32,58 +29,46 @@ enum ExpectationChecks {
         }
     }
 
-    /// Checks an `expect` section (or a `check` step, whose checks are prefixed with `context`).
-    /// `ignoring`: keys of a `check` step that its interpreter handles itself.
+    /// Checks an `expect` section (or a `check` step's, whose checks are prefixed with `context`).
+    /// The expectations were read and checked when the file loaded.
     static func check(
-        _ expectations: YAMLNode?, outcome: Outcome, world: World, file: String, context: String? = nil, ignoring: [String] = []
+        _ expectations: Expectations?, outcome: Outcome, world: World, file: String, context: String? = nil
     ) async -> [CheckResult] {
         guard let expectations else { return [] }
         var results: [CheckResult] = []
         let prefix = context.map { "\($0): " } ?? ""
-        do {
-            // `decryptable` is the executor's: its probe runs after the outcome is recorded.
-            let top = try expectations.fields(of: "expect", allowed: Scenario.expectKeys + ignoring)
-            if let converged = try top["converged"]?.boolean("converged") {
-                results.append(await Convergence.check(prefix + "converged", in: world, expected: converged))
+        // `decryptable` is the executor's: its probe runs after the outcome is recorded.
+        if let converged = expectations.converged {
+            results.append(await Convergence.check(prefix + "converged", in: world, expected: converged))
+        }
+        guard case .map(let observedMembers) = outcome else { return results }
+        for member in expectations.members {
+            let observed = observedMembers[member.label].flatMap { if case .map(let m) = $0 { m } else { nil } }
+            for field in member.fields {
+                let expected = Outcome(field.value)
+                // An outcome lists role rejections only when there are some.
+                let actual = observed?[field.name] ?? (["role-rejections", "join-results"].contains(field.name) ? .list([]) : .null)
+                let differences = expected.partialDifferences(from: actual, path: "\(member.label).\(field.name)")
+                results.append(CheckResult(
+                    check: prefix + "member \(member.label): \(field.name)", clause: clause(for: field.name),
+                    verdict: differences.isEmpty ? .pass : .fail, expected: expected.summary, observed: actual.summary,
+                    detail: differences.map(\.description).joined(separator: "; ")))
             }
-            guard case .map(let observedMembers) = outcome else { return results }
-            for entry in try top["members"].map({ node throws(ScenarioError) -> [YAMLNode.Entry] in
-                guard case .mapping(let entries) = node.value else {
-                    throw ScenarioError(.wrongType, at: node.location, "expect.members must be a mapping of member labels")
-                }
-                return entries
-            }) ?? [] {
-                let fields = try entry.value.fields(of: "expectations of \(entry.key)", allowed: memberFields)
-                let observed = observedMembers[entry.key].flatMap { if case .map(let m) = $0 { m } else { nil } }
-                for field in memberFields {
-                    guard let node = fields[field] else { continue }
-                    let expected = expectedOutcome(of: node)
-                    // An outcome lists role rejections only when there are some.
-                    let actual = observed?[field] ?? (["role-rejections", "join-results"].contains(field) ? .list([]) : .null)
-                    let differences = expected.partialDifferences(from: actual, path: "\(entry.key).\(field)")
-                    results.append(CheckResult(
-                        check: prefix + "member \(entry.key): \(field)", clause: clause(for: field),
-                        verdict: differences.isEmpty ? .pass : .fail, expected: expected.summary, observed: actual.summary,
-                        detail: differences.map(\.description).joined(separator: "; ")))
-                }
-            }
-        } catch {
-            results.append(CheckResult(
-                check: "expect section", clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: error.description))
         }
         return results
     }
+}
 
-    /// A YAML value as an outcome: plain `true`/`false` and integers keep their type, all else is text.
-    static func expectedOutcome(of node: YAMLNode) -> Outcome {
-        switch node.value {
-        case .scalar(let text, let quoted):
-            if !quoted, text == "true" || text == "false" { return .bool(text == "true") }
-            if !quoted, text == "null" || text == "~" { return .null }
-            if !quoted, let integer = Int64(text) { return .integer(integer) }
-            return .string(text)
-        case .sequence(let items): return .list(items.map(expectedOutcome(of:)))
-        case .mapping(let entries): return .map(Dictionary(uniqueKeysWithValues: entries.map { ($0.key, expectedOutcome(of: $0.value)) }))
+extension Outcome {
+    /// An expected value as an outcome, to compare with what was observed.
+    init(_ value: ExpectedValue) {
+        switch value {
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .integer(i)
+        case .null: self = .null
+        case .string(let s): self = .string(s)
+        case .list(let items): self = .list(items.map(Outcome.init))
+        case .map(let entries): self = .map(entries.mapValues(Outcome.init))
         }
     }
 }

@@ -1,5 +1,6 @@
 // The `never` oracle of a `wait` step: conditions checked after every step of the world.
 import GroupCore
+import ScenarioModel
 import Simulation
 
 struct NeverWatch {

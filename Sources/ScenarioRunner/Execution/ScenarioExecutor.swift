@@ -4,6 +4,7 @@ import EngineInterface
 import GroupCore
 import InMemoryRelay
 import Nostr
+import ScenarioModel
 import Simulation
 
 /// Everything one run produced.
@@ -131,7 +132,7 @@ public struct ScenarioExecutor: Sendable {
     /// A member's relays per role; with no relays declared, the world's standard set.
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
         var behaviour = CoreConfiguration.Behaviour(
-            publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: member.ownCommitMerge,
+            publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: .init(member.ownCommitMerge),
             chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)), disabledPermissionChecks: disabledPermissionChecks)
         behaviour.protectsKeyPackage = member.protectsKeyPackage
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents

@@ -1,23 +1,19 @@
 // The `inject` step: builds the event a scenario describes (crafted, or a copy of one a member
 // published, altered), signs it, breaks it on request, and publishes it or hands it to one member.
 import Nostr
+import ScenarioModel
 import Simulation
 
 extension StepInterpreter {
-    mutating func inject(_ step: Step) throws {
-        let f = try fields(step)
-        let relay = try f.required("relay").string("relay")
-        let to = try f["to"]?.string("to")
+    mutating func inject(_ step: InjectStep) throws {
         var original: Event?
-        if let copyNode = f["copy"] {
-            let copy = try copyNode.fields(of: "copy", allowed: ["kind", "author", "nth"])
-            let kind = try copy["kind"].map { Kind(rawValue: UInt16(try $0.integer("kind", in: 0...65535))) }
-            let candidates = world.publishedEvents(kind: kind, by: try copy["author"]?.string("author"))
-            if let nth = try copy["nth"]?.integer("nth", in: 1...1_000_000) {
-                guard Int(nth) <= candidates.count else {
+        if let copy = step.copy {
+            let candidates = world.publishedEvents(kind: copy.kind.map { Kind(rawValue: $0) }, by: copy.author)
+            if let nth = copy.nth {
+                guard nth <= candidates.count else {
                     throw StepFailure(message: "inject: only \(candidates.count) published event(s) match the copy selector, not \(nth)")
                 }
-                original = candidates[Int(nth) - 1]
+                original = candidates[nth - 1]
             } else {
                 guard let last = candidates.last else { throw StepFailure(message: "inject: no published event matches the copy selector") }
                 original = last
@@ -27,29 +23,29 @@ extension StepInterpreter {
         // A crafted event's pubkey is set by whoever signs it (loading guarantees a kind or a copy).
         let placeholder = UnsignedEvent(pubkey: try key(world.labels.first ?? ""), createdAt: now, kind: .metadata, content: "")
         var unsigned = original?.unsigned ?? placeholder
-        if let k = try f["kind"]?.integer("kind", in: 0...65535) { unsigned.kind = Kind(rawValue: UInt16(k)) }
-        if let content = try f["content"]?.string("content") { unsigned.content = content }
+        if let k = step.kind { unsigned.kind = Kind(rawValue: k) }
+        if let content = step.content { unsigned.content = content }
         // Named tags replace the copy's tags of the same name; a crafted event starts with none.
-        if let tags = try f["tags"]?.tags("tags") {
+        if let tags = step.tags {
             let names = Set(tags.map { $0[0] })
             unsigned.tags = unsigned.tags.filter { !names.contains($0.first ?? "") } + tags
         }
-        if let name = try f["remove-tag"]?.string("remove-tag") {
+        if let name = step.removeTag {
             guard unsigned.tags.contains(where: { $0.first == name }) else {
                 throw StepFailure(message: "inject: the event has no '\(name)' tag to remove")
             }
             unsigned.tags.removeAll { $0.first == name }
         }
-        if let age = try f["age"]?.duration("age") {
+        if let age = step.age {
             unsigned.createdAt = now - min(now, UInt64(age.milliseconds / 1_000))
         } else if original == nil {
             unsigned.createdAt = now
         }
-        if let expiresIn = try f["expires-in"]?.duration("expires-in") {
+        if let expiresIn = step.expiresIn {
             unsigned.tags.removeAll { $0.first == "expiration" }
             unsigned.tags.append(["expiration", String(now + UInt64(expiresIn.milliseconds / 1_000))])
         }
-        let breakage: InjectRecipe.Breakage? = switch InjectBreakage(rawValue: try f["break"]?.string("break") ?? "") {
+        let breakage: InjectRecipe.Breakage? = switch step.breakage {
             case .signature: .signature
             case .id: .id
             case .content: .content
@@ -58,7 +54,7 @@ extension StepInterpreter {
         }
         // A changed copy is re-signed by its author when that is a member's own key; a copy of a
         // one-time-key event (kind 445) gets a throwaway key, which looks the same on the wire.
-        var signer = try f["author"]?.string("author")
+        var signer = step.author
         if signer == nil, let original, original.unsigned != unsigned {
             signer = world.labels.first { world.member($0)?.publicKey == original.pubkey }
         }
@@ -68,6 +64,6 @@ extension StepInterpreter {
         } catch {
             throw StepFailure(message: "inject: could not build the event: \(error)")
         }
-        log.append("  " + world.inject(event, relay: relay, to: to))
+        log.append("  " + world.inject(event, relay: step.relay, to: step.to))
     }
 }

@@ -3,6 +3,7 @@
 // check naming the step (a selector that can never match is refused when the file loads:
 // Model/FaultFields.swift). Read from the traces, which record every rule's installation and
 // every time it acts.
+import ScenarioModel
 
 /// A selector fault step, and where the traces stood when it ran.
 struct FaultStepRecord {
@@ -13,22 +14,27 @@ struct FaultStepRecord {
     let logStart: Int
 }
 
-extension StepInterpreter {
-    static let selectorFaults: Set<String> = ["drop", "delay", "duplicate", "reorder", "reject", "withhold-ok", "hold", "tamper"]
+extension FaultKind {
+    /// Faults that install a rule on selected frames (or, `tamper`, on a member's deliveries),
+    /// as opposed to a state change of a relay or a member's links.
+    var selectsFrames: Bool {
+        switch self {
+        case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK, .hold, .tamper: true
+        case .down, .up, .partition, .heal: false
+        }
+    }
+}
 
+extension StepInterpreter {
     /// Remembers a fault step that was just applied, if it selects frames, or an `inject` step
     /// handed to one member (`to`), which reaches only that member's live subscriptions.
     mutating func noteFault(_ step: Step, title: String, networkStart: Int, logStart: Int) {
-        // The fields were checked when the file loaded.
-        guard case .mapping(let entries) = step.argument.value else { return }
-        if step.verb == "inject" {
-            guard entries.contains(where: { $0.key == "to" }) else { return }
-            faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: "inject", networkStart: networkStart, logStart: logStart))
-            return
+        let apply: String
+        switch step.action {
+        case .inject(let inject) where inject.to != nil: apply = "inject"
+        case .fault(let fault) where fault.kind.selectsFrames: apply = fault.kind.rawValue
+        default: return
         }
-        guard case .scalar(let apply, _)? = entries.first(where: { $0.key == "apply" })?.value.value,
-              Self.selectorFaults.contains(apply)
-        else { return }
         faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: apply, networkStart: networkStart, logStart: logStart))
     }
 

@@ -6,6 +6,7 @@
 // A capsule is JSON (`<stem>-<engine>-seed<N>.capsule.json`); one larger than
 // `compressionThreshold` is written gzip'd instead (`….capsule.json.gz`, same JSON inside).
 import Foundation
+import ScenarioModel
 
 public struct FailureCapsule: Hashable, Sendable, Codable {
     /// Bumped on any incompatible change of this format. 2: the whole merged trace (`trace`)

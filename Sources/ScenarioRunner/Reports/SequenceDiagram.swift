@@ -3,6 +3,7 @@
 // steps and failing checks are notes across every lifeline, member updates and faults are notes on
 // their lifeline. Built from a failure capsule; rendered as Mermaid text or as an HTML page with
 // inline SVG (SequenceDiagram+HTML.swift).
+import ScenarioModel
 import Simulation
 
 public struct SequenceDiagram: Sendable {

@@ -1,6 +1,7 @@
 // An engine-independent scenario outcome (what every member ended up seeing), as stored in
 // vectors/scenarios/<scenario>.json and compared after each run.
 import Nostr
+import ScenarioModel
 
 /// A JSON-shaped value with a stable order, so that stored vectors diff cleanly.
 public indirect enum Outcome: Hashable, Sendable {

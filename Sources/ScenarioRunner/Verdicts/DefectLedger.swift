@@ -9,6 +9,7 @@
 //     reason: a committer that merged its own losing commit never rolls back
 //     link: https://github.com/marmot-protocol/marmot/blob/master/03.md
 //     expires: 2027-06-30
+import ScenarioModel
 
 /// One confirmed engine defect.
 public struct KnownDefect: Hashable, Sendable {

@@ -2,6 +2,7 @@
 // `replay` match checks by it, so it must survive edits that do not change the scenario's
 // meaning. A file position does not (inserting a comment line moves every later step), so it
 // stays out of the name and goes into the human-readable detail instead.
+import ScenarioModel
 
 public enum StepIdentity {
     /// `step 'after the race'` for a named step (names are unique within a scenario); an unnamed

@@ -1,6 +1,7 @@
 import ErrorCodes
 
-// The one error type of the ScenarioRunner module.
+// The one error type of the ScenarioModel module; the runner reports the problems of the files it
+// reads besides scenarios (vectors, capsules, the defect ledger) with it too.
 
 /// A position in a scenario file (1-based line and column).
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {

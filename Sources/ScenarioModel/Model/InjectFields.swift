@@ -53,3 +53,19 @@ extension InjectFields {
         }
     }
 }
+
+extension InjectFields {
+    static func decode(_ f: StepFields) throws(ScenarioError) -> InjectStep {
+        let copy = f.nested("copy")
+        return InjectStep(
+            relay: try f.string("relay"), to: try f.optionalString("to"), author: try f.optionalString("author"),
+            copy: try copy.map { c throws(ScenarioError) in
+                InjectStep.CopySelector(
+                    kind: try c.optionalKind("kind"), author: try c.optionalString("author"),
+                    nth: try c.optionalInteger("nth", in: 1...1_000_000).map { Int($0) })
+            },
+            kind: try f.optionalKind("kind"), content: try f.optionalString("content"), tags: try f.optionalTags("tags"),
+            removeTag: try f.optionalString("remove-tag"), age: try f.optionalDuration("age"),
+            expiresIn: try f.optionalDuration("expires-in"), breakage: try f.optionalWord("break", as: InjectBreakage.self))
+    }
+}

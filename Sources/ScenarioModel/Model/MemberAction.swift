@@ -1,0 +1,48 @@
+// What a member does in a member-action step, with its fields typed. `group` names the chat to act
+// on (nil: the member's only active chat); `channel` likewise for channels. Labels are member
+// labels, resolved to keys when the step runs.
+
+/// A GroupCore action as a scenario writes it.
+public enum MemberAction: Sendable, Hashable {
+    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String])
+    case createChat(with: String)
+    case addMembers([String], group: String?)
+    case removeMembers([String], group: String?, withMessages: Bool)
+    case leave(group: String?)
+    case rename(to: String, group: String?)
+    case send(text: String, group: String?)
+    case setRole(member: String, role: RoleName, group: String?)
+    /// Deletes the message with this text.
+    case deleteMessage(text: String, group: String?)
+    case block(member: String, group: String?)
+    case unblock(member: String, group: String?)
+    case createLink(role: RoleName, approval: Bool, group: String?)
+    case changeLink(role: RoleName, group: String?)
+    case deleteLink(group: String?)
+    /// Joins by the link the named `create-link` step made.
+    case joinByLink(link: String)
+    case acceptJoin(member: String, role: RoleName, group: String?)
+    case rejectJoin(member: String, group: String?)
+    case deleteGroup(keepHistory: Bool, group: String?)
+    case setPreferences(PreferenceChanges, group: String?)
+    /// Reacts to the message with this text.
+    case react(message: String, emoji: String, group: String?)
+    case publishRoles(group: String?)
+    case mute(group: String?)
+    case unmute(group: String?)
+    case createChannel(relays: [String], name: String, description: String, welcome: String, owners: [String])
+    case retryChannel(channel: String?)
+    /// Joins by the link of `from`'s channel.
+    case joinChannel(channel: String?, from: String)
+    case retryJoin(channel: String?)
+    case broadcast(text: String, channel: String?)
+}
+
+/// The group preferences a `set-preferences` step lists (nil: keep the default).
+public struct PreferenceChanges: Sendable, Hashable {
+    public var reactions: Bool?
+    public var fullDeletion: Bool?
+    public var disappearAfter: ScenarioDuration?
+    public var historyForNewMembers: Bool?
+    public var welcome: String?
+}

@@ -1,0 +1,127 @@
+// A scenario file, loaded and checked: every member, relay and step reference resolves, step
+// names are unique, and each step's fields match the vocabulary.
+
+/// A relay of the simulated world.
+public struct RelaySpec: Sendable, Hashable {
+    public let name: String
+    /// Pika-style roles: `key-packages`, `inbox`, `group`.
+    public let roles: [String]
+    /// Policies such as `reject-protected` or `down`.
+    public let policies: [String]
+    public let location: SourceLocation
+}
+
+/// A simulated member.
+public struct MemberSpec: Sendable, Hashable {
+    public let label: String
+    /// `swift`, `mdk`, or nil for the engine chosen on the command line.
+    public let engine: String?
+    public let profileName: String?
+    public let relays: [String]
+    /// False for a member that never publishes a key package (it cannot be invited).
+    public let publishesKeyPackage: Bool
+    /// How the member's app core merges its accepted commits (`merges-own-commit`).
+    public let ownCommitMerge: OwnCommitMergeName
+    /// True for a member whose key package is NIP-70 protected (`["-"]`).
+    public var protectsKeyPackage: Bool = false
+    /// True for a member whose core hands kind-445 events that fail Nostr verification to its
+    /// engine (an engine conformance probe; see `CoreConfiguration.Behaviour`).
+    public var handsUnverifiedGroupEvents: Bool = false
+    /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
+    public var chatRelay: String? = nil
+    public let location: SourceLocation
+}
+
+/// A loaded scenario.
+public struct Scenario: Sendable {
+    public let file: String
+    public let name: String
+    public let description: String
+    public let clauses: [String]
+    public let relays: [RelaySpec]
+    public let members: [MemberSpec]
+    public let steps: [Step]
+    /// The `expect` section, checked by the oracles.
+    public let expectations: Expectations?
+    /// `expect: { decryptable: true }`: the decryptability probe runs after the outcome is recorded.
+    public var decryptable: Bool { expectations?.decryptable ?? false }
+    /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
+    /// depends on the seed, such as races judged by convergence alone).
+    public let storesVector: Bool
+
+    static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
+    public static let roles = ["discovery", "key-packages", "inbox", "group"]
+    public static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
+    public static let engines = ["swift", "mdk"]
+    static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
+    public static let chatRelayConducts = ["honest", "alters", "forges"]
+
+    /// Loads and checks a scenario.
+    /// - Parameters:
+    ///   - text: the YAML text.
+    ///   - file: the path used in error locations.
+    /// - Throws: the first `ScenarioError`, positioned at the offending node.
+    public init(yaml text: String, file: String) throws(ScenarioError) {
+        let root = try YAMLLoader.load(text, file: file)
+        let top = try root.fields(of: "the scenario", allowed: Self.topLevelKeys, required: ["name", "members", "steps"])
+        self.file = file
+        name = try top.required("name").string("name")
+        description = try top["description"]?.string("description") ?? ""
+        clauses = try top["clauses"]?.stringList("clauses") ?? []
+        storesVector = try top["vector"]?.boolean("vector") ?? true
+
+        var relays: [RelaySpec] = []
+        for node in try top["relays"]?.list("relays") ?? [] {
+            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies"], required: ["name"])
+            let relayName = try f.required("name").string("relay name")
+            var roles: [String] = []
+            if let rolesNode = f["roles"] {
+                for item in try rolesNode.list("roles") { roles.append(try item.word("a relay role", oneOf: Self.roles)) }
+            }
+            var policies: [String] = []
+            if let policyNode = f["policies"] {
+                for item in try policyNode.list("policies") { policies.append(try item.word("a relay policy", oneOf: Self.policies)) }
+            }
+            try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
+            relays.append(RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location))
+        }
+        // Without a relays section the world runs its standard relays, which steps may name.
+        let relayNames = relays.isEmpty ? Self.standardRelayNames : relays.map(\.name)
+
+        var members: [MemberSpec] = []
+        for node in try top.required("members").list("members") {
+            let f = try node.fields(
+                of: "a member",
+                allowed: [
+                    "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
+                    "unverified-group-events", "chat-relay",
+                ],
+                required: ["label"])
+            let label = try f.required("label").string("member label")
+            let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
+            let memberRelays = try f["relays"].map { node throws(ScenarioError) in
+                try Self.references(node, "relays", kind: "relay", known: relayNames)
+            } ?? []
+            try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
+            var member = MemberSpec(
+                label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
+                publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
+                ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
+                    OwnCommitMergeName(rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
+                } ?? .asReceived,
+                location: f.location)
+            member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
+            member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
+            member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
+            members.append(member)
+        }
+
+        var context = StepContext(members: members.map(\.label), relays: relayNames)
+        steps = try Self.steps(try top.required("steps").list("steps"), context: &context)
+        expectations = try top["expect"].map { node throws(ScenarioError) in
+            try Expectations.load(node, members: members.map(\.label))
+        }
+        self.relays = relays
+        self.members = members
+    }
+}

@@ -1,0 +1,43 @@
+// Before step one: does every member's engine offer what the steps it performs need? A step's
+// requirement comes from its verb's table entry (ScenarioModel's StepVocabulary).
+import EngineInterface
+import ScenarioModel
+
+extension StepInterpreter {
+    /// Why the scenario cannot run on these engines, found before step one.
+    enum Unrunnable {
+        /// An engine declares it lacks a capability a step needs: `unsupported`.
+        case lacking(String)
+        /// An engine could not say what it supports: `error`.
+        case unanswered(String)
+    }
+
+    /// The first capability some member's engine lacks for a step it performs (checked before step one).
+    func missingCapability() async -> Unrunnable? {
+        var needed: [String: Set<String>] = [:]
+        func collect(_ steps: [Step]) {
+            for step in steps {
+                collect(step.substeps)
+                guard case .engine(let feature) = step.requirement, case .member(let member) = step.action else { continue }
+                needed[member.by, default: []].insert(EngineCapability(feature).rawValue)
+            }
+        }
+        collect(scenario.steps)
+        for (label, capabilities) in needed.sorted(by: { $0.key < $1.key }) {
+            guard let engine = world.member(label)?.engine else { continue }
+            let offered: EngineCapabilities
+            do { offered = try await engine.capabilities() } catch {
+                return .unanswered("\(label)'s engine did not report its capabilities: \(error)")
+            }
+            if let missing = capabilities.sorted().first(where: { !offered.supports(EngineCapability(rawValue: $0)) }) {
+                return .lacking("\(label)'s engine \(offered.name) \(offered.version) lacks capability \(missing)")
+            }
+        }
+        return nil
+    }
+}
+
+extension EngineCapability {
+    /// The engine capability a scenario step needs (the model names it by the same raw value).
+    init(_ feature: EngineFeature) { self.init(rawValue: feature.rawValue) }
+}

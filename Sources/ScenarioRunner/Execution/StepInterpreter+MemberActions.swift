@@ -1,0 +1,173 @@
+// Member-action steps: the typed MemberAction a step carries becomes the GroupCore AppAction its
+// member dispatches. Labels, chat and channel names and message texts are resolved here, against
+// the world as it is when the step runs; every other field was typed when the file loaded.
+import EngineInterface
+import GroupCore
+import Nostr
+import ScenarioModel
+import Simulation
+
+extension StepInterpreter {
+    /// The app action a member step dispatches (wrapped as forged when the step says so).
+    func appAction(for step: MemberStep) async throws -> AppAction {
+        let action = try await honestAction(step.action, by: step.by)
+        return step.forged ? .forged(action) : action
+    }
+
+    private func honestAction(_ action: MemberAction, by: String) async throws -> AppAction {
+        switch action {
+        case .createGroup(let with, let name, let description, let onPartialFailure, let admins):
+            return .createGroup(
+                peers: try keys(with), name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure),
+                admins: try keys(admins))
+        case .createChat(let with): return .createChat(peer: try key(with))
+        case .addMembers(let members, let group): return .addMembers(chatID: try await chat(of: by, named: group), peers: try keys(members))
+        case .removeMembers(let members, let group, let withMessages):
+            let chatID = try await chat(of: by, named: group), members = try keys(members)
+            return withMessages ? .removeMembersWithMessages(chatID: chatID, members: members) : .removeMembers(chatID: chatID, members: members)
+        case .leave(let group): return .leave(chatID: try await chat(of: by, named: group))
+        case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
+        case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
+        case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
+        case .unmute(let group): return .unmute(chatID: try await chat(of: by, named: group))
+        case .createChannel(let relays, let name, let description, let welcome, let owners):
+            return .createChannel(relays: try keys(relays), name: name, description: description, welcomeMessage: welcome, coOwners: try keys(owners))
+        case .retryChannel(let name): return .retryChannel(channelID: try await channel(of: by, named: name).channelID)
+        case .retryJoin(let name): return .retryJoinChannel(channelID: try await channel(of: by, named: name).channelID)
+        case .broadcast(let text, let name): return .broadcast(channelID: try await channel(of: by, named: name).channelID, text: text)
+        case .joinChannel(let name, let owner):
+            let channel = try await channel(of: owner, named: name)
+            guard let link = channel.link else {
+                throw StepFailure(message: "\(owner)'s channel '\(channel.name)' has no link yet (no relay active)")
+            }
+            return .joinChannel(link)
+        case .setRole(let member, let role, let group):
+            let member = try key(member)
+            return .setRole(chatID: try await chat(of: by, named: group), member: member, role: Role(role))
+        case .block(let member, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .block(chatID: chatID, member: try key(member))
+        case .unblock(let member, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .unblock(chatID: chatID, member: try key(member))
+        case .createLink(let role, let approval, let group):
+            return .createGroupLink(chatID: try await chat(of: by, named: group), role: Role(role), approval: approval)
+        case .changeLink(let role, let group): return .changeGroupLink(chatID: try await chat(of: by, named: group), role: Role(role))
+        case .deleteLink(let group): return .deleteGroupLink(chatID: try await chat(of: by, named: group))
+        case .joinByLink(let name):
+            guard let link = links[name] else { throw StepFailure(message: "step '\(name)' made no link") }
+            return .joinByLink(admin: link.admin, token: link.token)
+        case .acceptJoin(let member, let role, let group):
+            return .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(member), role: Role(role))
+        case .rejectJoin(let member, let group): return .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(member))
+        case .deleteGroup(let keepHistory, let group): return .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: keepHistory)
+        case .setPreferences(let changes, let group):
+            var preferences = GroupPreferences()
+            if let value = changes.reactions { preferences.reactions = value }
+            if let value = changes.fullDeletion { preferences.fullDeletion = value }
+            if let value = changes.disappearAfter { preferences.disappearAfterSeconds = UInt64(value.milliseconds / 1_000) }
+            if let value = changes.historyForNewMembers { preferences.historyForNewMembers = value }
+            if let value = changes.welcome { preferences.welcomeMessage = value }
+            return .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences)
+        case .react(let text, let emoji, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .react(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: text), emoji: emoji)
+        case .publishRoles(let group): return .publishRoleTable(chatID: try await chat(of: by, named: group))
+        case .deleteMessage(let text, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .deleteMessage(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: text))
+        }
+    }
+
+    /// Remembers the link a `create-link` step made, for later `join-by-link` steps naming it.
+    mutating func noteLink(made name: String, by label: String) async {
+        guard let member = world.member(label),
+              let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey })
+        else { return }
+        links[name] = (link.admin, link.token)
+    }
+
+    func key(_ label: String) throws -> PublicKey {
+        guard let key = world.member(label)?.publicKey else { throw StepFailure(message: "no member '\(label)'") }
+        return key
+    }
+
+    func keys(_ labels: [String]) throws -> [PublicKey] {
+        try labels.map(key)
+    }
+
+    /// The chat a member acts on: the one named by `group`, else its only active chat.
+    func chat(of label: String, named group: String?) async throws -> String {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let all = await core.state().chatList
+        let chats = all.filter { !$0.isRemoved }
+        if let group {
+            // A named chat may be one we left: acting on it is how a scenario shows the refusal.
+            guard let chat = chats.first(where: { $0.groupName == group }) ?? all.first(where: { $0.groupName == group }) else {
+                throw StepFailure(message: "\(label) has no chat named '\(group)' (has: \(chats.map(\.groupName)))")
+            }
+            return chat.chatID
+        }
+        guard chats.count == 1 else {
+            throw StepFailure(message: "\(label) has \(chats.count) active chats; name one with 'group:'")
+        }
+        return chats[0].chatID
+    }
+
+    /// The channel a member acts on: the one named `name`, else its only channel.
+    func channel(of label: String, named name: String?) async throws -> ChannelState {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let channels = await core.state().channels
+        if let name {
+            guard let channel = channels.first(where: { $0.name == name }) else {
+                throw StepFailure(message: "\(label) has no channel named '\(name)' (has: \(channels.map(\.name)))")
+            }
+            return channel
+        }
+        guard channels.count == 1 else { throw StepFailure(message: "\(label) has \(channels.count) channels; name one with 'channel:'") }
+        return channels[0]
+    }
+
+    /// The rumor id of the chat message with `text` as `label`'s engine stored it.
+    func messageID(of label: String, chatID: String, text: String) async throws -> String {
+        guard let engine = world.member(label)?.engine,
+              let group = try await engine.groups().first(where: { $0.nostrGroupID == chatID })
+        else { throw StepFailure(message: "\(label) has no group \(chatID.prefix(8))") }
+        let matches = try await engine.messages(in: group.mlsGroupID).filter { $0.rumor.kind == .chatMessage && $0.rumor.content == text }
+        guard matches.count == 1 else { throw StepFailure(message: "\(label) has \(matches.count) messages '\(text)', needs exactly one") }
+        return matches[0].rumor.id.hex
+    }
+}
+
+extension Role {
+    /// The app core's role for a role a scenario names (ModelMappingTests: the two lists agree).
+    init(_ name: RoleName) {
+        switch name {
+        case .owner: self = .owner
+        case .admin: self = .admin
+        case .moderator: self = .moderator
+        case .member: self = .member
+        case .relay: self = .relay
+        case .observer: self = .observer
+        }
+    }
+}
+
+extension PartialFailurePolicy {
+    init(_ choice: PartialFailureChoice) {
+        switch choice {
+        case .proceed: self = .proceed
+        case .abort: self = .abort
+        }
+    }
+}
+
+extension CoreConfiguration.Behaviour.OwnCommitMerge {
+    /// The app core's merge behaviour for the one a scenario member names.
+    init(_ name: OwnCommitMergeName) {
+        switch name {
+        case .asReceived: self = .asReceived
+        case .plain: self = .plain
+        }
+    }
+}

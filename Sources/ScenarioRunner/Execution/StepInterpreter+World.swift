@@ -1,0 +1,111 @@
+// World steps that take more than a line: parallel blocks, waits with their `never` watch, and
+// faults (a relay down, a member partitioned, a rule on selected frames).
+import GroupCore
+import InMemoryRelay
+import Nostr
+import ScenarioModel
+import Simulation
+
+extension StepInterpreter {
+    /// Logically concurrent: every action is dispatched at the same instant, in an order the seed
+    /// chooses, before any of their traffic is delivered.
+    mutating func runParallel(_ substeps: [Step], name: String?) async throws {
+        var actions: [(String, AppAction)] = []
+        for substep in substeps {
+            guard case .member(let member) = substep.action else {
+                throw StepFailure(message: "parallel blocks hold member actions only, found '\(substep.verb)'")
+            }
+            actions.append((member.by, try await appAction(for: member)))
+        }
+        actions.shuffle(using: &generator)
+        log.append("  order: \(actions.map(\.0).joined(separator: ", "))")
+        orders.append(actions.map(\.0).joined(separator: ","))
+        var entrants: [RenameRace.Entrant] = []
+        for (by, action) in actions {
+            let published = await dispatch(by, action)
+            // A rename commits at once: the first group event its member publishes is the commit.
+            if case .rename(_, let name) = action, let commit = published {
+                entrants.append(RenameRace.Entrant(member: by, name: name, commit: commit))
+            }
+        }
+        if let name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
+    }
+
+    mutating func wait(_ step: WaitStep, title: String) async -> CheckResult {
+        let deadline = world.now.advanced(by: step.within.virtual)
+        var watch = await NeverWatch(step.never, world: world)
+        var quiescent = false
+        while world.now <= deadline {
+            guard await world.step() else { quiescent = true; break }
+            if let broken = await watch.violation(in: world) {
+                return CheckResult(
+                    check: "\(title): never \(step.never.map(\.rawValue).joined(separator: ", "))", clause: ScenarioExecutor.scenarioClause,
+                    verdict: .fail, expected: "none of these while waiting", observed: broken)
+            }
+        }
+        switch step.until {
+        case .quiescent:
+            return CheckResult(
+                check: "\(title): quiescent within \(step.within)", clause: ScenarioExecutor.scenarioClause,
+                verdict: quiescent ? .pass : .fail, detail: quiescent ? "" : "traffic or timers still pending at \(world.now)")
+        case .converged:
+            return await Convergence.check("\(title): converged within \(step.within)", in: world)
+        }
+    }
+
+    mutating func applyFault(_ fault: FaultStep, stepName: String?) throws {
+        let kind = fault.kind
+        func need(_ value: String?, _ what: String) throws -> String {
+            guard let value else { throw StepFailure(message: "fault '\(kind.rawValue)' needs '\(what)'") }
+            return value
+        }
+        switch kind {
+        case .down, .up:
+            world.network.setRelay(try need(fault.relay, "relay"), up: kind == .up)
+            return
+        case .partition:
+            world.network.partition(try need(fault.member, "member"))
+            return
+        case .tamper:
+            guard let k = fault.eventKind else { throw StepFailure(message: "fault 'tamper' needs 'kind'") }
+            let author = try key(try need(fault.author, "author"))
+            world.tamper(deliveriesTo: try need(fault.member, "member"), kind: Kind(rawValue: k), author: author)
+            return
+        case .heal:
+            world.network.heal(try need(fault.member, "member"))
+            return
+        default:
+            break
+        }
+        var selector = FrameSelector()
+        if let k = fault.eventKind { selector.kinds = [Kind(rawValue: k)] }
+        if let author = fault.author { selector.authorLabel = author }
+        let scope: FaultRule.Scope =
+            switch (fault.relay, fault.member) {
+            case (let r?, let m?): .link(member: m, relay: r)
+            case (let r?, nil): .relay(r)
+            case (nil, let m?): .member(m)
+            case (nil, nil): .everywhere
+            }
+        let action: FaultRule.Action
+        switch kind {
+        case .drop: action = .drop
+        case .delay: action = .delay((fault.duration ?? ScenarioDuration(milliseconds: 1_000)).virtual)
+        case .duplicate: action = .duplicate
+        case .reorder: action = .reorder
+        case .reject: action = .reject(prefix: MachineReadablePrefix(fault.prefix ?? "blocked"), message: "rejected by scenario")
+        case .withholdOK: action = .withholdOK
+        case .hold:
+            guard let name = stepName else { throw StepFailure(message: "a hold fault needs a step name for release to refer to") }
+            action = .hold(name)
+        case .down, .up, .partition, .heal, .tamper: return
+        }
+        // EVENT-carrying rules watch what members publish unless told otherwise; OK withholding
+        // watches the relay's answer.
+        let direction: FaultRule.Direction = kind == .withholdOK ? .both : (fault.direction == .toMember ? .toMember : .toRelay)
+        let occurrences: FaultRule.Occurrences = fault.nth.map { .nth($0) } ?? .all
+        if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
+        let rule = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
+        if kind == .hold, let name = stepName { holds[name] = rule }
+    }
+}

@@ -1,0 +1,37 @@
+// The scenario model names roles, merge behaviours, partial-failure policies, engine capabilities
+// and the standard relays with its own values (it imports neither GroupCore nor Simulation nor
+// EngineInterface); the runner maps them. These tests fail when one side gains a value the other
+// lacks, or when a mapping sends a value to the wrong counterpart.
+import EngineInterface
+import GroupCore
+@testable import ScenarioModel
+@testable import ScenarioRunner
+import Simulation
+import Testing
+
+@Suite struct ModelMappingTests {
+    @Test func roleNamesAreGroupCoreRoles() {
+        #expect(RoleName.allCases.map(\.rawValue) == Role.allCases.map(\.rawValue))
+        for name in RoleName.allCases { #expect(Role(name).rawValue == name.rawValue) }
+    }
+
+    @Test func ownCommitMergesAreGroupCores() {
+        let core = CoreConfiguration.Behaviour.OwnCommitMerge.allCases.map(\.rawValue)
+        #expect(OwnCommitMergeName.allCases.map(\.rawValue) == core)
+        for name in OwnCommitMergeName.allCases { #expect(CoreConfiguration.Behaviour.OwnCommitMerge(name).rawValue == name.rawValue) }
+    }
+
+    @Test func partialFailureChoicesMapToPolicies() {
+        #expect(PartialFailurePolicy(PartialFailureChoice.proceed) == .proceed)
+        #expect(PartialFailurePolicy(PartialFailureChoice.abort) == .abort)
+    }
+
+    @Test func engineFeaturesAreEngineCapabilities() {
+        let declared: [EngineCapability] = [.createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .applicationMessages]
+        #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
+    }
+
+    @Test func standardRelayNamesAreTheWorldsStandardRelays() {
+        #expect(Scenario.standardRelayNames == WorldConfiguration.standardRelays.map(\.name))
+    }
+}
