@@ -106,6 +106,9 @@ def seeds():
         add("marmot-group-data", group_data(member["decrypted"]["marmot_group_data"]["fields"]))
         add("mls-group-info", bytes.fromhex(member["decrypted"]["group_info_hex"]))
         add("relay-frame", '["EVENT","inbox",%s]' % json.dumps(member["rumor"]))
+    # Every shipped scenario file (the YAML grammar and the typed model), smallest first.
+    for path in sorted((ROOT / "scenarios").rglob("*.yaml"), key=lambda p: p.stat().st_size):
+        add("scenario-file", path.read_bytes())
     return corpus
 
 

@@ -5,6 +5,7 @@
 import Marmot
 import MLS
 import Nostr
+import ScenarioModel
 import TLSCodec
 
 /// One decoder under fuzzing.
@@ -50,6 +51,9 @@ public struct FuzzTarget: Sendable {
         },
         FuzzTarget(name: "ratchet-tree", summary: "a ratchet_tree extension, then the tree built from it (RFC 9420 §12.4.3.3)") { input in
             (try? RatchetTree(bytes: input)) != nil
+        },
+        FuzzTarget(name: "scenario-file", summary: "a scenario file: YAML, then the typed model (file:line:column errors)") { input in
+            (try? Scenario(yaml: String(decoding: input, as: UTF8.self), file: "fuzz.yaml")) != nil
         },
         FuzzTarget(name: "marmot-group-data", summary: "the Marmot group data extension 0xF2EE (MIP-01)") { input in
             (try? GroupData(bytes: input)) != nil
