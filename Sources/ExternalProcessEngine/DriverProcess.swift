@@ -70,8 +70,9 @@ public actor DriverProcess {
         runner = Task {
             let status: String
             do {
+                // A bare name is looked up on PATH (e.g. `python3`), anything with a slash is a path.
                 let outcome = try await run(
-                    .path(.init(executable)),
+                    executable.contains("/") ? .path(.init(executable)) : .name(executable),
                     arguments: Arguments(arguments),
                     environment: .inherit.updating(variables),
                     input: .inputWriter,

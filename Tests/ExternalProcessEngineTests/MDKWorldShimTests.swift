@@ -28,16 +28,15 @@ struct MDKWorldShimTests {
     }
 
     /// Alice creates a group with bob, both send a message, alice self-updates; returns the bytes. With
-    /// `noise`, a third instance works between every step, so its calls interleave with theirs.
-    func scriptedExchange(noise: Bool) async throws -> Transcript {
-        let driver = try await MDKDriver.launch(withShim: true)
-        try await driver.requireWorld()
+    /// `noise`, a third instance works between every step, so its calls interleave with theirs. Instance
+    /// names get `prefix`, so that one driver can host the exchange several times.
+    func scriptedExchange(on driver: DriverProcess, prefix: String = "", noise: Bool) async throws -> Transcript {
         let clock = Clock()
         var bench = Bench(driver: driver, seed: 0x5EED)
         func member(_ name: String, keys: inout TestGenerator) async throws -> Member {
             let keypair = Keypair.generate(using: &keys)
             let world = WorldFeed(clock: clock.reader, generator: TestGenerator(seed: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })))
-            let engine = try await driver.makeEngine(instance: name, encryptionKey: keys.bytes(32), world: world)
+            let engine = try await driver.makeEngine(instance: prefix + name, encryptionKey: keys.bytes(32), world: world)
             return Member(name: name, keypair: keypair, engine: engine)
         }
         // Eve has keys and a bench of her own, so that only her engine calls differ between the two runs.
@@ -84,14 +83,23 @@ struct MDKWorldShimTests {
         let update = try await alice.engine.selfUpdate(in: group)
         transcript.note("self-update", "\(update.event.id.hex) \(update.event.content)")
         #expect(update.event.createdAt == clock.reader())
-        await driver.shutdown()
         return transcript
     }
 
+    /// Process A runs the exchange once; process B runs it, then runs it again with another instance
+    /// interleaving. All three give the same bytes: nothing but the world's clock and the members' seeds
+    /// reaches MDK's output — not the other instances, not whether the exchange is the process's first.
     @Test func sameSeedsGiveSameBytesInTwoProcessesWhateverElseRuns() async throws {
-        let quiet = try await scriptedExchange(noise: false)
-        let busy = try await scriptedExchange(noise: true)
+        let first = try await MDKDriver.launch(withShim: true)
+        try await first.requireWorld()
+        let quiet = try await scriptedExchange(on: first, noise: false)
+        await first.shutdown()
+        let second = try await MDKDriver.launch(withShim: true)
+        let again = try await scriptedExchange(on: second, prefix: "1-", noise: false)
+        let busy = try await scriptedExchange(on: second, prefix: "2-", noise: true)
+        await second.shutdown()
         #expect(quiet.lines.count == 8)
+        #expect(quiet == again, "two driver processes gave different bytes for the same requests")
         #expect(quiet == busy, "MDK's bytes depend on something other than the world's clock and the member's seeds")
     }
 
