@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ConformanceTestSupport
 import Foundation
 import Testing
@@ -42,5 +45,56 @@ import Testing
         #expect(output.text.contains("world_unavailable"), "\(output.text)")
         #expect(output.text.contains("world shim is not preloaded"), "\(output.text)")
         #expect(!output.text.contains("PASS "), "\(output.text)")
+    }
+
+    /// SIGTERM to the runner takes its driver down with it (the CLI kills its drivers, then exits 143).
+    @Test(.enabled(if: PythonVenv.interpreter != nil, "no .venv: run ci/setup"))
+    func terminatingTheRunnerEndsItsDriver() async throws {
+        let binary = try #require(RunAndReplayTests.binary, "marmot-conform is not built (swift build --build-tests builds it)")
+        let runner = Process()
+        runner.executableURL = binary
+        runner.arguments = ["run", "scenarios/group-lifecycle", "--engine", "mdk"]
+        runner.currentDirectoryURL = Vectors.repositoryRoot
+        runner.standardOutput = FileHandle.nullDevice
+        runner.standardError = FileHandle.nullDevice
+        try runner.run()
+        // Wait (on progress: the driver appearing) for the runner's driver process.
+        var driver: pid_t?
+        for _ in 0..<1200 where driver == nil {
+            driver = Self.children(of: runner.processIdentifier).first
+            if driver == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let child = try #require(driver, "the runner started no driver")
+        kill(runner.processIdentifier, SIGTERM)
+        runner.waitUntilExit()
+        #expect(runner.terminationStatus == 128 + SIGTERM)
+        var waited = 0
+        while DriverLifetimeProbe.isRunning(child), waited < 600 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(!DriverLifetimeProbe.isRunning(child), "the driver outlived the terminated runner")
+        if DriverLifetimeProbe.isRunning(child) { kill(child, SIGKILL) }
+    }
+
+    /// Processes whose parent is `parent` (from /proc).
+    static func children(of parent: Int32) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent
+        }
+    }
+}
+
+/// Whether a process still runs (a zombie waiting to be reaped counts as gone).
+enum DriverLifetimeProbe {
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
     }
 }
