@@ -16,6 +16,13 @@ import sys
 import threading
 import time
 
+# MDK's MLS library spreads work such as the HPKE encryptions of a commit's path secrets over a rayon
+# thread pool, and each encryption seeds its generator from the OS. With several pool threads their
+# draws from the request's stream interleave in whatever order the threads run (measured: the same
+# self-update gave different bytes in two runs). One pool thread runs the jobs in a fixed order. Set
+# before MDK loads: rayon reads it when it builds its pool.
+os.environ["RAYON_NUM_THREADS"] = "1"
+
 SEED_BYTES = 32
 # Read-only queries carry no seed; the stream is still reset so that nothing carries over between calls.
 QUERY_SEED = bytes(SEED_BYTES)
@@ -105,6 +112,8 @@ def call(world, function):
     outcome = {}
 
     def body():
+        if os.environ.get("WORLDSHIM_TRACE"):
+            print(f"worldshim: call thread {threading.get_native_id()}", file=sys.stderr, flush=True)
         try:
             outcome["value"] = function()
         except BaseException as exc:  # handed back to the caller's thread as is

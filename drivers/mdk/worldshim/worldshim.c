@@ -15,6 +15,10 @@
 // interpreter starts normally. Once armed it never goes back to the wall clock or the OS stream.
 // The driver finds the control functions below with ctypes (they are global symbols of a preloaded
 // object); their presence is how it knows the shim is active. See docs/driver-protocol.md.
+//
+// Randomness is one stream per request, so its bytes are only reproducible when the draws come in a
+// fixed order: from the request's thread, or from threads it waits for one at a time. With
+// WORLDSHIM_TRACE set, every draw is logged with its thread id, to find draws from elsewhere.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,6 +30,9 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define WORLDSHIM_VERSION 1
 
@@ -41,6 +48,7 @@ static uint8_t block[64];
 static size_t block_used = 64;    // bytes of `block` already handed out
 static uint64_t served = 0;       // random bytes served since load (for tests and diagnostics)
 static uint64_t clock_reads = 0;  // virtual clock reads since load
+static int tracing = 0;           // WORLDSHIM_TRACE set: log every draw with its thread to stderr
 
 // --- ChaCha20 block function (RFC 8439 §2.3), nonce fixed at zero ---------------------------------
 
@@ -88,6 +96,7 @@ void worldshim_set(int64_t unix_seconds, const uint8_t seed[32]) {
         key[i] = (uint32_t)seed[4 * i] | (uint32_t)seed[4 * i + 1] << 8 | (uint32_t)seed[4 * i + 2] << 16 | (uint32_t)seed[4 * i + 3] << 24;
     counter = 0;
     block_used = 64;
+    if (!armed) tracing = getenv("WORLDSHIM_TRACE") != NULL;
     armed = 1;
     pthread_mutex_unlock(&lock);
 }
@@ -106,6 +115,11 @@ static ssize_t world_random(void *buffer, size_t length) {
     pthread_mutex_lock(&lock);
     fill(buffer, length);
     pthread_mutex_unlock(&lock);
+    if (tracing) {
+        char line[96];
+        int n = snprintf(line, sizeof line, "worldshim: tid %ld draws %zu\n", (long)gettid(), length);
+        if (n > 0) write(2, line, (size_t)n);
+    }
     return (ssize_t)length;
 }
 
