@@ -27,7 +27,8 @@ struct MDKWorldShimTests {
         mutating func note(_ label: String, _ value: String) { lines.append("\(label): \(value)") }
     }
 
-    /// Alice creates a group with bob, both send a message, alice self-updates; returns the bytes. With
+    /// Alice creates a group with bob, carol and dave, bob joins, alice and bob send a message each, alice
+    /// self-updates; returns the bytes. With
     /// `noise`, a third instance works between every step, so its calls interleave with theirs. Instance
     /// names get `prefix`, so that one driver can host the exchange several times.
     func scriptedExchange(on driver: DriverProcess, prefix: String = "", noise: Bool) async throws -> Transcript {
@@ -50,13 +51,20 @@ struct MDKWorldShimTests {
         let alice = try await member("alice", keys: &bench.generator)
         try await disturb()
         let bob = try await member("bob", keys: &bench.generator)
+        // Carol and dave are invited but never join: with four leaves, alice's self-update encrypts its
+        // path to several members, work MDK spreads over a thread pool (docs/driver-protocol.md).
+        let carol = try await member("carol", keys: &bench.generator)
+        let dave = try await member("dave", keys: &bench.generator)
         clock.advance(7)
-        let keyPackage = try await bench.keyPackage(of: bob)
-        transcript.note("bob key package", keyPackage.content)
+        var keyPackages: [Event] = []
+        for invitee in [bob, carol, dave] {
+            keyPackages.append(try await bench.keyPackage(of: invitee))
+            transcript.note("\(invitee.name) key package", keyPackages.last?.content ?? "")
+        }
         try await disturb()
         clock.advance(3)
         let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [keyPackage], name: "Shim", description: "", relays: Bench.relays, admins: [alice.pubkey]))
+            creator: alice.pubkey, keyPackages: keyPackages, name: "Shim", description: "", relays: Bench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         transcript.note("group", group.hex)
         for rumor in created.welcomeRumors {
@@ -98,7 +106,7 @@ struct MDKWorldShimTests {
         let again = try await scriptedExchange(on: second, prefix: "1-", noise: false)
         let busy = try await scriptedExchange(on: second, prefix: "2-", noise: true)
         await second.shutdown()
-        #expect(quiet.lines.count == 8)
+        #expect(quiet.lines.count == 12)
         #expect(quiet == again, "two driver processes gave different bytes for the same requests")
         #expect(quiet == busy, "MDK's bytes depend on something other than the world's clock and the member's seeds")
     }
