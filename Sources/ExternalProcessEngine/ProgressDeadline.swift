@@ -97,8 +97,10 @@ public final class LiveDrivers: Sendable {
     /// The drivers still running.
     public var running: Set<pid_t> { pids.withLock { $0 } }
 
-    /// Sends SIGKILL to every driver still running (for a runner that is being terminated).
-    public func killAll() {
-        for pid in running { kill(pid, SIGKILL) }
+    /// Sends SIGTERM to every driver still running, for a runner that is being terminated: a driver
+    /// then removes its run directory and exits. One that cannot (stuck in native code) still exits
+    /// within a second once the runner is gone, by its parent watch (docs/driver-protocol.md).
+    public func terminateAll() {
+        for pid in running { kill(pid, SIGTERM) }
     }
 }

@@ -99,7 +99,7 @@ actor InstanceCounter {
     }
 }
 
-/// On SIGINT or SIGTERM, kills the driver processes before exiting, so none outlives the runner.
+/// On SIGINT or SIGTERM, ends the driver processes before exiting, so none outlives the runner.
 /// (Drivers also exit by themselves when the runner dies without a chance to clean up.)
 enum SignalCleanup {
     /// The signal sources, kept alive for the life of the process once installed.
@@ -112,7 +112,7 @@ enum SignalCleanup {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler {
-                    LiveDrivers.shared.killAll()
+                    LiveDrivers.shared.terminateAll()
                     exit(128 + signalNumber)
                 }
                 source.resume()

@@ -55,6 +55,9 @@ import Testing
         runner.executableURL = binary
         runner.arguments = ["run", "scenarios/group-lifecycle", "--engine", "mdk"]
         runner.currentDirectoryURL = Vectors.repositoryRoot
+        let runDirectory = try RunAndReplayTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: runDirectory) }
+        runner.environment = ProcessInfo.processInfo.environment.merging(["MARMOT_DRIVER_RUN_DIR": runDirectory.path]) { $1 }
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try runner.run()
@@ -75,6 +78,8 @@ import Testing
         }
         #expect(!DriverLifetimeProbe.isRunning(child), "the driver outlived the terminated runner")
         if DriverLifetimeProbe.isRunning(child) { kill(child, SIGKILL) }
+        // Ended by SIGTERM, the driver removed its run directory (members' databases) on the way out.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runDirectory.path).isEmpty)
     }
 
     /// Processes whose parent is `parent` (from /proc).

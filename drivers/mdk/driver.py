@@ -506,12 +506,18 @@ def handle(driver, line):
 
 def main():
     base = os.environ.get("MARMOT_DRIVER_RUN_DIR") or None
-    run_dir = tempfile.mkdtemp(prefix="mdk-driver-", dir=base)
-    driver = Driver(run_dir)
-    world.exit_with_parent()
-    if IMPORT_ERROR is None:
-        world.warm_up(lambda method, params, stamp: world.call(stamp, lambda: getattr(driver, method)(params)))
+    run_dir, driver = None, None
+
+    def remove_run_dir():
+        if run_dir is not None:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+    world.exit_with_parent(remove_run_dir)
     try:
+        run_dir = tempfile.mkdtemp(prefix="mdk-driver-", dir=base)
+        driver = Driver(run_dir)
+        if IMPORT_ERROR is None:
+            world.warm_up(lambda method, params, stamp: world.call(stamp, lambda: getattr(driver, method)(params)))
         for line in sys.stdin:
             if not line.strip():
                 continue
@@ -521,8 +527,9 @@ def main():
     except KeyboardInterrupt:
         pass
     finally:
-        driver.instances.clear()
-        shutil.rmtree(run_dir, ignore_errors=True)
+        if driver is not None:
+            driver.instances.clear()
+        remove_run_dir()
 
 
 if __name__ == "__main__":

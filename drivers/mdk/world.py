@@ -12,6 +12,7 @@ call of every instance. A new thread seeds it from the request's seed instead.
 
 import ctypes
 import os
+import signal
 import sys
 import threading
 import time
@@ -119,7 +120,7 @@ def call(world, function):
         except BaseException as exc:  # handed back to the caller's thread as is
             outcome["error"] = exc
 
-    worker = threading.Thread(target=body, name="engine-call")
+    worker = threading.Thread(target=body, name="engine-call", daemon=True)
     worker.start()
     worker.join()
     if "error" in outcome:
@@ -171,8 +172,8 @@ def warm_up(call):
     step("destroy_instance", {"instance": invitee})
 
 
-def exit_with_parent(poll_seconds=0.5):
-    """Exits this process as soon as the process that started it is gone.
+def exit_with_parent(cleanup, poll_seconds=0.5):
+    """Exits this process (after `cleanup()`) as soon as the process that started it is gone, or on SIGTERM.
 
     Closing stdin already ends the driver when it is idle; this watchdog also covers a parent that
     died while a call is running or stuck (the pipe then stays unread). prctl(PR_SET_PDEATHSIG) is not
@@ -188,9 +189,17 @@ def exit_with_parent(poll_seconds=0.5):
             time.sleep(poll_seconds)
             if os.getppid() != parent:
                 print("mdk driver: parent process gone, exiting", file=sys.stderr, flush=True)
+                cleanup()
                 os._exit(3)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+    # SIGTERM (the runner being interrupted) ends the request loop like a closed stdin would, so the
+    # run directory is removed; engine-call threads are daemons and do not hold the exit back.
+    def terminate(_signal, _frame):
+        raise SystemExit(143)
+
+    signal.signal(signal.SIGTERM, terminate)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--check"]:
