@@ -85,6 +85,9 @@ public actor DriverProcess {
                         group.addTask {
                             for await line in lines {
                                 do { _ = try await writer.write(line) } catch { break }
+                                // The driver could not have answered before it got the line: a busy
+                                // client (not the driver) is what kept it waiting until now.
+                                await self.noteWritten()
                             }
                             try? await writer.finish()
                         }
@@ -184,6 +187,8 @@ public actor DriverProcess {
         for id in pending.keys.sorted() { settle(id, .failure(failure)) }
     }
 
+    private func noteWritten() { progress.noteOutput(now: .now) }
+
     private func noteStderr(_ line: String) {
         progress.noteOutput(now: .now)
         stderrTail.append(line)
@@ -211,12 +216,18 @@ public actor DriverProcess {
         watchdog = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: tick)
-                self.checkProgress()
+                await self.checkProgress()
             }
         }
     }
 
-    private func checkProgress() {
+    private func checkProgress() async {
+        guard !pending.isEmpty else { return }
+        progress.noteCPU(processID.flatMap(ProcessCPUTime.read), now: .now)
+        guard progress.expired(deadline, oldestSent: pending.values.map(\.sent).min(), now: .now) != nil else { return }
+        // Before failing anything, let work already queued on this actor run (a response read from the
+        // pipe while this process was too busy to run the reader is progress, not silence).
+        await Task.yield()
         guard !pending.isEmpty else { return }
         let now = ContinuousClock.now
         progress.noteCPU(processID.flatMap(ProcessCPUTime.read), now: now)
