@@ -8,62 +8,86 @@ import Nostr
 import Subprocess
 
 /// One running driver process speaking docs/driver-protocol.md over its stdin/stdout. It may host many
-/// engine instances (``makeEngine(instance:encryptionKey:config:)``); requests from all of them share the
-/// pipe and are matched to responses by id.
+/// engine instances (``makeEngine(instance:encryptionKey:config:world:)``); requests from all of them
+/// share the pipe and are matched to responses by id.
 ///
-/// Every request has a wall-clock timeout; when the driver exits, every pending and later request fails
-/// with `.driverDied`, naming the exit status and the last lines the driver wrote to stderr.
+/// Requests have a deadline on *progress*, not on wall-clock time (``ProgressDeadline``): a request
+/// fails with `.timeout` once the driver has been silent and idle for the allowed span. A response with
+/// an id no request is waiting for, or a line that is not a response, fails every pending request at
+/// once with `.malformedResponse`. When the driver exits, every pending and later request fails with
+/// `.driverDied`, naming the exit status and the last lines the driver wrote to stderr.
 public actor DriverProcess {
     private typealias Reply = Result<[String: JSONValue], EngineError>
 
-    private let requestTimeout: Duration
+    private struct Pending {
+        let method: DriverMethod
+        let sent: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Reply, Never>
+    }
+
+    private let deadline: ProgressDeadline
     private let outbox: AsyncStream<String>.Continuation
-    private var pending: [Int: CheckedContinuation<Reply, Never>] = [:]
-    private var timers: [Int: Task<Void, Never>] = [:]
+    private var pending: [Int: Pending] = [:]
     private var nextID = 1
     private var stderrTail: [String] = []
     private var death: EngineError?
     private var runner: Task<Void, Never>?
+    private var watchdog: Task<Void, Never>?
+    private var processID: pid_t?
+    private var progress: DriverProgress
 
     private static let stderrTailLines = 20
 
-    private init(requestTimeout: Duration, outbox: AsyncStream<String>.Continuation) {
-        self.requestTimeout = requestTimeout
+    private init(deadline: ProgressDeadline, outbox: AsyncStream<String>.Continuation) {
+        self.deadline = deadline
         self.outbox = outbox
+        progress = DriverProgress(now: .now)
     }
 
     /// Starts `executable` with `arguments` and returns once it is running (it is not yet known to answer).
-    /// - Parameter requestTimeout: how long any one request may wait for its response.
+    /// - Parameters:
+    ///   - environment: variables to set (or, with nil, remove) on top of this process's environment.
+    ///   - deadline: how long a request may wait without the driver making progress.
     public static func launch(
         executable: String,
         arguments: [String],
-        requestTimeout: Duration = .seconds(60)
+        environment: [String: String?] = [:],
+        deadline: ProgressDeadline = ProgressDeadline()
     ) async -> DriverProcess {
         // A write to a driver that just died raises SIGPIPE, which would kill the whole test process
         // instead of surfacing as `.driverDied`.
         signal(SIGPIPE, SIG_IGN)
         let (lines, outbox) = AsyncStream.makeStream(of: String.self)
-        let driver = DriverProcess(requestTimeout: requestTimeout, outbox: outbox)
-        await driver.start(executable: executable, arguments: arguments, lines: lines)
+        let driver = DriverProcess(deadline: deadline, outbox: outbox)
+        await driver.start(executable: executable, arguments: arguments, environment: environment, lines: lines)
         return driver
     }
 
-    private func start(executable: String, arguments: [String], lines: AsyncStream<String>) {
+    private func start(executable: String, arguments: [String], environment: [String: String?], lines: AsyncStream<String>) {
+        // The driver watches this pid and exits when it is gone (docs/driver-protocol.md, "Transport").
+        var variables: [Environment.Key: String?] = ["MARMOT_DRIVER_PARENT_PID": "\(getpid())"]
+        for (key, value) in environment { variables[Environment.Key(stringLiteral: key)] = value }
         runner = Task {
             let status: String
             do {
+                // A bare name is looked up on PATH (e.g. `python3`), anything with a slash is a path.
                 let outcome = try await run(
-                    .path(.init(executable)),
+                    executable.contains("/") ? .path(.init(executable)) : .name(executable),
                     arguments: Arguments(arguments),
+                    environment: .inherit.updating(variables),
                     input: .inputWriter,
                     output: .sequence,
                     error: .sequence
                 ) { execution in
+                    self.started(execution.processIdentifier.value)
                     let writer = execution.standardInputWriter
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await line in lines {
                                 do { _ = try await writer.write(line) } catch { break }
+                                // The driver could not have answered before it got the line: a busy
+                                // client (not the driver) is what kept it waiting until now.
+                                await self.noteWritten()
                             }
                             try? await writer.finish()
                         }
@@ -95,25 +119,23 @@ public actor DriverProcess {
     }
 
     /// Sends one request and waits for its response's `result` object.
+    /// - Parameter world: the request's `world` field (virtual time and seed), when the engine runs on
+    ///   the world's clock.
     /// - Throws: the driver's typed error, or `.driverDied`, `.timeout`, `.malformedResponse`.
-    public func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:]) async throws(EngineError)
-        -> [String: JSONValue]
+    public func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:], world: JSONValue? = nil)
+        async throws(EngineError) -> [String: JSONValue]
     {
         if let death { throw death }
         let id = nextID
         nextID += 1
-        let request = JSONValue.object([
-            "id": JSONValue(id), "method": .string(method.rawValue), "params": .object(params),
-        ])
-        let timeout = requestTimeout
+        var request: [String: JSONValue] = ["id": JSONValue(id), "method": .string(method.rawValue), "params": .object(params)]
+        if let world { request["world"] = world }
         let reply = await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-            pending[id] = continuation
-            timers[id] = Task {
-                try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
-                self.settle(id, .failure(EngineError(.timeout, "\(method.rawValue) got no response within \(timeout)")))
-            }
-            outbox.yield(request.serialized() + "\n")
+            let now = ContinuousClock.now
+            if pending.isEmpty { progress.restart(now: now) }
+            pending[id] = Pending(method: method, sent: now, continuation: continuation)
+            startWatchdog()
+            outbox.yield(JSONValue.object(request).serialized() + "\n")
         }
         return try reply.get()
     }
@@ -124,14 +146,27 @@ public actor DriverProcess {
         await runner?.value
     }
 
+    /// The driver's process id while it runs (for tests and diagnostics).
+    public var pid: pid_t? { processID }
+
     // MARK: - Events from the process
+
+    private func started(_ pid: pid_t) {
+        processID = pid
+        LiveDrivers.shared.insert(pid)
+    }
 
     private func receive(_ line: String) {
         guard !line.isEmpty else { return }
+        progress.noteOutput(now: .now)
         guard let response = try? JSONValue(parsing: line).object, let id = response["id"]?.int64.flatMap(Int.init(exactly:)) else {
             // Not attributable to a request; the protocol allows one outstanding line only in error.
-            let failure = EngineError(.malformedResponse, "driver wrote a line that is not a response: \(line.prefix(200))")
-            for id in pending.keys { settle(id, .failure(failure)) }
+            failAll(EngineError(.malformedResponse, "driver wrote a line that is not a response: \(line.prefix(200))"))
+            return
+        }
+        guard pending[id] != nil else {
+            // A reply nobody asked for means the stream is out of step: waiting would only stall.
+            failAll(EngineError(.malformedResponse, "driver answered request \(id), which is not pending: \(line.prefix(200))"))
             return
         }
         if let error = response["error"]?.object {
@@ -145,11 +180,17 @@ public actor DriverProcess {
     }
 
     private func settle(_ id: Int, _ reply: Reply) {
-        timers.removeValue(forKey: id)?.cancel()
-        pending.removeValue(forKey: id)?.resume(returning: reply)
+        pending.removeValue(forKey: id)?.continuation.resume(returning: reply)
     }
 
+    private func failAll(_ failure: EngineError) {
+        for id in pending.keys.sorted() { settle(id, .failure(failure)) }
+    }
+
+    private func noteWritten() { progress.noteOutput(now: .now) }
+
     private func noteStderr(_ line: String) {
+        progress.noteOutput(now: .now)
         stderrTail.append(line)
         if stderrTail.count > Self.stderrTailLines { stderrTail.removeFirst(stderrTail.count - Self.stderrTailLines) }
     }
@@ -157,9 +198,42 @@ public actor DriverProcess {
     private func stopWriting() { outbox.finish() }
 
     private func terminated(status: String) {
+        if let processID { LiveDrivers.shared.remove(processID) }
         let tail = stderrTail.isEmpty ? "(stderr empty)" : stderrTail.joined(separator: "\n")
         let failure = EngineError(.driverDied, "driver exited (\(status)); last stderr lines:\n\(tail)")
         death = failure
-        for id in pending.keys { settle(id, .failure(failure)) }
+        failAll(failure)
+        watchdog?.cancel()
+    }
+
+    // MARK: - Deadline on progress
+
+    /// One task per driver that wakes every tick while requests are pending and fails them once the
+    /// driver has made no progress (no output, no CPU time) for the allowed span.
+    private func startWatchdog() {
+        guard watchdog == nil, death == nil else { return }
+        let tick = deadline.tick
+        watchdog = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                await self.checkProgress()
+            }
+        }
+    }
+
+    private func checkProgress() async {
+        guard !pending.isEmpty else { return }
+        progress.noteCPU(processID.flatMap(ProcessCPUTime.read), now: .now)
+        guard progress.expired(deadline, oldestSent: pending.values.map(\.sent).min(), now: .now) != nil else { return }
+        // Before failing anything, let work already queued on this actor run (a response read from the
+        // pipe while this process was too busy to run the reader is progress, not silence).
+        await Task.yield()
+        guard !pending.isEmpty else { return }
+        let now = ContinuousClock.now
+        progress.noteCPU(processID.flatMap(ProcessCPUTime.read), now: now)
+        let oldest = pending.values.map(\.sent).min()
+        guard let reason = progress.expired(deadline, oldestSent: oldest, now: now) else { return }
+        let methods = pending.values.map(\.method.rawValue).sorted().joined(separator: ", ")
+        failAll(EngineError(.timeout, "\(methods): \(reason)"))
     }
 }

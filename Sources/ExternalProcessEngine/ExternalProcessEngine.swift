@@ -7,10 +7,13 @@ public struct ExternalProcessEngine: ProtocolEngine {
     public let driver: DriverProcess
     /// The instance name inside the driver.
     public let instance: String
+    /// The member's clock and seeded stream, when the driver runs the engine on the world's.
+    let world: WorldFeed?
 
-    init(driver: DriverProcess, instance: String) {
+    init(driver: DriverProcess, instance: String, world: WorldFeed?) {
         self.driver = driver
         self.instance = instance
+        self.world = world
     }
 
     private func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:]) async throws(EngineError)
@@ -18,7 +21,7 @@ public struct ExternalProcessEngine: ProtocolEngine {
     {
         var params = params
         params["instance"] = .string(instance)
-        return DriverReply(method, try await driver.call(method, params))
+        return DriverReply(method, try await driver.call(method, params, world: world?.stamp(for: method)))
     }
 
     private func groupParams(_ group: MLSGroupID) -> [String: JSONValue] { ["mls_group_id": .string(group.hex)] }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExternalProcessEngine
 import Foundation
 import ScenarioModel
 import ScenarioRunner
@@ -56,12 +57,16 @@ extension MarmotConform {
 
         @OptionGroup var repository: RepositoryOptions
 
+        @Option(help: "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails.")
+        var driverTimeout: Double = Double(ProgressDeadline.defaultSilence.components.seconds)
+
         func validate() throws {
             guard ["mdk", "swift", "mixed"].contains(engine) else {
                 throw ValidationError("--engine must be mdk, swift or mixed, not '\(engine)'")
             }
             if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
             if let seeds, SeedRange.parse(seeds) == nil { throw ValidationError("--seeds must look like 1..200, not '\(seeds)'") }
+            guard driverTimeout > 0, driverTimeout <= 3600 else { throw ValidationError("--driver-timeout must be in (0, 3600] seconds") }
         }
 
         func run() async throws {
@@ -77,7 +82,7 @@ extension MarmotConform {
                 scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) }
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
-            let session = try await EngineSession.start(for: engine)
+            let session = try await EngineSession.start(for: engine, driverTimeout: driverTimeout)
             var request = RunRequest(
                 selection: engine, seeds: seedList, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
                 vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsuleURL,
@@ -231,23 +236,26 @@ enum DefectLedgerFile {
 struct EngineSession {
     var engines = EngineSet([:])
     var versions: [String: String] = [:]
-    /// Unix time of virtual zero: the wall clock when MDK takes part (it stamps events itself),
-    /// a fixed instant otherwise so that runs replay byte for byte.
+    /// Unix time of virtual zero, the same for every engine: MDK runs on the world's clock too (its
+    /// driver's world shim), so every run replays byte for byte.
     var epoch: UInt64 = 1_700_000_000
     var shutdowns: [@Sendable () async -> Void] = []
 
-    static func start(for selection: String) async throws -> EngineSession {
+    static func start(for selection: String, driverTimeout: Double = Double(ProgressDeadline.defaultSilence.components.seconds))
+        async throws -> EngineSession
+    {
         var session = EngineSession()
         if selection == "swift" || selection == "mixed" {
             session.engines.entries["swift"] = Engines.swift
             session.versions["swift"] = "0.1"
         }
         if selection == "mdk" || selection == "mixed" {
-            let (entry, version, shutdown) = try await Engines.mdk(python: ".venv/bin/python", driver: "drivers/mdk/driver.py")
+            let (entry, version, shutdown) = try await Engines.mdk(
+                try MDKDriverCommand.resolve(), deadline: ProgressDeadline(silence: .milliseconds(Int64(driverTimeout * 1000))),
+                epoch: session.epoch)
             session.engines.entries["mdk"] = entry
             session.versions["mdk"] = version
             session.shutdowns.append(shutdown)
-            session.epoch = UInt64(Date().timeIntervalSince1970)
         }
         if selection == "mixed" {
             // What a ledger entry for mixed runs names as its version: every engine taking part.

@@ -18,8 +18,8 @@ public typealias ContextualEngineFactory = @Sendable (EngineContext) async throw
 /// whichever is due first (a delivery wins a tie), and feeds what it produced to the members'
 /// cores in label order, carrying out their effects before the next step. Cores are awaited one
 /// input at a time, so with deterministic engines a run is a function of the seed: same seed and
-/// actions → same `fingerprint`. (MDK draws its own randomness and time, so MDK runs are
-/// reproducible in outcome, not in bytes.)
+/// actions → same `fingerprint`. (MDK is deterministic too when its driver runs on the world's clock
+/// and seed: docs/driver-protocol.md, "Determinism".)
 public final class World {
     /// The network; tests install faults on it directly.
     public var network: RelayNetwork
@@ -90,6 +90,8 @@ public final class World {
         var stream = generator.child("member/\(label)")
         let keypair = Keypair.generate(using: &stream)
         let storageKey = (0..<4).flatMap { _ in withUnsafeBytes(of: stream.next().littleEndian, Array.init) }
+        // An engine may read the clock while it is made (MDK's driver does): give it the world's now.
+        clock.set(network.unixSeconds)
         let engine = try await engineFactory(EngineContext(
             label: label, storageKey: storageKey, generator: stream.child("engine"), clock: clock.reader))
         let configuration = CoreConfiguration(

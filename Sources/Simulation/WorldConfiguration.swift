@@ -24,10 +24,9 @@ public struct WorldConfiguration: Sendable {
 
     public var seed: UInt64
     /// Unix time of virtual instant zero. The default (2023-11-14) keeps deterministic runs
-    /// independent of the machine's clock. MDK stamps `created_at` of its events and rumors from
-    /// the wall clock and checks kind-445 timestamps against it, while none of our own timestamps
-    /// reach it; MDK runs should still pass the wall-clock time at world creation (read by the
-    /// test, never by this module) so that both sources of timestamps in a chat agree.
+    /// independent of the machine's clock. An MDK driver without the world shim stamps events from
+    /// the wall clock; worlds with such a driver (some tests) pass the wall-clock time at creation
+    /// (read by the test, never by this module) so that both sources of timestamps agree.
     public var epochUnixSeconds: UInt64
     public var relays: [RelaySpec]
     public var latency: VirtualDuration

@@ -10,7 +10,7 @@ import Testing
             read request; echo '{"id":1,"result":{"instance":"m"}}'
             read request; echo '{"id":2,"result":\(result)}'; cat > /dev/null
             """
-        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script], requestTimeout: .seconds(600))
+        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script])
         return (driver, try await driver.makeEngine(instance: "m", encryptionKey: [UInt8](repeating: 1, count: 32)))
     }
 

@@ -12,11 +12,20 @@ enum MDKDriver {
 
     static var isAvailable: Bool { Peers.shouldRun }
 
-    static func launch() async throws -> DriverProcess {
+    /// The world shim ci/setup builds, when present.
+    static var shim: String? {
+        let path = Vectors.repositoryRoot.appendingPathComponent(".venv/lib/libworldshim.so").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// The driver, on the wall clock and OS randomness unless `withShim` (then every request must carry `world`).
+    static func launch(withShim: Bool = false) async throws -> DriverProcess {
         guard let python = PythonVenv.interpreter else {
             throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
-        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+        let preload: String? = withShim ? shim : nil  // nil removes an inherited LD_PRELOAD
+        return await DriverProcess.launch(
+            executable: python.path, arguments: [script], environment: ["LD_PRELOAD": preload, "PYTHONHASHSEED": "0"])
     }
 }
 

@@ -17,7 +17,7 @@ enum MDK {
             throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+        return await DriverProcess.launch(executable: python.path, arguments: [script])
     }
 }
 

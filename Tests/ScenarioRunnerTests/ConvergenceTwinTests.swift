@@ -109,6 +109,6 @@ import Testing
     static func launchDriver() async throws -> DriverProcess {
         let python = try #require(PythonVenv.interpreter)
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+        return await DriverProcess.launch(executable: python.path, arguments: [script])
     }
 }

@@ -29,7 +29,7 @@ import Testing
     /// members start. Every later run on the same dead driver is an error too, not "unsupported".
     @Test func aDriverThatDiesDuringMemberCreationIsAnErrorForThisAndEveryLaterRun() async throws {
         let script = #"read line; printf '{"id":1,"result":{"instance":"m1"}}\n'; read line; exit 3"#
-        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script], requestTimeout: .seconds(600))
+        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script])
         let engines = EngineSet(["fake": EngineSet.Entry(factory: { context in
             try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
         }, deterministic: false)])

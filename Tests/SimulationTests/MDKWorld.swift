@@ -24,7 +24,7 @@ enum MDKWorld {
             throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script], requestTimeout: .seconds(120))
+        return await DriverProcess.launch(executable: python.path, arguments: [script])
     }
 
     /// A world of MDK members. Its epoch is the wall clock at creation (read here, in the test):

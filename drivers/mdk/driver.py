@@ -13,6 +13,8 @@ import sys
 import tempfile
 import traceback
 
+import world
+
 PROTOCOL_VERSION = 1
 
 try:
@@ -266,12 +268,14 @@ class Driver:
     # -- lifecycle -----------------------------------------------------------------------------
 
     def hello(self, params):
+        fields, world_capabilities = world.hello_fields()
         return {
             "protocol_version": PROTOCOL_VERSION,
             "name": "mdk",
             "version": MDK_VERSION,
             "client_tag": f"MDK/{MDK_VERSION}",
-            "capabilities": CAPABILITIES,
+            "capabilities": CAPABILITIES + world_capabilities,
+            **fields,
         }
 
     def create_instance(self, params):
@@ -495,8 +499,9 @@ def handle(driver, line):
             raise DriverError("bad_request", "`params` must be an object")
         if IMPORT_ERROR is not None and method != "hello":
             raise DriverError("engine_unavailable", f"mdk does not import: {IMPORT_ERROR}")
-        return {"id": request_id, "result": getattr(driver, method)(params)}
-    except DriverError as exc:
+        stamp = world.parse(request)
+        return {"id": request_id, "result": world.call(stamp, lambda: getattr(driver, method)(params))}
+    except (DriverError, world.WorldError) as exc:
         return {"id": request_id, "error": {"code": exc.code, "message": exc.message}}
     except Exception as exc:  # MDK errors from non-ingest methods, and anything unexpected
         if uniffi is not None and isinstance(exc, uniffi.MdkUniffiError):
@@ -509,9 +514,18 @@ def handle(driver, line):
 
 def main():
     base = os.environ.get("MARMOT_DRIVER_RUN_DIR") or None
-    run_dir = tempfile.mkdtemp(prefix="mdk-driver-", dir=base)
-    driver = Driver(run_dir)
+    run_dir, driver = None, None
+
+    def remove_run_dir():
+        if run_dir is not None:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+    world.exit_with_parent(remove_run_dir)
     try:
+        run_dir = tempfile.mkdtemp(prefix="mdk-driver-", dir=base)
+        driver = Driver(run_dir)
+        if IMPORT_ERROR is None:
+            world.warm_up(lambda method, params, stamp: world.call(stamp, lambda: getattr(driver, method)(params)))
         for line in sys.stdin:
             if not line.strip():
                 continue
@@ -521,8 +535,9 @@ def main():
     except KeyboardInterrupt:
         pass
     finally:
-        driver.instances.clear()
-        shutil.rmtree(run_dir, ignore_errors=True)
+        if driver is not None:
+            driver.instances.clear()
+        remove_run_dir()
 
 
 if __name__ == "__main__":

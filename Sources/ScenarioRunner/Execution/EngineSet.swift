@@ -11,7 +11,8 @@ public struct EngineSet: Sendable {
 
     public struct Entry: Sendable {
         public let factory: Factory
-        /// Whether runs with only this engine replay byte for byte (our own engine: yes; MDK: no).
+        /// Whether runs with only this engine replay byte for byte (our own engine, and MDK through its
+        /// driver on the world's clock and seed: yes), so that they get fingerprints.
         public let deterministic: Bool
         public init(factory: @escaping Factory, deterministic: Bool) {
             self.factory = factory

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// How long a driver request may wait, measured in the driver's progress rather than in wall-clock
+/// time, so that a slow or loaded machine never turns a healthy call into a timeout while a hung driver
+/// is still caught within seconds.
+///
+/// The driver makes progress when it writes a line (stdout or stderr) or uses CPU time (read from
+/// `/proc/<pid>/stat` on Linux; elsewhere only output counts). A request fails with `.timeout` when the
+/// driver has made no progress for `silence` while it waits, or, whatever the driver does, after
+/// `limit` (a driver spinning without ever answering).
+public struct ProgressDeadline: Sendable, Equatable {
+    /// Allowed span without progress while a request waits.
+    public var silence: Duration
+    /// Absolute bound on one request, for a driver that burns CPU without answering.
+    public var limit: Duration
+    /// How often the client looks at the driver while requests wait.
+    public var tick: Duration
+
+    /// The default silence: MDK's slowest real call (bulk create with 50 members) uses CPU throughout,
+    /// so silence only measures a driver that is blocked, stopped or deadlocked.
+    public static let defaultSilence = Duration.seconds(10)
+
+    public init(silence: Duration = defaultSilence, limit: Duration? = nil, tick: Duration? = nil) {
+        self.silence = silence
+        self.limit = limit ?? max(silence * 60, .seconds(60))
+        self.tick = tick ?? min(max(silence / 10, .milliseconds(20)), .seconds(1))
+    }
+}
+
+/// When the driver last made progress, as the watchdog sees it.
+struct DriverProgress {
+    private(set) var last: ContinuousClock.Instant
+    private var cpuTicks: UInt64?
+
+    init(now: ContinuousClock.Instant) { last = now }
+
+    /// A request was sent to an idle driver: time spent idle before it does not count.
+    mutating func restart(now: ContinuousClock.Instant) { last = now }
+
+    mutating func noteOutput(now: ContinuousClock.Instant) { last = now }
+
+    /// Records the driver's CPU time; any increase is progress.
+    mutating func noteCPU(_ ticks: UInt64?, now: ContinuousClock.Instant) {
+        guard let ticks else { return }
+        if let previous = cpuTicks, ticks > previous { last = now }
+        cpuTicks = ticks
+    }
+
+    /// Why waiting requests have expired, or nil.
+    func expired(_ deadline: ProgressDeadline, oldestSent: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> String? {
+        if now - last > deadline.silence {
+            return "no response and no progress from the driver (no output, no CPU time) for \(deadline.silence)"
+        }
+        if let oldestSent, now - oldestSent > deadline.limit {
+            return "no response within \(deadline.limit), although the driver keeps running"
+        }
+        return nil
+    }
+}
+
+/// A process's CPU time (user + system, in clock ticks, all threads) from `/proc/<pid>/stat`.
+enum ProcessCPUTime {
+    static func read(_ pid: pid_t) -> UInt64? {
+        #if os(Linux)
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = fread(&buffer, 1, buffer.count, file)
+        guard count > 0 else { return nil }
+        // The command name (field 2) is in parentheses and may contain spaces: fields count from the last ')'.
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After ')': state is field 3, utime field 14, stime field 15.
+        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
+        return user + system
+        #else
+        return nil
+        #endif
+    }
+}
+
+/// Every driver process this process started and that has not exited, so that the runner can take
+/// them down with it when it is interrupted (drivers also exit on their own when their parent dies).
+public final class LiveDrivers: Sendable {
+    public static let shared = LiveDrivers()
+    private let pids = Mutex<Set<pid_t>>([])
+
+    func insert(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
+    func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
+
+    /// The drivers still running.
+    public var running: Set<pid_t> { pids.withLock { $0 } }
+
+    /// Sends SIGTERM to every driver still running, for a runner that is being terminated: a driver
+    /// then removes its run directory and exits. One that cannot (stuck in native code) still exits
+    /// within a second once the runner is gone, by its parent watch (docs/driver-protocol.md).
+    public func terminateAll() {
+        for pid in running { kill(pid, SIGTERM) }
+    }
+}
