@@ -62,7 +62,9 @@ public struct ConformanceRunner: Sendable {
                         execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, request: request))
                     }
                     if let outcome = execution.outcome.map(Self.vectorOutcome) {
-                        outcomesBySeed[seed] = outcome
+                        // Only a run whose own checks all held may become the stored outcome: a
+                        // known defect (an MDK run's lost message, say) must never be recorded.
+                        if !execution.run.checks.contains(where: { $0.verdict.failsTheRun }) { outcomesBySeed[seed] = outcome }
                         if scenario.storesVector {
                             execution.run.checks.append(vectorCheck(scenario, outcome: outcome, request: request))
                         }
