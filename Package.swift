@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
-            dependencies: ["EngineInterface", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: ["EngineInterface", "ErrorCodes", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
             swiftSettings: strict
         ),
 
