@@ -8,19 +8,7 @@ import Testing
 /// The CLI against MDK drivers that fail, through `MARMOT_MDK_DRIVER` (a driver command the test controls).
 @Suite(.serialized) struct DriverFailureTests {
     static func run(_ arguments: [String], environment: [String: String]) throws -> RunAndReplayTests.Output {
-        let binary = try #require(RunAndReplayTests.binary, "marmot-conform is not built (swift build --build-tests builds it)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Vectors.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunAndReplayTests.Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        try RunAndReplayTests.run(arguments, environment: environment)
     }
 
     /// The stand-in dies on the first member's create_instance: the run exits non-zero with an

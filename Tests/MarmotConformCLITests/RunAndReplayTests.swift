@@ -15,12 +15,16 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String], in directory: URL = Vectors.repositoryRoot, executable: URL? = nil) throws -> Output {
+    /// Runs the CLI (or `executable`) in `directory`, with `environment` added to ours.
+    static func run(
+        _ arguments: [String], in directory: URL = Vectors.repositoryRoot, executable: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Output {
         let binary = try #require(Self.binary, "marmot-conform is not built (swift build --build-tests builds it)")
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
