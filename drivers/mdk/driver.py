@@ -517,8 +517,17 @@ def main():
     run_dir, driver = None, None
 
     def remove_run_dir():
-        if run_dir is not None:
-            shutil.rmtree(run_dir, ignore_errors=True)
+        if run_dir is None:
+            return
+        # Renamed first: an engine thread still running (a call cut short by SIGTERM) can then no
+        # longer create files under the old path while the tree is removed (under load, a SQLite
+        # file written after the removal was seen to survive it).
+        doomed = run_dir + ".removing"
+        try:
+            os.rename(run_dir, doomed)
+        except OSError:
+            doomed = run_dir
+        shutil.rmtree(doomed, ignore_errors=True)
 
     world.exit_with_parent(remove_run_dir)
     try:
