@@ -94,15 +94,13 @@ extension MarmotConform {
             let runner = ConformanceRunner(executor: executor)
             let total = scenarios.count * seedList.count
             Console.line("marmot-conform: \(scenarios.count) scenario(s) × \(seedList.count) seed(s) on \(engine) [\(session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))]")
-            var stopwatch = Stopwatch()
-            var timed: [TimedRun] = []
-            let runs = await runner.run(scenarios, request: request) { run in
-                timed.append(TimedRun(run, seconds: stopwatch.lap()))
-                ProgressPrinter.print(timed[timed.count - 1], index: timed.count, total: total)
-            }
+            // A reference, not captured `var`s: Swift 6.3.1 crashes splitting this async function in
+            // release builds when the progress closure mutates captured locals.
+            let progress = RunProgress(total: total)
+            let runs = await runner.run(scenarios, request: request) { progress.record($0) }
             await session.shutdown()
-            try Reports.write(timed, junit: outputs.junit, json: outputs.json)
-            if seedList.count > 1 { ProgressPrinter.interleavings(runs, seconds: stopwatch.total) }
+            try Reports.write(progress.timed, junit: outputs.junit, json: outputs.json)
+            if seedList.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if invalid > 0 { Console.line("\(invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)
             if invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
@@ -145,7 +143,7 @@ extension MarmotConform {
                 engineVersions: session.versions, today: Today.string, commandName: repo.command)
             request.reproducePath = repo.absolutePath
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
-            var stopwatch = Stopwatch()
+            let stopwatch = Stopwatch()
             let runs = await runner.run([(scenario, recorded.scenarioText)], request: request) { run in
                 ProgressPrinter.print(TimedRun(run, seconds: stopwatch.lap()), index: 1, total: 1)
             }
@@ -184,12 +182,26 @@ extension Repository {
 }
 
 /// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
-struct Stopwatch {
+/// The runs of one `run` invocation as they finish: timed, printed with `[i/N]`.
+final class RunProgress {
+    let total: Int
+    let stopwatch = Stopwatch()
+    private(set) var timed: [TimedRun] = []
+
+    init(total: Int) { self.total = total }
+
+    func record(_ run: ScenarioRun) {
+        timed.append(TimedRun(run, seconds: stopwatch.lap()))
+        ProgressPrinter.print(timed[timed.count - 1], index: timed.count, total: total)
+    }
+}
+
+final class Stopwatch {
     private let start = ContinuousClock.now
     private var last = ContinuousClock.now
 
     /// Seconds since the previous lap (or the start).
-    mutating func lap() -> Double {
+    func lap() -> Double {
         let now = ContinuousClock.now
         defer { last = now }
         return Self.seconds(now - last)
