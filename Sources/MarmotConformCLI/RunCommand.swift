@@ -69,41 +69,76 @@ extension MarmotConform {
             guard driverTimeout > 0, driverTimeout <= 3600 else { throw ValidationError("--driver-timeout must be in (0, 3600] seconds") }
         }
 
-        func run() async throws {
+        /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
+        /// long async `run()` in release builds, so the async part is kept short).
+        struct Plan {
+            let repo: Repository
+            let seeds: [UInt64]
+            let scenarios: [(Scenario, text: String)]
+            let invalid: Int
+            let ledgerURL: URL
+            let capsuleURL: URL
+            let junit: URL?
+            let json: URL?
+        }
+
+        func plan() throws -> Plan {
             let repo = try repository.locateOrExit()
             let seedList = seeds.flatMap(SeedRange.parse) ?? [seed ?? 1]
             let files = try ScenarioFiles.collect(paths, in: repo)
             let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
             let capsuleURL = capsules.map(repo.output) ?? repo.root.appendingPathComponent("run/capsules")
-            let outputs = (junit: junit.map(repo.output), json: json.map(repo.output))
+            let junitURL = junit.map(repo.output), jsonURL = json.map(repo.output)
             try repo.enter()
             var (scenarios, invalid) = ScenarioFiles.load(files)
             if let filter {
                 scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) }
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
-            let session = try await EngineSession.start(for: engine, driverTimeout: driverTimeout)
+            return Plan(
+                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL,
+                capsuleURL: capsuleURL, junit: junitURL, json: jsonURL)
+        }
+
+        func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
             var request = RunRequest(
-                selection: engine, seeds: seedList, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
-                vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsuleURL,
-                ledger: try DefectLedgerFile.load(ledgerURL), engineVersions: session.versions, today: Today.string,
-                commandName: repo.command)
-            request.reproducePath = repo.absolutePath
+                selection: engine, seeds: plan.seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
+                vectorsDirectory: plan.repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: plan.capsuleURL,
+                ledger: try DefectLedgerFile.load(plan.ledgerURL), engineVersions: versions, today: Today.string,
+                commandName: plan.repo.command)
+            request.reproducePath = plan.repo.absolutePath
+            return request
+        }
+
+        func run() async throws {
+            let plan = try plan()
+            let session = try await EngineSession.start(for: engine, driverTimeout: driverTimeout)
+            let request = try request(plan, versions: session.versions)
+            let runner = ConformanceRunner(executor: executor(session))
+            let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
+            Console.line(banner(plan, session))
+            let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
+            await session.shutdown()
+            try finish(plan, runs: runs, progress: progress)
+        }
+
+        func executor(_ session: EngineSession) -> ScenarioExecutor {
             var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
             if trace { executor.traceSink = { Console.line($0) } }
-            let runner = ConformanceRunner(executor: executor)
-            let total = scenarios.count * seedList.count
-            Console.line("marmot-conform: \(scenarios.count) scenario(s) × \(seedList.count) seed(s) on \(engine) [\(session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))]")
-            // A reference, not captured `var`s: Swift 6.3.1 crashes splitting this async function in
-            // release builds when the progress closure mutates captured locals.
-            let progress = RunProgress(total: total)
-            let runs = await runner.run(scenarios, request: request) { progress.record($0) }
-            await session.shutdown()
-            try Reports.write(progress.timed, junit: outputs.junit, json: outputs.json)
-            if seedList.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
-            if invalid > 0 { Console.line("\(invalid) scenario file(s) did not load (errors above)") }
+            return executor
+        }
+
+        func banner(_ plan: Plan, _ session: EngineSession) -> String {
+            let versions = session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+            return "marmot-conform: \(plan.scenarios.count) scenario(s) × \(plan.seeds.count) seed(s) on \(engine) [\(versions)]"
+        }
+
+        func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress) throws {
+            try Reports.write(progress.timed, junit: plan.junit, json: plan.json)
+            if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
+            if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)
-            if invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
+            if plan.invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
         }
     }
 
