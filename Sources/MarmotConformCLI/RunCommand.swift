@@ -159,7 +159,9 @@ extension MarmotConform {
 
         @OptionGroup var repository: RepositoryOptions
 
-        func run() async throws {
+        /// The capsule read and checked before any engine starts (kept out of the async `run()`:
+        /// Swift 6.3.1 crashed splitting it in release builds).
+        func load() throws -> (repo: Repository, ledgerURL: URL, recorded: FailureCapsule, scenario: Scenario) {
             let repo = try repository.locateOrExit()
             let capsuleURL = repo.input(capsule)
             let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
@@ -169,20 +171,32 @@ extension MarmotConform {
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
-            let session = try await EngineSession.start(for: recorded.engine)
+            return (repo, ledgerURL, recorded, scenario)
+        }
+
+        func request(repo: Repository, ledgerURL: URL, recorded: FailureCapsule, versions: [String: String]) throws -> RunRequest {
             // The same pipeline as `run` (vectors, ledger), so that every recorded check is re-judged.
             var request = RunRequest(
                 selection: recorded.engine, seeds: [recorded.seed], updateVectors: false, checkDeterminism: false,
                 vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"),
                 capsuleDirectory: repo.root.appendingPathComponent("run/capsules/replays"), ledger: try DefectLedgerFile.load(ledgerURL),
-                engineVersions: session.versions, today: Today.string, commandName: repo.command)
+                engineVersions: versions, today: Today.string, commandName: repo.command)
             request.reproducePath = repo.absolutePath
+            return request
+        }
+
+        func run() async throws {
+            let loaded = try load()
+            let session = try await EngineSession.start(for: loaded.recorded.engine)
+            let request = try request(repo: loaded.repo, ledgerURL: loaded.ledgerURL, recorded: loaded.recorded, versions: session.versions)
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
-            let stopwatch = Stopwatch()
-            let runs = await runner.run([(scenario, recorded.scenarioText)], request: request) { run in
-                ProgressPrinter.print(TimedRun(run, seconds: stopwatch.lap()), index: 1, total: 1)
-            }
+            let progress = RunProgress(total: 1)
+            let runs = await runner.run([(loaded.scenario, loaded.recorded.scenarioText)], request: request) { progress.record($0) }
             await session.shutdown()
+            try Self.judge(runs, recorded: loaded.recorded)
+        }
+
+        static func judge(_ runs: [ScenarioRun], recorded: FailureCapsule) throws {
             let failing = runs.flatMap(\.checks).filter { $0.verdict.failsTheRun }
             let before = Set(recorded.failures.map(\.check))
             let now = Set(failing.map(\.check))
