@@ -161,7 +161,14 @@ extension MarmotConform {
 
         /// The capsule read and checked before any engine starts (kept out of the async `run()`:
         /// Swift 6.3.1 crashed splitting it in release builds).
-        func load() throws -> (repo: Repository, ledgerURL: URL, recorded: FailureCapsule, scenario: Scenario) {
+        struct Loaded {
+            let repo: Repository
+            let ledgerURL: URL
+            let recorded: FailureCapsule
+            let scenario: Scenario
+        }
+
+        func load() throws -> Loaded {
             let repo = try repository.locateOrExit()
             let capsuleURL = repo.input(capsule)
             let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
@@ -171,7 +178,7 @@ extension MarmotConform {
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
-            return (repo, ledgerURL, recorded, scenario)
+            return Loaded(repo: repo, ledgerURL: ledgerURL, recorded: recorded, scenario: scenario)
         }
 
         func request(repo: Repository, ledgerURL: URL, recorded: FailureCapsule, versions: [String: String]) throws -> RunRequest {
@@ -191,7 +198,8 @@ extension MarmotConform {
             let request = try request(repo: loaded.repo, ledgerURL: loaded.ledgerURL, recorded: loaded.recorded, versions: session.versions)
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
             let progress = RunProgress(total: 1)
-            let runs = await runner.run([(loaded.scenario, loaded.recorded.scenarioText)], request: request) { progress.record($0) }
+            let scenarios = [(loaded.scenario, text: loaded.recorded.scenarioText)]
+            let runs = await runner.run(scenarios, request: request) { progress.record($0) }
             await session.shutdown()
             try Self.judge(runs, recorded: loaded.recorded)
         }
