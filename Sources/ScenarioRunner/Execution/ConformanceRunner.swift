@@ -106,7 +106,7 @@ public struct ConformanceRunner: Sendable {
     /// - a group notification title `<sender> in <group name>` keeps its sender and form, with the
     ///   name written `{group}`: the title names the group as it was when the member processed the
     ///   message, and a member catching up processes history in the `created_at` order its peers'
-    ///   engines stamped (MDK: wall clock, whole seconds), so a rename can land before or after an
+    ///   engines stamped (whole seconds), so a rename can land before or after an
     ///   older message. The chat's current name is in the notification's `chat` field.
     static func vectorOutcome(_ outcome: Outcome) -> Outcome {
         guard case .map(let members) = outcome else { return outcome }

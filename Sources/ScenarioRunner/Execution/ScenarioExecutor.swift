@@ -22,8 +22,8 @@ public struct Execution: Sendable {
 /// Interprets a scenario's steps against a `World` and checks its expectations.
 public struct ScenarioExecutor: Sendable {
     public let engines: EngineSet
-    /// Unix time of virtual instant zero. MDK stamps its own events from the wall clock, so runs
-    /// that include it pass the time at start (chosen by the caller; this module reads no clock).
+    /// Unix time of virtual instant zero, the same for every engine (MDK reads the world's clock
+    /// through its driver's shim); chosen by the caller, this module reads no clock.
     public let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
     public var disabledPermissionChecks: Set<PermissionCheck> = []
