@@ -17,8 +17,8 @@ extension PythonVenv {
     ///   or a verdict count that differs from the item count.
     public static func verdicts<Item: Encodable, Verdict: Decodable>(
         script: String, items: [Item], as _: Verdict.Type = Verdict.self
-    ) throws -> [Verdict] {
-        let result = try run(script: script, input: JSONEncoder().encode(items))
+    ) async throws -> [Verdict] {
+        let result = try await run(script: script, input: JSONEncoder().encode(items))
         guard result.status == 0 else {
             throw ScriptFailure(script: script, detail: "exit status \(result.status): \(result.stderr)")
         }
