@@ -28,7 +28,7 @@ extension MarmotConform {
         @Option(help: "The seed of the world (one run per scenario).")
         var seed: UInt64?
 
-        @Option(help: ArgumentHelp("A range of seeds, A..B inclusive, A ≤ B (one run per scenario per seed).", valueName: "A..B"))
+        @Option(help: ArgumentHelp("A range of seeds, A..B inclusive, A ≤ B, at most a million (one run per scenario per seed).", valueName: "A..B"))
         var seeds: SeedRange?
 
         @Option(help: "Run only scenarios whose name or file contains this text.")
