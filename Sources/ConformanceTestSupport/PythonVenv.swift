@@ -3,11 +3,11 @@
 import ExternalProcessEngine
 import Foundation
 
-public enum PythonVenv {
+package enum PythonVenv {
     /// Why a peer check could not run.
-    public enum Unavailable: Error, CustomStringConvertible {
+    package enum Unavailable: Error, CustomStringConvertible {
         case noVenv(String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .noVenv(let path):
                 return "no Python venv at \(path): run ci/setup" + (Peers.requiredByCI ? " (CI is set: peer tests are required)" : "")
@@ -16,23 +16,23 @@ public enum PythonVenv {
     }
 
     /// The venv's interpreter, or nil when ci/setup has not created it (e.g. no python3 on the host).
-    public static var interpreter: URL? {
+    package static var interpreter: URL? {
         let url = Vectors.repositoryRoot.appendingPathComponent(".venv/bin/python")
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
     /// The outcome of one script run.
-    public struct Result: Sendable {
-        public let status: Int32
-        public let stdout: Data
-        public let stderr: String
+    package struct Result: Sendable {
+        package let status: Int32
+        package let stdout: Data
+        package let stderr: String
     }
 
     /// Runs `script` (a path relative to the repository root) with `arguments`, feeding `input`
     /// on stdin, and returns its exit status and output (through `ChildProcess`, the project's one
     /// swift-subprocess user).
     /// - Throws: `Unavailable.noVenv` when the venv is missing; launch errors otherwise.
-    public static func run(script: String, arguments: [String] = [], input: Data = Data()) async throws -> Result {
+    package static func run(script: String, arguments: [String] = [], input: Data = Data()) async throws -> Result {
         guard let python = interpreter else {
             throw Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
