@@ -7,13 +7,13 @@ import TLSCodec
 
 // Ingest rejections beyond those EngineInterface names (docs/driver-protocol.md, process_message).
 extension EngineError.Code {
-    public static let eventTooOld = Self("event_too_old")
-    public static let eventInFuture = Self("event_in_future")
-    public static let invalidTags = Self("invalid_tags")
+    package static let eventTooOld = Self("event_too_old")
+    package static let eventInFuture = Self("event_in_future")
+    package static let invalidTags = Self("invalid_tags")
 }
 
 extension NativeSwiftEngine {
-    public func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
         async throws(EngineError) -> Event
     {
         var record = try activeRecord(group)
@@ -29,7 +29,7 @@ extension NativeSwiftEngine {
         return event
     }
 
-    public func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
+    package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
         let now = clock()
         let nostrGroupID: [UInt8]
         do {

@@ -5,7 +5,7 @@ import MLS
 import Nostr
 
 extension NativeSwiftEngine {
-    public func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
+    package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
         if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
         let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
         let suite = MarmotCapabilities.suite
@@ -30,7 +30,7 @@ extension NativeSwiftEngine {
         return summary
     }
 
-    public func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
+    package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
         guard let stored = welcomes.removeValue(forKey: welcomeID) else {
             throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
         }
@@ -48,13 +48,13 @@ extension NativeSwiftEngine {
         return record.snapshot
     }
 
-    public func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
+    package func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
         guard welcomes.removeValue(forKey: welcomeID) != nil else {
             throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
         }
     }
 
-    public func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
+    package func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
         welcomes.values.map(\.summary).sorted { $0.id < $1.id }
     }
 }
