@@ -4,13 +4,13 @@
 // (docs/architecture.md, rule 4), so every child process the project starts goes through here.
 import Subprocess
 
-public enum ChildProcess {
+package enum ChildProcess {
     /// What a finished child did.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status, or 128 + the signal number when a signal ended it (the shell's convention).
-        public let status: Int32
-        public let stdout: [UInt8]
-        public let stderr: [UInt8]
+        package let status: Int32
+        package let stdout: [UInt8]
+        package let stderr: [UInt8]
     }
 
     /// Runs `executable` (a path) with `arguments`, writing `input` to its stdin while reading its
@@ -18,7 +18,7 @@ public enum ChildProcess {
     /// - Parameter outputLimit: the most bytes kept of each output stream; a child writing more
     ///   makes the call throw instead of growing without bound.
     /// - Throws: when the child cannot be started or writes more than `outputLimit`.
-    public static func run(executable: String, arguments: [String], input: [UInt8], outputLimit: Int = 64 << 20) async throws -> Result {
+    package static func run(executable: String, arguments: [String], input: [UInt8], outputLimit: Int = 64 << 20) async throws -> Result {
         let outcome = try await Subprocess.run(
             .path(.init(executable)), arguments: Arguments(arguments), input: .array(input),
             output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
