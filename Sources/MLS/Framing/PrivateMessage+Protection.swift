@@ -42,7 +42,7 @@ extension PrivateMessage {
     /// - Parameters:
     ///   - paddingLength: zero bytes appended to the content to hide its length.
     ///   - generator: draws the 4-byte reuse guard.
-    public static func protect(
+    package static func protect(
         _ content: AuthenticatedContent, suite: CipherSuite, secretTree: inout SecretTree,
         senderDataSecret: [UInt8], paddingLength: Int = 0, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> PrivateMessage {
@@ -78,7 +78,7 @@ extension PrivateMessage {
     /// Decrypts the sender data and the content; the caller verifies the signature with the
     /// sender's key from its tree.
     /// - Throws: `.decryptionFailed`, `.keyConsumed`, `.generationTooFar`, `.badPadding`, `.malformed`.
-    public func unprotect(
+    package func unprotect(
         suite: CipherSuite, secretTree: inout SecretTree, senderDataSecret: [UInt8]
     ) throws(MLSError) -> AuthenticatedContent {
         let sd = suite.senderDataKeyAndNonce(senderDataSecret: senderDataSecret, ciphertext: ciphertext)

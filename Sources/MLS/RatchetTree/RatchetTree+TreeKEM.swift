@@ -9,13 +9,14 @@ extension MLSError.Code {
 }
 
 /// What a committer learns from creating an UpdatePath.
-public struct CreatedUpdatePath: Sendable {
-    public var path: UpdatePath
-    public var commitSecret: [UInt8]
+/// (`package`: it holds the commit secret and private keys.)
+package struct CreatedUpdatePath: Sendable {
+    package var path: UpdatePath
+    package var commitSecret: [UInt8]
     /// The committer's new private keys.
-    public var privateKeys: TreePrivateKeys
+    package var privateKeys: TreePrivateKeys
     /// The path secret of each node on the filtered direct path, for Welcome's GroupSecrets.
-    public var pathSecrets: [UInt32: [UInt8]]
+    package var pathSecrets: [UInt32: [UInt8]]
 }
 
 extension RatchetTree {
@@ -24,7 +25,7 @@ extension RatchetTree {
     /// - Parameters:
     ///   - leafNode: the committer's new leaf; its encryption key and source are filled in here.
     ///   - context: builds the provisional GroupContext from the new tree hash.
-    public mutating func createUpdatePath(
+    package mutating func createUpdatePath(
         suite: CipherSuite, sender: UInt32, leafNode: LeafNode, signaturePrivateKey: [UInt8], groupID: [UInt8],
         excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedUpdatePath {
@@ -100,7 +101,7 @@ extension RatchetTree {
     /// Recovers the path secret sealed to `keys`'s owner in a merged UpdatePath, checks the derived
     /// public keys, and updates `keys` to the new path.
     /// - Returns: the commit secret and the path secret first decrypted.
-    public func decryptPath(
+    package func decryptPath(
         _ updatePath: UpdatePath, sender: UInt32, keys: inout TreePrivateKeys, excluded: Set<UInt32>,
         context: GroupContext, suite: CipherSuite
     ) throws(MLSError) -> (commitSecret: [UInt8], pathSecret: [UInt8]) {
