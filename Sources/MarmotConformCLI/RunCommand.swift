@@ -314,10 +314,10 @@ struct EngineSession {
         async throws -> EngineSession
     {
         var session = EngineSession()
-        if selection == "swift" || selection == "mixed" {
-            session.engines.entries["swift"] = Engines.swift
-            session.versions["swift"] = "0.1"
-        }
+        // Our engine runs in process, so it is always there for members that pin it (`engine:
+        // swift`, as a hostile member does) whatever the selection.
+        session.engines.entries["swift"] = Engines.swift
+        if selection == "swift" || selection == "mixed" { session.versions["swift"] = "0.1" }
         if selection == "mdk" || selection == "mixed" {
             let (entry, version, shutdown) = try await Engines.mdk(
                 try MDKDriverCommand.resolve(), deadline: ProgressDeadline(silence: .milliseconds(Int64(driverTimeout * 1000))),

@@ -106,4 +106,6 @@ enum OwnEvent: Sendable {
     case message(ReceivedMessage)
     case commit
     case proposal
+    /// Something our hostile member forged (NativeSwiftEngine+Hostile.swift): never processed.
+    case forgery
 }

@@ -54,6 +54,7 @@ extension NativeSwiftEngine {
                 return mergeOwn(event, record: &record)
             case .commit: return .commit(id)
             case .proposal: return .unprocessable(id, reason: "own_proposal")
+            case .forgery: return .ignoredProposal(id, reason: "own_forgery")
             }
         }
         if record.failed.contains(event.id) { return .previouslyFailed }

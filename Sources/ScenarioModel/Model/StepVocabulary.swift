@@ -118,7 +118,7 @@ public enum StepVocabulary {
     static let roles = RoleName.allCases.map(\.rawValue)
 
     /// Every verb a scenario step may use: member actions, then world steps.
-    public static let verbs: [StepVerb] = memberVerbs + worldVerbs
+    public static let verbs: [StepVerb] = memberVerbs + worldVerbs + [attackVerb]
 
     public static func verb(named name: String) -> StepVerb? { verbs.first { $0.name == name } }
 }
