@@ -109,7 +109,7 @@ extension PrivateMessage {
             body = try Content.decodeBody(type: contentType, from: &reader)
             auth = try FramedContentAuthData.decode(contentType: contentType, from: &reader)
         } catch { throw MLSError(error) }
-        guard reader.remaining.allSatisfy({ $0 == 0 }) else {
+        guard reader.remaining.allSatisfy({ $0 == 0 }) || !ReceiverCheck.padding.isOn else {
             throw MLSError(.badPadding, "non-zero byte in PrivateMessageContent padding")
         }
         let framed = FramedContent(
