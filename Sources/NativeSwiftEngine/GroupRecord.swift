@@ -71,6 +71,16 @@ struct GroupRecord: Sendable {
         pending = nil
     }
 
+    /// Goes back to the state `point` kept, dropping any pending commit and the rollback point.
+    mutating func restore(_ point: RollbackPoint) {
+        mls = point.mls
+        data = point.data
+        pastEpochs = point.pastEpochs
+        state = point.state
+        pending = nil
+        rollback = nil
+    }
+
     /// Merges our pending commit, keeping the state before it as the rollback point (placed in
     /// MIP-03 order by its event), as for a received commit: a better competing commit still wins.
     mutating func mergePending() throws(MarmotError) {

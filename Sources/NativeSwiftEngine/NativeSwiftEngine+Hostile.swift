@@ -119,11 +119,7 @@ extension NativeSwiftEngine: HostileEngine {
             throw EngineError(.invalidInput, "no commit to undo since we joined")
         }
         var earlier = record
-        earlier.mls = rollback.mls
-        earlier.data = rollback.data
-        earlier.pastEpochs = rollback.pastEpochs
-        earlier.state = rollback.state
-        earlier.rollback = nil
+        earlier.restore(rollback)
         let created = try mlsStep { () throws(MLSError) in
             try earlier.mls.uncheckedCommit(adding: [], flaw: nil, now: now, using: &random)
         }

@@ -103,12 +103,7 @@ extension NativeSwiftEngine {
                 CommitOrdering.prefers((event.createdAt, event.id), over: (rollback.createdAt, rollback.eventID))
             {
                 var restored = record
-                restored.mls = rollback.mls
-                restored.data = rollback.data
-                restored.pastEpochs = rollback.pastEpochs
-                restored.state = rollback.state
-                restored.pending = nil
-                restored.rollback = nil
+                restored.restore(rollback)
                 let result = ingestCurrent(message, event: event, record: &restored, now: now)
                 if case .commit = result { record = restored }
                 return result
