@@ -60,11 +60,17 @@ public enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case duplicateGroupData = "duplicate-group-data"
     /// A self-update commit whose confirmation tag is wrong (§6.1).
     case badConfirmationTag = "bad-confirmation-tag"
+    /// Self-update commits whose UpdatePath leaf breaks RFC 9420 §7.3: it reuses another member's
+    /// encryption key, or its capabilities omit the group's required extensions.
+    case pathLeafKeyReuse = "path-leaf-key-reuse"
+    case pathLeafCapabilities = "path-leaf-capabilities"
     /// A proposal as a PublicMessage whose membership tag is wrong (§6.2).
     case badMembershipTag = "bad-membership-tag"
     /// An application message whose header names the next epoch, or the previous one.
     case futureEpoch = "future-epoch"
     case pastEpoch = "past-epoch"
+    /// An application message from us after we were removed, under the keys of our last epoch.
+    case removedMemberMessage = "removed-member-message"
     /// Two application messages on one ratchet generation (§9.1).
     case reusedGeneration = "reused-generation"
     /// An application message with non-zero padding (§6.3.1).

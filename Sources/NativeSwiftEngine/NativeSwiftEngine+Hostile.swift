@@ -39,6 +39,10 @@ extension NativeSwiftEngine: HostileEngine {
             events = [try forgedCommit([.groupContextExtensions(extensions)], in: &record, now: now)]
         case .badConfirmationTag:
             events = [try forgedCommit([], flaw: .confirmationTag, in: &record, now: now)]
+        case .pathLeafKeyReuse:
+            events = [try forgedCommit([], flaw: .pathLeafKeyReuse, in: &record, now: now)]
+        case .pathLeafCapabilities:
+            events = [try forgedCommit([], flaw: .pathLeafCapabilities, in: &record, now: now)]
         case .badMembershipTag:
             let proposal = Proposal.groupContextExtensions(record.mls.context.extensions)
             events = [try forged(.proposal(proposal), flaw: .membershipTag, as: .publicMessage, in: &record)]
@@ -52,6 +56,8 @@ extension NativeSwiftEngine: HostileEngine {
         case .impersonation:
             let leaf = try leaf(of: request, in: record)
             events = [try forgedText("impersonated", flaw: .sender(leaf), request, author: try target(request), in: &record, now: now)]
+        case .removedMemberMessage:
+            events = [try forgedText("written after my removal", flaw: nil, request, in: &record, now: now)]
         case .reusedGeneration:
             var twin = record
             events = [

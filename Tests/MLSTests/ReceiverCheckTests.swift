@@ -60,6 +60,14 @@ import TLSCodec
             Attack(name: "Welcome whose tree breaks the parent-hash chain", expected: "mls.invalidParentHash") {
                 _ = try Builders.bobJoins(flaw: .parentHash)
             }
+        case .pathLeaf:
+            Attack(name: "self-update whose UpdatePath leaf reuses another member's encryption key", expected: "mls.invalidTree") {
+                var world = try Builders.threeMembers()
+                var alice = try #require(world.members[0].group)
+                let created = try alice.uncheckedCommit(adding: [], flaw: .pathLeafKeyReuse, now: nil, using: &world.generator)
+                var bob = try #require(world.members[1].group)
+                _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+            }
         case .duplicateExtensions:
             Attack(name: "GroupContext with two marmot_group_data extensions", expected: "tls.invalidValue") {
                 let context = GroupContext(

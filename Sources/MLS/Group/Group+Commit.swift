@@ -115,6 +115,7 @@ extension Group {
             guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
+            let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
                 groupID: groupID, excluded: Set(applied.joiners),
@@ -122,7 +123,7 @@ extension Group {
                     GroupContext(
                         cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
                         confirmedTranscriptHash: confirmed, extensions: extensions)
-                }, using: &generator)
+                }, alterLeaf: alterLeaf, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
             pathSecrets = created.pathSecrets

@@ -115,6 +115,8 @@ extension Group {
             default: throw MLSError(.invalidSender, "commit from a non-member")
             }
             try applied.tree.merge(path, sender: sender, suite: suite, groupID: groupID)
+            // §7.3 for the new leaf, against the whole new tree (key uniqueness, capabilities).
+            if ReceiverCheck.pathLeaf.isOn { try Group.validateLeaves(of: applied.tree, extensions: applied.extensions) }
             let provisional = GroupContext(
                 cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
                 confirmedTranscriptHash: context.confirmedTranscriptHash, extensions: applied.extensions)

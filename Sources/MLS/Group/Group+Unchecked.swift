@@ -13,6 +13,10 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The GroupInfo's tree_hash differs from the ratchet tree it carries (§12.4.3.1); the
     /// GroupInfo is otherwise consistent (re-signed, its confirmation tag recomputed).
     case treeHash
+    /// The UpdatePath leaf reuses another member's encryption key (§7.3: keys are unique in the tree).
+    case pathLeafKeyReuse
+    /// The UpdatePath leaf's capabilities omit the group's required extensions (§7.3, §11.1).
+    case pathLeafCapabilities
     /// A parent node's key in the Welcome's tree no longer matches the parent_hash chain (§7.9.2);
     /// tree hash, confirmation tag and signature are recomputed over the altered tree.
     case parentHash
@@ -71,6 +75,19 @@ extension Group {
         }
     }
 
+    /// How the commit's UpdatePath leaf is altered before it is signed, for the path-leaf flaws.
+    func pathLeafFlaw(_ flaw: CommitFlaw?, tree: RatchetTree) -> (inout LeafNode) -> Void {
+        switch flaw {
+        case .pathLeafKeyReuse:
+            let other = tree.occupiedLeaves.first { $0 != leafIndex }.flatMap { tree.leaf($0)?.encryptionKey }
+            return { leaf in if let other { leaf.encryptionKey = other } }
+        case .pathLeafCapabilities:
+            return { leaf in leaf.capabilities.extensions = [] }
+        default:
+            return { _ in }
+        }
+    }
+
     /// Alters an unsigned GroupInfo of this (new) epoch as `flaw` says, keeping every other check
     /// a joiner makes before the broken one satisfied.
     func breakGroupInfo(_ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID]) throws(MLSError) {
@@ -89,7 +106,7 @@ extension Group {
                 return Extension(type: item.type, data: bytes)
             }
             info.groupContext.treeHash = altered.treeHash(suite: suite)
-        case .confirmationTag, .groupInfoSignature:
+        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.

@@ -22,6 +22,9 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case treeHash
     /// Every parent node of the Welcome's tree is parent-hash valid (§7.9.2).
     case parentHash
+    /// A commit's UpdatePath leaf is a valid leaf of the new tree: keys unique, required
+    /// capabilities supported (§7.3, §12.4.2).
+    case pathLeaf
     /// No extension list holds one type twice (§13.4).
     case duplicateExtensions
 

@@ -10,8 +10,9 @@ public enum AttackName: String, Sendable, Hashable, CaseIterable {
     case proposeAdd = "propose-add", proposeAddAsAdmin = "propose-add-as-admin", proposeRemove = "propose-remove"
     case proposeAdmin = "propose-admin", commitAdd = "commit-add", commitRemove = "commit-remove", commitAdmin = "commit-admin"
     case duplicateGroupData = "duplicate-group-data", badConfirmationTag = "bad-confirmation-tag"
+    case pathLeafKeyReuse = "path-leaf-key-reuse", pathLeafCapabilities = "path-leaf-capabilities"
     case badMembershipTag = "bad-membership-tag", futureEpoch = "future-epoch", pastEpoch = "past-epoch"
-    case reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
+    case removedMemberMessage = "removed-member-message", reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
     case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
     case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
