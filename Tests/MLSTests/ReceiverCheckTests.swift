@@ -42,11 +42,7 @@ import TLSCodec
             }
         case .confirmationTag:
             Attack(name: "self-update commit with a wrong confirmation tag", expected: "mls.badConfirmationTag") {
-                var world = try Builders.threeMembers()
-                var alice = try #require(world.members[0].group)
-                let created = try alice.uncheckedCommit(adding: [], flaw: .confirmationTag, now: nil, using: &world.generator)
-                var bob = try #require(world.members[1].group)
-                _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+                _ = try Builders.bobProcessesSelfUpdate(flaw: .confirmationTag)
             }
         case .groupInfoSignature:
             Attack(name: "Welcome whose GroupInfo signature does not verify", expected: "mls.badSignature") {
@@ -62,11 +58,7 @@ import TLSCodec
             }
         case .pathLeaf:
             Attack(name: "self-update whose UpdatePath leaf reuses another member's encryption key", expected: "mls.invalidTree") {
-                var world = try Builders.threeMembers()
-                var alice = try #require(world.members[0].group)
-                let created = try alice.uncheckedCommit(adding: [], flaw: .pathLeafKeyReuse, now: nil, using: &world.generator)
-                var bob = try #require(world.members[1].group)
-                _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+                _ = try Builders.bobProcessesSelfUpdate(flaw: .pathLeafKeyReuse)
             }
         case .duplicateExtensions:
             Attack(name: "GroupContext with two marmot_group_data extensions", expected: "tls.invalidValue") {

@@ -63,19 +63,21 @@ import TLSCodec
     }
 
     @Test func aWrongConfirmationTagIsRefusedAndTheRightOneAccepted() throws {
-        for flaw in [CommitFlaw?.none, .confirmationTag] {
-            var world = try Self.threeMembers()
-            var alice = try #require(world.members[0].group)
-            let created = try alice.uncheckedCommit(adding: [], flaw: flaw, now: nil, using: &world.generator)
-            var bob = try #require(world.members[1].group)
-            let bytes = try created.commit.tlsSerialized()
-            if flaw == nil {
-                #expect(try bob.process(MLSMessage(tlsBytes: bytes)) == .commit(epoch: created.next.epoch, sender: .member(leafIndex: 0)))
-                #expect(bob.epochAuthenticator == created.next.epochAuthenticator)
-            } else {
-                #expect(throws: MLSError(.badConfirmationTag, "")) { try bob.process(MLSMessage(tlsBytes: bytes)) }
-            }
-        }
+        let honest = try Self.bobProcessesSelfUpdate(flaw: nil)
+        #expect(honest.received == .commit(epoch: honest.next.epoch, sender: .member(leafIndex: 0)))
+        #expect(honest.bob.epochAuthenticator == honest.next.epochAuthenticator)
+        #expect(throws: MLSError(.badConfirmationTag, "")) { try Self.bobProcessesSelfUpdate(flaw: .confirmationTag) }
+    }
+
+    /// What bob makes of a self-update alice commits with `flaw`, and the state it leads alice to.
+    @discardableResult
+    static func bobProcessesSelfUpdate(flaw: CommitFlaw?) throws -> (received: ReceivedMessage, bob: Group, next: Group) {
+        var world = try threeMembers()
+        var alice = try #require(world.members[0].group)
+        let created = try alice.uncheckedCommit(adding: [], flaw: flaw, now: nil, using: &world.generator)
+        var bob = try #require(world.members[1].group)
+        let received = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+        return (received, bob, created.next)
     }
 
     /// alice, alone in a fresh group, welcomes bob with `flaw`; bob joins from the bytes.
