@@ -101,10 +101,10 @@ struct EngineSession {
 
     static func start(for selection: EngineSelection, driverTimeout: DriverTimeout) async throws -> EngineSession {
         var session = EngineSession()
-        if selection.usesSwift {
-            session.engines.entries["swift"] = Engines.swift
-            session.versions["swift"] = "0.1"
-        }
+        // Our engine runs in process, so it is always there for members that pin it (`engine:
+        // swift`, as a hostile member does) whatever the selection.
+        session.engines.entries["swift"] = Engines.swift
+        if selection.usesSwift { session.versions["swift"] = "0.1" }
         if selection.usesMDK {
             let (entry, version, shutdown) = try await Engines.mdk(try MDKDriverCommand.resolve(), deadline: driverTimeout.deadline, epoch: session.epoch)
             session.engines.entries["mdk"] = entry

@@ -178,9 +178,10 @@ extension NativeSwiftEngine {
         return rumors
     }
 
-    /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key.
-    func seal(_ message: MLSMessage, in record: GroupRecord) throws(EngineError) -> Event {
-        let now = clock()
+    /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key, dated now
+    /// unless `createdAt` says otherwise (the hostile member's backdated commit).
+    func seal(_ message: MLSMessage, in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
+        let now = createdAt ?? clock()
         return try marmotStep { () throws(MarmotError) in
             let content = try GroupEventCipher.seal(
                 try tlsEncoded(message), key: GroupEventKey.of(record.mls), using: &random)

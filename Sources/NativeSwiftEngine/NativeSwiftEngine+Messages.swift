@@ -54,6 +54,7 @@ extension NativeSwiftEngine {
                 return mergeOwn(event, record: &record)
             case .commit: return .commit(id)
             case .proposal: return .unprocessable(id, reason: "own_proposal")
+            case .forgery: return .ignoredProposal(id, reason: "own_forgery")
             }
         }
         if record.failed.contains(event.id) { return .previouslyFailed }
@@ -93,6 +94,13 @@ extension NativeSwiftEngine {
             if case .privateMessage(let m) = message.body, m.contentType == 1 {
                 let result = application(message, in: &past, event: event, group: id)
                 record.pastEpochs[epoch] = past
+                // A late message of an earlier epoch is read, unless its sender has left the group
+                // since and wrote it after that epoch ended: a removed member keeps the old keys.
+                if case .applicationMessage(let received) = result, let ended = record.epochEnds[epoch],
+                    event.createdAt > ended, !record.members.contains(received.sender)
+                {
+                    return .unprocessable(id, reason: "sender_removed")
+                }
                 if case .applicationMessage(let received) = result { record.messages.append(received) }
                 return result
             }
@@ -102,12 +110,7 @@ extension NativeSwiftEngine {
                 CommitOrdering.prefers((event.createdAt, event.id), over: (rollback.createdAt, rollback.eventID))
             {
                 var restored = record
-                restored.mls = rollback.mls
-                restored.data = rollback.data
-                restored.pastEpochs = rollback.pastEpochs
-                restored.state = rollback.state
-                restored.pending = nil
-                restored.rollback = nil
+                restored.restore(rollback)
                 let result = ingestCurrent(message, event: event, record: &restored, now: now)
                 if case .commit = result { record = restored }
                 return result
@@ -231,7 +234,7 @@ extension NativeSwiftEngine {
         do {
             let data = try GroupData(extensions: next.context.extensions)
             try AdminPolicy.requireAdmin(admins: data.admins, members: GroupRecord.members(of: next))
-            try record.advance(to: next)
+            try record.advance(to: next, endedAt: event.createdAt)
         } catch {
             return .rejected(EngineError(error))
         }

@@ -22,11 +22,12 @@ extension NativeSwiftEngine {
         }
         let data: GroupData
         do { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
+        try checkNoClash(group, data)
         let summary = PendingWelcome(
             id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,
             groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
             memberCount: group.tree.occupiedLeaves.count)
-        welcomes[rumor.id] = StoredWelcome(summary: summary, group: group, data: data)
+        welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
         return summary
     }
 
@@ -45,7 +46,21 @@ extension NativeSwiftEngine {
             record.ownEvents = earlier.ownEvents
         }
         groups[record.id] = record
+        joinedWelcomes[record.id] = stored.rumor
         return record.snapshot
+    }
+
+    /// A Welcome must not replace a group we are in (a replayed old Welcome would roll it back,
+    /// MIP-02), nor bring a second group onto the `h` of one we hold (it would capture that group's
+    /// kind-445 routing, MIP-01 nostr_group_id).
+    func checkNoClash(_ group: Group, _ data: GroupData) throws(EngineError) {
+        let id = MLSGroupID(hex: group.groupID.hexString)
+        if let held = groups[id], held.state == .active {
+            throw EngineError(.invalidWelcome, "already a member of group \(id.hex) at epoch \(held.mls.epoch)")
+        }
+        if groups.contains(where: { $0.key != id && $0.value.data.nostrGroupID == data.nostrGroupID }) {
+            throw EngineError(.invalidWelcome, "another group already uses h \(data.nostrGroupIDHex)")
+        }
     }
 
     package func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {

@@ -21,6 +21,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
     var groups: [MLSGroupID: GroupRecord] = [:]
     var welcomes: [EventID: StoredWelcome] = [:]
+    /// The welcome rumor each group was joined by (the hostile member replays them).
+    var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
 
     /// - Parameters:
     ///   - generator: the only source of randomness (seed it for reproducible runs).
@@ -36,7 +38,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState,
+                .declineWelcome, .exactState, .hostile,
             ])
     }
 
@@ -66,6 +68,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
 /// A processed welcome: the joined group, held until accepted.
 struct StoredWelcome: Sendable {
     var summary: PendingWelcome
+    var rumor: UnsignedEvent
     var group: Group
     var data: GroupData
 }

@@ -89,3 +89,12 @@ extension World {
         return String(bytes.prefix(count).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }
+
+extension World {
+    /// `rumor` sealed by member `label` and gift-wrapped to `recipient` (NIP-59), randomness from
+    /// the inject stream: how a hostile member's welcome travels.
+    package func giftWrap(_ rumor: UnsignedEvent, from label: String, to recipient: PublicKey) throws -> Event {
+        guard let keypair = members[label]?.keypair else { throw NostrError(.invalidPublicKey, "no member '\(label)' to seal with") }
+        return try GiftWrap.wrap(rumor: rumor, sender: keypair, recipient: recipient, now: network.unixSeconds, using: &injectStream)
+    }
+}

@@ -100,12 +100,12 @@ extension Group {
             throw MLSError(.invalidTree, "no ratchet tree in the GroupInfo or given")
         }
         guard let signer = tree.leaf(info.signer),
-            info.verifySignature(suite: suite, publicKey: signer.signatureKey)
+            info.verifySignature(suite: suite, publicKey: signer.signatureKey) || !ReceiverCheck.groupInfoSignature.isOn
         else { throw MLSError(.badSignature, "GroupInfo signature does not verify") }
-        guard tree.treeHash(suite: suite) == info.groupContext.treeHash else {
+        guard tree.treeHash(suite: suite) == info.groupContext.treeHash || !ReceiverCheck.treeHash.isOn else {
             throw MLSError(.invalidTree, "tree hash differs from the GroupContext's")
         }
-        try tree.verifyParentHashes(suite: suite)
+        if ReceiverCheck.parentHash.isOn { try tree.verifyParentHashes(suite: suite) }
         try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID)
         try Group.validateLeaves(of: tree, extensions: info.groupContext.extensions)
         guard let me = tree.occupiedLeaves.first(where: { tree.leaf($0) == own.keyPackage.leafNode }) else {

@@ -25,9 +25,11 @@ extension RatchetTree {
     /// - Parameters:
     ///   - leafNode: the committer's new leaf; its encryption key and source are filled in here.
     ///   - context: builds the provisional GroupContext from the new tree hash.
+    ///   - alterLeaf: changes the new leaf just before it is signed (unchecked builders only).
     package mutating func createUpdatePath(
         suite: CipherSuite, sender: UInt32, leafNode: LeafNode, signaturePrivateKey: [UInt8], groupID: [UInt8],
-        excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, using generator: inout some RandomNumberGenerator
+        excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, alterLeaf: (inout LeafNode) -> Void = { _ in },
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedUpdatePath {
         let path = filteredDirectPath(of: sender)
         let leafKeys = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
@@ -48,6 +50,7 @@ extension RatchetTree {
         leaf.encryptionKey = leafKeys.publicKey
         let leafParentHash = try installPath(suite: suite, sender: sender, path: path, publicKeys: publicKeys)
         leaf.source = .commit(parentHash: leafParentHash)
+        alterLeaf(&leaf)
         try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: sender)
         setNode(TreeMath.nodeIndex(ofLeaf: sender), .leaf(leaf))
 

@@ -30,6 +30,8 @@ package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     case leave = "group.leave"
     case updateGroupData = "group.update_data"
     case applicationMessages = "message.application"
+    /// Builds a hostile member's attacks (the `attack` verb).
+    case hostile = "conformance.hostile"
 }
 
 /// What a step needs to run.

@@ -20,6 +20,15 @@ package struct Step: Sendable, Hashable {
         self.location = location
     }
 
+    /// The member whose engine performs the step (a member action or an attack), if any.
+    package var performer: String? {
+        switch action {
+        case .member(let member): member.by
+        case .attack(let attack): attack.by
+        default: nil
+        }
+    }
+
     /// The nested steps of a `parallel` block; empty for any other step.
     package var substeps: [Step] {
         if case .parallel(let steps) = action { steps } else { [] }
@@ -42,6 +51,8 @@ package enum StepAction: Sendable, Hashable {
     case release(hold: String)
     case check(CheckStep)
     case wait(WaitStep)
+    /// A hostile member's attack, built by its engine and put into the world (StepVocabulary+Hostile).
+    case attack(AttackStep)
 }
 
 /// A member action and who performs it.

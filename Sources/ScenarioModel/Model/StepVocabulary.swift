@@ -118,7 +118,7 @@ package enum StepVocabulary {
     static let roles = RoleName.allCases.map(\.rawValue)
 
     /// Every verb a scenario step may use: member actions, then world steps.
-    package static let verbs: [StepVerb] = memberVerbs + worldVerbs
+    package static let verbs: [StepVerb] = memberVerbs + worldVerbs + [attackVerb]
 
     package static func verb(named name: String) -> StepVerb? { verbs.first { $0.name == name } }
 }
