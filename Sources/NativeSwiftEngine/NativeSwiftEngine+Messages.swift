@@ -34,7 +34,7 @@ extension NativeSwiftEngine {
         let nostrGroupID: [UInt8]
         do {
             nostrGroupID = try GroupEventEnvelope.check(event, now: now)
-            try event.verify()
+            if MarmotReceiverCheck.eventSignature.isOn { try event.verify() }
         } catch let error as MarmotError {
             return .rejected(Self.ingestError(error))
         } catch {
@@ -97,7 +97,7 @@ extension NativeSwiftEngine {
                 // A late message of an earlier epoch is read, unless its sender has left the group
                 // since and wrote it after that epoch ended: a removed member keeps the old keys.
                 if case .applicationMessage(let received) = result, let ended = record.epochEnds[epoch],
-                    event.createdAt > ended, !record.members.contains(received.sender)
+                    event.createdAt > ended, !record.members.contains(received.sender), MarmotReceiverCheck.senderRemoved.isOn
                 {
                     return .unprocessable(id, reason: "sender_removed")
                 }
@@ -177,7 +177,9 @@ extension NativeSwiftEngine {
         case .add, .remove:
             // A non-admin may not propose to add or remove others (MIP-03); such a proposal is not
             // stored, so our next commit cannot carry it (and a peer's commit that does is refused).
-            guard senderIsAdmin else { return .ignoredProposal(id, reason: "proposal_from_non_admin") }
+            guard senderIsAdmin || !MarmotReceiverCheck.nonAdminProposal.isOn else {
+                return .ignoredProposal(id, reason: "proposal_from_non_admin")
+            }
             autoCommit = false
         default:
             return .ignoredProposal(id, reason: "unsupported_proposal")

@@ -55,10 +55,12 @@ extension NativeSwiftEngine {
     /// kind-445 routing, MIP-01 nostr_group_id).
     func checkNoClash(_ group: Group, _ data: GroupData) throws(EngineError) {
         let id = MLSGroupID(hex: group.groupID.hexString)
-        if let held = groups[id], held.state == .active {
+        if let held = groups[id], held.state == .active, MarmotReceiverCheck.welcomeIntoHeldGroup.isOn {
             throw EngineError(.invalidWelcome, "already a member of group \(id.hex) at epoch \(held.mls.epoch)")
         }
-        if groups.contains(where: { $0.key != id && $0.value.data.nostrGroupID == data.nostrGroupID }) {
+        if MarmotReceiverCheck.welcomeOntoHeldH.isOn,
+            groups.contains(where: { $0.key != id && $0.value.data.nostrGroupID == data.nostrGroupID })
+        {
             throw EngineError(.invalidWelcome, "another group already uses h \(data.nostrGroupIDHex)")
         }
     }

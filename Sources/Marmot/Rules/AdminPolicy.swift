@@ -41,13 +41,14 @@ package enum AdminPolicy {
     /// - Throws: `.commitFromNonAdmin`, `.identityChanged`.
     package static func authorize(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
         let ownCredential = Credential.basic(identity: commit.committerIdentity.bytes)
-        if let path = commit.pathCredential, path != ownCredential {
+        let checksIdentity = MarmotReceiverCheck.identityKept.isOn
+        if let path = commit.pathCredential, path != ownCredential, checksIdentity {
             throw MarmotError(.identityChanged, "the UpdatePath leaf changes the committer's identity")
         }
         // An Update replaces its proposer's leaf: it must keep the proposer's identity (not the
         // committer's, when the Update is carried by reference).
         for (proposal, sender) in commit.proposals {
-            guard case .update(let leaf) = proposal else { continue }
+            guard case .update(let leaf) = proposal, checksIdentity else { continue }
             let proposerIdentity: PublicKey? =
                 switch sender {
                 case .member(let proposer) where proposer == commit.committer: commit.committerIdentity
@@ -58,8 +59,8 @@ package enum AdminPolicy {
                 throw MarmotError(.identityChanged, "an Update leaf changes its proposer's identity")
             }
         }
-        try requireProposersRights(commit, admins: admins)
-        if admins.contains(commit.committerIdentity) { return }
+        if MarmotReceiverCheck.proposerRights.isOn { try requireProposersRights(commit, admins: admins) }
+        if admins.contains(commit.committerIdentity) || !MarmotReceiverCheck.commitAuthorization.isOn { return }
         let own = Sender.member(leafIndex: commit.committer)
         let pureSelfUpdate = commit.proposals.allSatisfy { item in
             if case .update = item.proposal { return item.sender == own }
@@ -107,7 +108,7 @@ package enum AdminPolicy {
     /// Checks that some admin is still a member after a commit.
     /// - Throws: `.noAdminRemains`.
     package static func requireAdmin(admins: [PublicKey], members: [PublicKey]) throws(MarmotError) {
-        guard !Set(admins).isDisjoint(with: members) else {
+        guard !Set(admins).isDisjoint(with: members) || !MarmotReceiverCheck.adminRemains.isOn else {
             throw MarmotError(.noAdminRemains, "no admin of the group data is a member")
         }
     }
