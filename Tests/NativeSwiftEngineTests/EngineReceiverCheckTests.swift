@@ -128,14 +128,29 @@ import Testing
                 let rename = try await room.alice.engine.updateGroupData(of: room.group, GroupDataChanges(name: "renamed"))
                 return try await room.bobReceives(rename.event)
             }
-        case .identityKept:
+        case .pathIdentity:
             Attack(name: "admin's commit whose UpdatePath leaf names another member (AdminPolicy)", expected: "admin.identityChanged") {
                 var bench = MemberBench(seed: 66)
                 let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-                let summary = CommitSummary(
-                    committer: 0, committerIdentity: alice.pubkey, proposals: [], pathCredential: .basic(identity: bob.pubkey.bytes))
-                do { try AdminPolicy.authorize(summary, admins: [alice.pubkey]) } catch let error as MarmotError { return error.code.name }
-                return "accepted"
+                return policyAnswer(
+                    CommitSummary(
+                        committer: 0, committerIdentity: alice.pubkey, proposals: [], pathCredential: .basic(identity: bob.pubkey.bytes)),
+                    admins: [alice])
+            }
+        case .updateIdentity:
+            Attack(
+                name: "admin alice's commit carrying by reference an Update from mallory whose leaf names alice (AdminPolicy)",
+                expected: "admin.identityChanged"
+            ) {
+                // The leaf names the committer, so a check against the committer (not the proposer) passes it.
+                var bench = MemberBench(seed: 73)
+                let alice = bench.swiftMember("alice"), mallory = bench.swiftMember("mallory")
+                let leaf = try KeyPackageEvent.validate(try await bench.keyPackage(of: alice), now: bench.keyPackageTime).keyPackage.leafNode
+                return policyAnswer(
+                    CommitSummary(
+                        committer: 0, committerIdentity: alice.pubkey, proposals: [(.update(leaf), .member(leafIndex: 2))],
+                        pathCredential: nil, proposerIdentities: [2: mallory.pubkey]),
+                    admins: [alice])
             }
         case .adminRemains:
             Attack(name: "admin's commit naming a non-member as the only admin", expected: "last_admin") {
@@ -178,6 +193,12 @@ import Testing
                 return try await room.bobReceives(event)
             }
         }
+    }
+
+    /// MIP-03's answer to a commit, for the identity rules no forged commit reaches yet.
+    static func policyAnswer(_ summary: CommitSummary, admins: [Member]) -> String {
+        do { try AdminPolicy.authorize(summary, admins: admins.map(\.pubkey)) } catch { return error.code.name }
+        return "accepted"
     }
 
     /// The receiver's answer to an attack, with `check` (if any) switched off.

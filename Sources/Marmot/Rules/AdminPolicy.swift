@@ -41,14 +41,13 @@ package enum AdminPolicy {
     /// - Throws: `.commitFromNonAdmin`, `.identityChanged`.
     package static func authorize(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
         let ownCredential = Credential.basic(identity: commit.committerIdentity.bytes)
-        let checksIdentity = MarmotReceiverCheck.identityKept.isOn
-        if let path = commit.pathCredential, path != ownCredential, checksIdentity {
+        if let path = commit.pathCredential, path != ownCredential, MarmotReceiverCheck.pathIdentity.isOn {
             throw MarmotError(.identityChanged, "the UpdatePath leaf changes the committer's identity")
         }
         // An Update replaces its proposer's leaf: it must keep the proposer's identity (not the
         // committer's, when the Update is carried by reference).
         for (proposal, sender) in commit.proposals {
-            guard case .update(let leaf) = proposal, checksIdentity else { continue }
+            guard case .update(let leaf) = proposal, MarmotReceiverCheck.updateIdentity.isOn else { continue }
             let proposerIdentity: PublicKey? =
                 switch sender {
                 case .member(let proposer) where proposer == commit.committer: commit.committerIdentity

@@ -21,8 +21,11 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// A proposal carried by reference keeps its proposer's rights: an admin's commit may not carry
     /// a non-admin's Add, Remove or GroupContextExtensions (MIP-03).
     case proposerRights
-    /// An Update proposal's leaf, or a commit's UpdatePath leaf, keeps its owner's identity (MIP-03).
-    case identityKept
+    /// A commit's UpdatePath leaf keeps the committer's identity (MIP-03).
+    case pathIdentity
+    /// An Update proposal's leaf keeps its proposer's identity, also when another member commits
+    /// it by reference (MIP-03).
+    case updateIdentity
     /// Some admin of the group data is still a member after a commit (MIP-03).
     case adminRemains
     /// A non-admin's Add or Remove of another member is not stored as pending (MIP-03).
