@@ -11,6 +11,16 @@ package enum GeneratedDocument {
     /// (Tests/NativeSwiftEngineTests/EngineReceiverCheckTests.swift).
     package static let engineChecksMarker = "## Engine-level checks"
 
+    /// One row of a receiver-check table: the check, its attack, and the answers with the check on and off.
+    package typealias CheckRow = (check: String, attack: String, on: String, off: String)
+
+    /// `intro`, a blank line, then the table of `rows` (each answer in code style).
+    package static func checkTable(intro: [String], rows: [CheckRow]) -> String {
+        let table = rows.map { "| `\($0.check)` | \($0.attack) | `\($0.on)` | `\($0.off)` |" }
+        return (intro + ["", "| check | attack | with the check on | with it off |", "|---|---|---|---|"] + table)
+            .joined(separator: "\n") + "\n"
+    }
+
     /// The file's current `part` after an update, if one was asked for; compare it with `generated`.
     package static func current(_ part: Part, of path: String, marker: String, generated: String) throws -> String {
         let url = Vectors.repositoryRoot.appendingPathComponent(path)

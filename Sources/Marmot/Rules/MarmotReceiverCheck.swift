@@ -7,6 +7,9 @@
 
 /// One MUST-reject rule of a Marmot receiver, by the place that enforces it.
 package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
+    /// A key package's credential names the event's author (MIP-00): nobody can offer another's
+    /// leaf under their own name.
+    case keyPackageAuthor
     /// A group event is of kind 445 (MIP-03).
     case eventKind
     /// A group event has exactly one `h` tag of 64 hex characters and one `["encoding","base64"]`
