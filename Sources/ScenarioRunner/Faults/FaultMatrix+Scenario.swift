@@ -12,6 +12,9 @@ extension FaultMatrix {
             "# do not edit. \(flow.summary)",
             "# Fault: \(cell.fault.summary), at \(cell.point.summary).",
         ]
+        if let open = cell.open {
+            lines.append("# OPEN (fails today, docs/fault-matrix.md): \(open)")
+        }
         if let final = cell.final {
             lines.append("# Final by design: \(final.why)")
         } else {
@@ -57,8 +60,9 @@ extension FaultMatrix {
             "  - advance: { by: 1m }",
             "  - deliver: all",
             "  - wait: { until: converged, within: 1m }",
-            "  - send: { by: \(outcome.probe), text: after healing }",
-            "  - deliver: all",
+        ]
+        if let probe = outcome.probe { lines += ["  - send: { by: \(probe), text: after healing }", "  - deliver: all"] }
+        lines += [
             "expect:",
             "  decryptable: true",
             "  converged: true",
@@ -88,7 +92,7 @@ extension FaultMatrix {
     /// Each member's expected chat (and, where the outcome is exact, errors).
     static func expectations(_ cell: Cell, outcome: Outcome, cast: [String]) -> [String] {
         var messages = outcome.messages
-        messages.append("\(outcome.probe): after healing")
+        if let probe = outcome.probe { messages.append("\(probe): after healing") }
         let quoted = messages.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
         var lines: [String] = []
         for label in cast {
@@ -106,7 +110,8 @@ extension FaultMatrix {
                 entry.append("chats: []")
             }
             if let final = cell.final {
-                entry.append("errors: [\((final.errors[label] ?? []).joined(separator: ", "))]")
+                if let errors = final.errors { entry.append("errors: [\((errors[label] ?? []).joined(separator: ", "))]") }
+                if let fields = final.fields[label] { entry.append(fields) }
             } else if !cell.flow.races {
                 entry.append("errors: []")
             }

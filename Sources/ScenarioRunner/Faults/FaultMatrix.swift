@@ -63,12 +63,14 @@ public enum FaultMatrix {
     }
 
     /// What must hold after healing when a cell's failure is final by design: the actor records
-    /// a typed error, and every member holds the same group (no split), usually as it was before.
+    /// a typed error (or failed peer), and every member holds the same group (no split).
     struct Final: Sendable {
         let why: String
-        /// Each member's errors (members not listed: none).
-        let errors: [String: [String]]
         let outcome: Outcome
+        /// Each member's errors (members not listed: none); nil in races, where who wins decides.
+        var errors: [String: [String]]? = [:]
+        /// Further fields of a member's expectation (`failed-peers: […]`), YAML text.
+        var fields: [String: String] = [:]
     }
 
     /// One flow: the steps a member (or two, racing) takes, the points where its frames travel, and
@@ -90,6 +92,9 @@ public enum FaultMatrix {
         var finals: [String: Final] = [:]
         /// Cells left out, by `point-fault`, with the reason (shown in the report).
         var pruned: [String: String] = [:]
+        /// Cells that fail today, by `point-fault`, with the defect (shown in the report and the
+        /// cell's header; never in the CI sample): what the matrix found and is not fixed yet.
+        var open: [String: String] = [:]
         /// Races have seed-dependent winners: their outcome leaves out what the winner decides.
         var races: Bool { actions.count > 1 }
     }
@@ -106,8 +111,9 @@ public enum FaultMatrix {
         var messages: [String] = []
         /// Extra chat fields every member's chat must show (`roles: {…}`, …), YAML text.
         var chatFields: [String] = []
-        /// Who writes the message after healing (a member that might have been stranded).
-        let probe: String
+        /// Who writes the message after healing (a member that might have been stranded); nil when
+        /// no group exists.
+        let probe: String?
     }
 
     /// One cell of the matrix.
@@ -117,6 +123,7 @@ public enum FaultMatrix {
         let fault: Fault
         var id: String { "\(point.name)-\(fault.rawValue)" }
         var final: Final? { flow.finals[id] }
+        var open: String? { flow.open[id] }
         var path: String { "\(FaultMatrix.folder)/\(flow.name)/\(id).yaml" }
     }
 
