@@ -279,4 +279,26 @@ import Testing
         #expect(Set(try await epochs(world, ["alice", "bob", "carol"])).count == 1)
         try await world.checkUpdateStreams()
     }
+
+    /// A chat message every relay refuses once (`OK false "blocked:"`): with the rule it is sent
+    /// again after 2 s and reaches everyone; without it, it is marked failed and nobody reads it.
+    private func refusedMessage(recovery: Recovery) async throws -> (World, String) {
+        let (world, chatID) = try await makeGroup(seed: 0x11_0007, recovery: recovery)
+        world.network.addFault(FaultRule(
+            scope: .link(member: "carol", relay: "group"), direction: .toRelay,
+            selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]),
+            action: .reject(prefix: .blocked, message: "not now"), occurrences: .nth(1)))
+        await world.dispatch("carol", .sendMessage(chatID: chatID, text: "refused once"))
+        await world.runUntilQuiescent()
+        await world.run(for: .seconds(30))
+        return (world, chatID)
+    }
+
+    @Test func aRefusedMessageIsSentAgain() async throws {
+        let (world, chatID) = try await refusedMessage(recovery: Recovery())
+        #expect(try await world.messages(in: chatID, of: "bob").contains("refused once"))
+        #expect(world.coreNotes(of: "carol").contains { $0.contains("refused everywhere; retry 1") })
+        let (broken, brokenID) = try await refusedMessage(recovery: Self.without { $0.refusedPublishes = false })
+        #expect(!(try await broken.messages(in: brokenID, of: "bob").contains("refused once")), "lost without the rule")
+    }
 }

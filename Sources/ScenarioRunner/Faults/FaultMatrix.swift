@@ -162,8 +162,9 @@ public enum FaultMatrix {
         }
     }
 
-    /// Every generated file: one scenario per cell and the report.
+    /// Every generated file: one scenario per cell, the CI sample's list and the report.
     public static func files() -> [File] {
-        cells().map { File(path: $0.path, text: scenario($0)) } + [File(path: "docs/fault-matrix.md", text: report())]
+        cells().map { File(path: $0.path, text: scenario($0)) }
+            + [ciSampleList(), File(path: "docs/fault-matrix.md", text: report())]
     }
 }
