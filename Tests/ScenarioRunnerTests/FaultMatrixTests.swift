@@ -67,4 +67,11 @@ import Testing
         #expect(try await Self.passes(cell, recovery: Recovery()))
         #expect(!(try await Self.passes(cell, recovery: Self.without { $0.storedCommits = false })))
     }
+
+    /// The rule the matrix's `reject` cells brought (a refused message is sent again) is needed too.
+    @Test func refusedMessageRetryIsNeededByTheMatrix() async throws {
+        let cell = "\(FaultMatrix.folder)/send/message-reject.yaml"
+        #expect(try await Self.passes(cell, recovery: Recovery()))
+        #expect(!(try await Self.passes(cell, recovery: Self.without { $0.refusedPublishes = false })))
+    }
 }
