@@ -76,6 +76,10 @@ extension NativeSwiftEngine {
 
         let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
         switch result {
+        case .unprocessable(_, let reason) where reason.hasPrefix(MLSError.Code.unknownProposal.name):
+            // Not remembered as failed: the proposal it names may still arrive (delayed or
+            // reordered), and the commit must go through then (GroupCore hands it back).
+            break
         case .unprocessable, .rejected: record.failed.insert(event.id)
         default: record.processed.insert(event.id)
         }

@@ -8,7 +8,10 @@ import Nostr
 // undecryptable. We keep it (at most `maximumFutureEvents` per chat, oldest dropped) and hand it
 // over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at most
 // `maximumFutureRetries` times (history from before our join never opens); once it goes
-// through, its rejection is withdrawn. An engine that remembers the failure (MDK 0.8.0) answers
+// through, its rejection is withdrawn. A commit the engine cannot process yet because it names a
+// proposal that has not reached us (delayed or reordered on its way) is kept the same way, and
+// kept events are also tried again when a proposal arrives: otherwise the commit's receiver
+// stays behind for good (fault matrix: leave, proposal delivered late). An engine that remembers the failure (MDK 0.8.0) answers
 // "previously failed" and the event is let go quietly: the first rejection stands.
 /// A kept event and how many times it was handed over again.
 struct FutureEvent: Sendable {
@@ -55,7 +58,12 @@ extension GroupCore {
                 futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
             }
             return true
-        case .previouslyFailed, .unprocessable, .rejected:
+        case .unprocessable:
+            if retryCount < Self.maximumFutureRetries {
+                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
+            }
+            return true
+        case .previouslyFailed, .rejected:
             return true
         default:
             rejections.removeAll { $0.eventID == event.id.hex }

@@ -122,9 +122,8 @@ extension FaultMatrix {
             actions: ["leave: { by: carol }"],
             points: [published("proposal", by: "carol", "SelfRemove proposal"), delivered("proposal-at-peer", to: "alice", "SelfRemove proposal")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
-            open: open(leaveLost, ["proposal-drop", "proposal-reject", "proposal-relay-down", "proposal-sender-partitioned"]).merging(open(
-                "a SelfRemove proposal that reaches the committing admin late, or not at all, forks the group (no member ahead, a lost message).",
-                ["proposal-at-peer-delay", "proposal-at-peer-drop", "proposal-at-peer-reorder", "proposal-at-peer-receiver-partitioned"])) { $1 }),
+            open: open(leaveLost, ["proposal-drop", "proposal-reject", "proposal-relay-down", "proposal-sender-partitioned"])
+                .merging(open(noResync, ["proposal-at-peer-drop"])) { $1 }),
         Flow(
             name: "send", summary: "carol sends a message.",
             actions: ["send: { by: carol, text: hello }"],
@@ -193,7 +192,10 @@ extension FaultMatrix {
                                        faults: [.reject, .senderPartitioned])) { $1 },
             open: open(
                 "alice's add commit arriving late in an epoch bob's remove also wants loses a message.",
-                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"]).merging(open(lostPublish, ["welcome-drop"])) { $1 }),
+                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"]).merging(open(lostPublish, ["welcome-drop"])) { $1 }
+                .merging(open(
+                    "bob's remove commit, first publish lost or late, is merged by bob (MIP-03 order puts it first) after the others built on alice's add past their rollback point: a split on seeds 4-8 and 10.",
+                    ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
