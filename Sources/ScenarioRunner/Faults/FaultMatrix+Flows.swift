@@ -68,6 +68,12 @@ extension FaultMatrix {
     static let lostPublish = "a publish whose EVENT frame is lost gets no OK and is never sent again (no per-publish timeout): the message, control message or welcome is lost."
     static let leaveLost = "a SelfRemove proposal no relay stored is neither proposed again nor reported: the leaver stays a member everywhere."
 
+    /// A racing commit whose first publish is lost, republished after the others built on the
+    /// competing commit (one MIP-03 ranks second).
+    static func lateRepublish(_ what: String, seeds: String) -> String {
+        "bob's \(what) commit, its first publish lost or 10 s late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's add past their single rollback point: a split (swift seeds \(seeds))."
+    }
+
     static func open(_ reason: String, _ cells: [String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: cells.map { ($0, reason) })
     }
@@ -163,7 +169,8 @@ extension FaultMatrix {
                      welcome(to: inviteeInbox)],
             outcome: Outcome(members: withDave, name: nil, probe: "dave"),
             finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: open(lostPublish, ["welcome-drop"])),
+            open: open(lostPublish, ["welcome-drop"])
+                .merging(open(lateRepublish("rename", seeds: "5-10"), ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
         Flow(
             name: "remove-x-rename", summary: "alice removes carol while bob renames the group.",
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
@@ -194,8 +201,7 @@ extension FaultMatrix {
                 "alice's add commit arriving late in an epoch bob's remove also wants loses a message.",
                 ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"]).merging(open(lostPublish, ["welcome-drop"])) { $1 }
                 .merging(open(
-                    "bob's remove commit, first publish lost or late, is merged by bob (MIP-03 order puts it first) after the others built on alice's add past their rollback point: a split on seeds 4-8 and 10.",
-                    ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
+                    lateRepublish("remove", seeds: "4-8 and 10"), ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
