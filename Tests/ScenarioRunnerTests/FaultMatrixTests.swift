@@ -1,7 +1,6 @@
 import ConformanceTestSupport
 import Foundation
 import GroupCore
-import NativeSwiftEngine
 import ScenarioModel
 import ScenarioRunner
 import Testing
@@ -38,11 +37,7 @@ import Testing
     static func passes(_ path: String, recovery: Recovery) async throws -> Bool {
         let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
         let scenario = try Scenario(yaml: text, file: path)
-        var executor = ScenarioExecutor(
-            engines: EngineSet(["swift": EngineSet.Entry(factory: { context in
-                NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            }, deterministic: true)]),
-            epochUnixSeconds: 1_700_000_000)
+        var executor = swiftOnlyExecutor()
         executor.recovery = recovery
         let execution = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: path)
         return execution.run.notRun == nil && execution.run.verdict == .pass

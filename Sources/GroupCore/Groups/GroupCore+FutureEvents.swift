@@ -48,22 +48,27 @@ extension GroupCore {
         }
     }
 
+    /// Still unopened (no key yet), or a commit naming a proposal not received yet.
+    static func mayGoThroughLater(_ result: ProcessingResult) -> Bool {
+        switch result {
+        case .rejected(let error): error.code == .undecryptable
+        case .unprocessable: true
+        default: false
+        }
+    }
+
     /// The result of a retried event; true when it was handled here (still unopened: kept again
     /// quietly; failed before: let go). Otherwise its earlier rejection is withdrawn and the
     /// result is applied as for a fresh event.
     func retriedFutureEvent(_ event: Event, result: ProcessingResult, in chatID: String) async -> Bool {
+        if Self.mayGoThroughLater(result) {
+            if retryCount < Self.maximumFutureRetries {
+                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
+            }
+            return true
+        }
         switch result {
-        case .rejected(let error) where error.code == .undecryptable:
-            if retryCount < Self.maximumFutureRetries {
-                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
-            }
-            return true
-        case .unprocessable:
-            if retryCount < Self.maximumFutureRetries {
-                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
-            }
-            return true
-        case .previouslyFailed, .rejected:
+        case .previouslyFailed, .unprocessable, .rejected:
             return true
         default:
             rejections.removeAll { $0.eventID == event.id.hex }
