@@ -70,8 +70,8 @@ extension FaultMatrix {
 
     /// A racing commit whose first publish is lost, republished after the others built on the
     /// competing commit (one MIP-03 ranks second).
-    static func lateRepublish(_ what: String, seeds: String) -> String {
-        "bob's \(what) commit, its first publish lost or 10 s late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's add past their single rollback point: a split (swift seeds \(seeds))."
+    static func lateRepublish(_ what: String, against other: String = "add", seeds: String) -> String {
+        "bob's \(what) commit, its first publish lost or late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's \(other) past their single rollback point: a split (swift seeds \(seeds))."
     }
 
     static func open(_ reason: String, _ cells: [String]) -> [String: String] {
@@ -176,7 +176,8 @@ extension FaultMatrix {
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
             points: [published("alice-commit", by: "alice", "remove commit"), published("bob-commit", by: "bob", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
-            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true)),
+            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
+            open: open(lateRepublish("rename", against: "remove", seeds: "2, 3, 5, 9 and 10; reorder: 9"), ["bob-commit-delay", "bob-commit-drop", "bob-commit-reorder"])),
         Flow(
             name: "leave-x-rename", summary: "carol leaves while alice renames the group.",
             actions: ["leave: { by: carol }", "rename: { by: alice, to: \(renamed) }"],
@@ -185,7 +186,10 @@ extension FaultMatrix {
             open: open(
                 "carol's leave and alice's rename in one epoch: alice's rename commit arriving late (or alice cut off) loses a message.",
                 ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder", "alice-commit-sender-partitioned"]).merging(
-                open(leaveLost, ["carol-proposal-relay-down"])) { $1 }),
+                open(leaveLost, ["carol-proposal-relay-down"])) { $1 }
+                .merging(open(
+                    "with two admins, alice's rename and bob's commit of carol's SelfRemove both stay merged at one epoch: a fork on swift seeds 6 and 8 (10 too with the rename duplicated).",
+                    ["alice-commit-duplicate", "alice-commit-withhold-ok", "carol-proposal-duplicate", "carol-proposal-withhold-ok"])) { $1 }),
         Flow(
             name: "add-x-remove", summary: "alice adds dave while bob removes carol.", withDave: true,
             actions: ["add-members: { by: alice, members: dave }", "remove-members: { by: bob, members: carol }"],
