@@ -4,7 +4,7 @@
 // Checked in under scenarios/fault-matrix/ with the report docs/fault-matrix.md; a test keeps
 // both up to date, and `marmot-conform fault-matrix` rewrites them.
 
-public enum FaultMatrix {
+package enum FaultMatrix {
     /// Which way the frames of a point travel.
     enum Direction: String, Sendable {
         case toRelay = "to-relay"
@@ -128,15 +128,15 @@ public enum FaultMatrix {
     }
 
     /// A generated file: its path under the repository and its text.
-    public struct File: Sendable {
-        public let path: String
-        public let text: String
+    package struct File: Sendable {
+        package let path: String
+        package let text: String
     }
 
     /// Where the scenarios are written, under the repository.
-    public static let folder = "scenarios/fault-matrix"
+    package static let folder = "scenarios/fault-matrix"
     /// How many cells the table generates.
-    public static var cellCount: Int { cells().count }
+    package static var cellCount: Int { cells().count }
 
     /// The invitee's own inbox relay (so that "invitee inbox down" spares everyone else's).
     static let inviteeInbox = "dave-inbox"
@@ -163,7 +163,7 @@ public enum FaultMatrix {
     }
 
     /// Every generated file: one scenario per cell, the CI sample's list and the report.
-    public static func files() -> [File] {
+    package static func files() -> [File] {
         cells().map { File(path: $0.path, text: scenario($0)) }
             + [ciSampleList(), File(path: "docs/fault-matrix.md", text: report())]
     }
