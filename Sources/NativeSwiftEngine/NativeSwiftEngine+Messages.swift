@@ -77,6 +77,10 @@ extension NativeSwiftEngine {
 
         let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
         switch result {
+        case .unprocessable(_, let reason) where reason == MLSError.Code.unknownProposal.name:
+            // Not remembered as failed: the proposal it names may still arrive (delayed or
+            // reordered), and the commit must go through then (GroupCore hands it back).
+            break
         case .unprocessable, .rejected: record.failed.insert(event.id)
         default: record.processed.insert(event.id)
         }
@@ -221,6 +225,8 @@ extension NativeSwiftEngine {
                 admins: record.data.admins)
         } catch let error as MarmotError {
             return .rejected(EngineError(error))
+        } catch let error as MLSError where error.code == .unknownProposal {
+            return .unprocessable(id, reason: error.code.name)
         } catch {
             return .unprocessable(id, reason: "\(error)")
         }

@@ -31,11 +31,7 @@ import Testing
 
     /// The scenarios that fail on the Swift engine when every member skips `disabled`.
     static func failing(with disabled: Set<PermissionCheck>) async -> [String] {
-        var executor = ScenarioExecutor(
-            engines: EngineSet(["swift": EngineSet.Entry(factory: { context in
-                NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            }, deterministic: true)]),
-            epochUnixSeconds: 1_700_000_000)
+        var executor = swiftOnlyExecutor()
         executor.disabledPermissionChecks = disabled
         var failing: [String] = []
         for (scenario, file) in roleScenarios {

@@ -161,7 +161,7 @@ extension GroupCore {
             if let stored { recordChatMessage(eventID: event.id.hex, rumor: stored.rumor, sender: publicKey, in: chat.chatID) }
             changed("sent \(rumorID.prefix(8))")
             publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
-            outbox.track(event)
+            outbox.track(event, relays: chat.relays)
             publishSigned(event, to: chat.relays)
         } catch {
             fail(error, during: "sending a message", chatID: chat.chatID)

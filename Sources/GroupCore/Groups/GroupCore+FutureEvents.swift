@@ -8,25 +8,42 @@ import Nostr
 // undecryptable. We keep it (at most `maximumFutureEvents` per chat, oldest dropped) and hand it
 // over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at most
 // `maximumFutureRetries` times (history from before our join never opens); once it goes
-// through, its rejection is withdrawn. An engine that remembers the failure (MDK 0.8.0) answers
+// through, its rejection is withdrawn. A commit the engine cannot process yet because it names a
+// proposal that has not reached us (delayed or reordered on its way) is kept the same way, and
+// kept events are also tried again when a proposal arrives: otherwise the commit's receiver
+// stays behind for good (fault matrix: leave, proposal delivered late). An engine that remembers the failure (MDK 0.8.0) answers
 // "previously failed" and the event is let go quietly: the first rejection stands.
-/// A kept event and how many times it was handed over again.
+/// A kept event, how many times it was handed over again, and whether it waits for a proposal
+/// (then it is also handed over when one arrives).
 struct FutureEvent: Sendable {
     let event: Event
     let retries: Int
+    var waitsForProposal = false
 }
 
 extension GroupCore {
     static let maximumFutureEvents = 64
     static let maximumFutureRetries = 8
 
-    func keepForLaterEpoch(_ event: Event, in chatID: String) {
+    /// The reason an engine gives for a commit naming a proposal it has not received (our
+    /// engine's `mls.unknownProposal`). MDK 0.8.0 words it otherwise and remembers the failure
+    /// anyway, so its events are not kept: handing them over again would change nothing.
+    static let unknownProposalReason = "mls.unknownProposal"
+
+    func keepForLaterEpoch(_ event: Event, in chatID: String, waitsForProposal: Bool = false) {
         guard configuration.behaviour.recovery.retriesFutureEvents, chats[chatID] != nil else { return }
         var kept = futureEvents[chatID, default: []]
         guard !kept.contains(where: { $0.event.id == event.id }) else { return }
-        kept.append(FutureEvent(event: event, retries: 0))
+        kept.append(FutureEvent(event: event, retries: 0, waitsForProposal: waitsForProposal))
         if kept.count > Self.maximumFutureEvents { kept.removeFirst(kept.count - Self.maximumFutureEvents) }
         futureEvents[chatID] = kept
+    }
+
+    /// A proposal arrived: the kept commits that name one not received before are tried again
+    /// (only they: another engine call would be wasted on the rest).
+    func retryCommitsWaitingForProposal(in chatID: String) async {
+        guard futureEvents[chatID]?.contains(where: \.waitsForProposal) == true else { return }
+        await retryFutureEvents(in: chatID)
     }
 
     /// A commit moved the chat on: the kept events are tried again, oldest first, as long as
@@ -45,16 +62,28 @@ extension GroupCore {
         }
     }
 
+    /// Whether the event may still go through: still unopened (no key yet: false), or a commit
+    /// naming a proposal not received yet (true); nil when not.
+    static func mayGoThroughLater(_ result: ProcessingResult) -> Bool? {
+        switch result {
+        case .rejected(let error) where error.code == .undecryptable: false
+        case .unprocessable(_, let reason) where reason == unknownProposalReason: true
+        default: nil
+        }
+    }
+
     /// The result of a retried event; true when it was handled here (still unopened: kept again
     /// quietly; failed before: let go). Otherwise its earlier rejection is withdrawn and the
     /// result is applied as for a fresh event.
     func retriedFutureEvent(_ event: Event, result: ProcessingResult, in chatID: String) async -> Bool {
-        switch result {
-        case .rejected(let error) where error.code == .undecryptable:
+        if let waitsForProposal = Self.mayGoThroughLater(result) {
             if retryCount < Self.maximumFutureRetries {
-                futureEvents[chatID, default: []].append(FutureEvent(event: event, retries: retryCount))
+                futureEvents[chatID, default: []].append(
+                    FutureEvent(event: event, retries: retryCount, waitsForProposal: waitsForProposal))
             }
             return true
+        }
+        switch result {
         case .previouslyFailed, .unprocessable, .rejected:
             return true
         default:

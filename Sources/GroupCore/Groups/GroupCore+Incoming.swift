@@ -83,12 +83,16 @@ extension GroupCore {
             await retryFutureEvents(in: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
+            await retryCommitsWaitingForProposal(in: chatID)
         case .pendingProposal, .externalJoinProposal:
             note("proposal \(event.id.hex.prefix(8)) stored")
+            await retryCommitsWaitingForProposal(in: chatID)
         case .ignoredProposal(_, let reason):
             note("proposal \(event.id.hex.prefix(8)) ignored: \(reason)")
         case .unprocessable(_, let reason):
             reject(event, reason: "unprocessable", detail: reason)
+            // A commit can name a proposal that has not reached us yet (delayed, reordered).
+            if reason == Self.unknownProposalReason { keepForLaterEpoch(event, in: chatID, waitsForProposal: true) }
         case .previouslyFailed:
             reject(event, reason: "previously_failed", detail: "the engine failed this event before")
         case .rejected(let error):

@@ -63,6 +63,8 @@ package struct CoreConfiguration: Sendable {
         package var commitRepublishAttempts = 2
         /// How many times a welcome no relay accepted is sent again, backing off from 2 s.
         package var welcomeRetryAttempts = 6
+        /// How many times a chat or control message every relay refused is sent again, backing off from 2 s.
+        package var refusedPublishRetryAttempts = 6
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()
@@ -76,6 +78,8 @@ package struct CoreConfiguration: Sendable {
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.
             package var controlOutbox = true
+            /// Chat and control messages refused by every relay are sent again (backing off).
+            package var refusedPublishes = true
             /// A non-admin whose leave proposal died with its epoch proposes again.
             package var leaveProposals = true
             /// Messages ordered after a delete-group are hidden by receivers.

@@ -26,6 +26,30 @@ extension GroupCore {
         }
     }
 
+    /// Every relay refused a chat or control message (`OK false`: `blocked:`, `rate-limited:`…).
+    /// Like a welcome, it is sent again, as the same signed event, after 2, 4, 8… s
+    /// (`refusedPublishRetryAttempts` times) before it counts as failed: a refusal that was
+    /// passing (a relay's spam filter, a restart) must not lose what a member wrote, or leave a
+    /// role change on its author's side only. True when a retry is scheduled.
+    func retryAfterRefusal(_ eventID: String) -> Bool {
+        guard configuration.behaviour.recovery.refusedPublishes, let purpose = publishes[eventID], outbox.event(eventID) != nil,
+            !outbox.relays(of: eventID).isEmpty
+        else { return false }
+        let retries = outbox.countRetry(eventID)
+        guard retries < configuration.behaviour.refusedPublishRetryAttempts else { return false }
+        note("\(Self.outboxLabel(purpose, eventID)) refused everywhere; retry \(retries + 1)")
+        _ = startTimer(.publishRetry(eventID: eventID), milliseconds: 2_000 << UInt64(retries))
+        return true
+    }
+
+    func retryPublish(_ eventID: String) {
+        guard let purpose = publishes[eventID], let event = outbox.event(eventID) else { return }
+        let relays = outbox.relays(of: eventID)
+        publishes[eventID] = purpose.waiting(for: Set(relays))
+        note("sending \(Self.outboxLabel(purpose, eventID)) again")
+        send(.event(event), to: relays)
+    }
+
     /// How notes name a waiting event (chat messages by their rumor id, as they always were).
     private static func outboxLabel(_ purpose: PublishPurpose, _ eventID: String) -> String {
         switch purpose {

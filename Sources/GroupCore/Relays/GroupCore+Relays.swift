@@ -87,6 +87,10 @@ extension GroupCore {
                 outbox.forget(eventID)
                 setDelivery(.sent, of: messageID, in: chatID)
             } else if outstanding.isEmpty {
+                if retryAfterRefusal(eventID) {
+                    publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: [])
+                    return
+                }
                 publishes[eventID] = nil
                 outbox.forget(eventID)
                 setDelivery(.failed, of: messageID, in: chatID)
@@ -95,7 +99,9 @@ extension GroupCore {
             }
         case .control(let chatID, var outstanding):
             guard outstanding.remove(url) != nil else { return }
-            if accepted || outstanding.isEmpty {
+            if !accepted, outstanding.isEmpty, retryAfterRefusal(eventID) {
+                publishes[eventID] = .control(chatID: chatID, outstanding: [])
+            } else if accepted || outstanding.isEmpty {
                 publishes[eventID] = nil
                 outbox.forget(eventID)
                 if !accepted { note("control \(eventID.prefix(8)) in \(chatID.prefix(8)) refused by every relay") }
@@ -134,6 +140,7 @@ extension GroupCore {
         case .channelJoin(let channelID): channelJoinDue(channelID)
         case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
         case .welcomeRetry(let eventID): retryWelcome(eventID)
+        case .publishRetry(let eventID): retryPublish(eventID)
         case .deferredCommits(let chatID): await commitDeferred(in: chatID)
         }
     }

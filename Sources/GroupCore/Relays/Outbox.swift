@@ -6,11 +6,29 @@ struct Outbox: Sendable {
     private var waiting: [String: [Event]] = [:]
     /// Our chat-message events no relay has accepted or refused yet, by id.
     private var inFlight: [String: Event] = [:]
+    /// The relays each event is for, and how often it was sent again after every relay refused it.
+    private var relays: [String: [String]] = [:]
+    private var retries: [String: Int] = [:]
 
-    mutating func track(_ event: Event) { inFlight[event.id.hex] = event }
+    mutating func track(_ event: Event, relays: [String] = []) {
+        inFlight[event.id.hex] = event
+        self.relays[event.id.hex] = relays
+    }
 
     /// The message is settled (accepted somewhere, or refused everywhere): nothing to resend.
-    mutating func forget(_ eventID: String) { inFlight[eventID] = nil }
+    mutating func forget(_ eventID: String) {
+        inFlight[eventID] = nil
+        relays[eventID] = nil
+        retries[eventID] = nil
+    }
+
+    func relays(of eventID: String) -> [String] { relays[eventID] ?? [] }
+
+    /// Counts one more send after a refusal by every relay; returns how many there were before it.
+    mutating func countRetry(_ eventID: String) -> Int {
+        defer { retries[eventID, default: 0] += 1 }
+        return retries[eventID] ?? 0
+    }
 
     func event(_ eventID: String) -> Event? { inFlight[eventID] }
 

@@ -13,6 +13,8 @@ enum TimerPurpose: Sendable {
     case roleRefresh(chatID: String)
     /// A welcome every relay refused is sent again.
     case welcomeRetry(eventID: String)
+    /// A chat or control message every relay refused is sent again.
+    case publishRetry(eventID: String)
     /// Commits of ours waited for the epoch a received commit made to settle.
     case deferredCommits(chatID: String)
 }

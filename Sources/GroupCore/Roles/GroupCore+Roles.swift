@@ -184,7 +184,7 @@ extension GroupCore {
                 // waits in the outbox and goes out when they are back, so that the change reaches
                 // everyone instead of existing on our side only.
                 publishes[event.id.hex] = .control(chatID: chat.chatID, outstanding: Set(chat.relays))
-                outbox.track(event)
+                outbox.track(event, relays: chat.relays)
             }
             publishSigned(event, to: chat.relays)
         } catch {

@@ -63,7 +63,7 @@ extension Group {
             case .proposal(let p): out.append((p, committer))
             case .reference(let ref):
                 guard let pending = pendingProposals[ref] else {
-                    throw MLSError(.invalidProposal, "commit references an unknown proposal")
+                    throw MLSError(.unknownProposal, "commit references an unknown proposal")
                 }
                 out.append((pending.proposal, pending.sender))
             }

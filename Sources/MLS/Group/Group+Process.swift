@@ -88,7 +88,7 @@ extension Group {
             case .proposal(let p): resolved.append((p, committer))
             case .reference(let ref):
                 guard let pending = pendingProposals[ref] else {
-                    throw MLSError(.invalidProposal, "commit references an unknown proposal")
+                    throw MLSError(.unknownProposal, "commit references an unknown proposal")
                 }
                 resolved.append(pending)
             }

@@ -10,6 +10,9 @@ extension MLSError.Code {
     public static let notInvited = Self("mls.notInvited")
     /// A commit or proposal that breaks a validation rule of §12.
     public static let invalidProposal = Self("mls.invalidProposal")
+    /// A commit names by reference a proposal we have not received (yet): unlike a broken rule,
+    /// it can go through once the proposal arrives (RFC 9420 §12.4: proposals by reference).
+    public static let unknownProposal = Self("mls.unknownProposal")
     /// A commit's confirmation tag does not match.
     public static let badConfirmationTag = Self("mls.badConfirmationTag")
     /// An operation that needs us to be a member after we were removed.

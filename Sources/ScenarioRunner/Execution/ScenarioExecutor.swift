@@ -27,6 +27,9 @@ package struct ScenarioExecutor: Sendable {
     package let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
     package var disabledPermissionChecks: Set<PermissionCheck> = []
+    /// For tests only: GroupCore's recovery rules every member runs with (all on by default), so a
+    /// test can show a fault-matrix cell failing without one.
+    package var recovery = CoreConfiguration.Behaviour.Recovery()
     /// Receives the run's trace as it happens (`run --trace`): a header, then after every step the
     /// entries it added, one formatted line each.
     package var traceSink: (@Sendable (String) -> Void)?
@@ -135,6 +138,7 @@ package struct ScenarioExecutor: Sendable {
             publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: .init(member.ownCommitMerge),
             chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)), disabledPermissionChecks: disabledPermissionChecks)
         behaviour.protectsKeyPackage = member.protectsKeyPackage
+        behaviour.recovery = recovery
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {
             return MemberOptions(profileName: member.profileName, behaviour: behaviour)

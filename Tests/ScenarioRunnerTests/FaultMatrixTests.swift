@@ -1,0 +1,72 @@
+import ConformanceTestSupport
+import Foundation
+import GroupCore
+import ScenarioModel
+import ScenarioRunner
+import Testing
+
+/// The fault matrix is generated from its table, every cell loads, and the matrix notices when a
+/// recovery rule of GroupCore is switched off.
+@Suite struct FaultMatrixTests {
+    typealias Recovery = CoreConfiguration.Behaviour.Recovery
+
+    /// The checked-in scenarios and report are what the table generates, and no scenario the table
+    /// no longer generates is left behind; regenerate with `marmot-conform fault-matrix`.
+    @Test func generatedFilesAreUpToDate() throws {
+        let files = FaultMatrix.files()
+        for file in files {
+            let committed = try? String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(file.path), encoding: .utf8)
+            #expect(committed == file.text, "\(file.path) is stale: run marmot-conform fault-matrix")
+        }
+        let folder = Vectors.repositoryRoot.appendingPathComponent(FaultMatrix.folder)
+        let committed = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".yaml") }.map { "\(FaultMatrix.folder)/\($0)" }
+        #expect(Set(committed) == Set(files.map(\.path).filter { $0.hasSuffix(".yaml") }), "run marmot-conform fault-matrix")
+    }
+
+    /// Every cell is a valid scenario: the loader refuses selectors that can never match.
+    @Test func everyCellLoads() throws {
+        let files = FaultMatrix.files().filter { $0.path.hasSuffix(".yaml") }
+        #expect(files.count == FaultMatrix.cellCount)
+        for file in files {
+            #expect(throws: Never.self, "\(file.path)") { _ = try Scenario(yaml: file.text, file: file.path) }
+        }
+    }
+
+    /// Runs one committed cell on the Swift engine, seed 1, with `recovery`; true when it passes.
+    static func passes(_ path: String, recovery: Recovery) async throws -> Bool {
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        let scenario = try Scenario(yaml: text, file: path)
+        var executor = swiftOnlyExecutor()
+        executor.recovery = recovery
+        let execution = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: path)
+        return execution.run.notRun == nil && execution.run.verdict == .pass
+    }
+
+    static func without(_ change: (inout Recovery) -> Void) -> Recovery {
+        var recovery = Recovery()
+        change(&recovery)
+        return recovery
+    }
+
+    /// Acceptance (issue 20): switching off the welcome retry makes a matrix cell fail.
+    @Test func welcomeRetryIsNeededByTheMatrix() async throws {
+        let cell = "\(FaultMatrix.folder)/add/welcome-invitee-inbox-down.yaml"
+        #expect(try await Self.passes(cell, recovery: Recovery()))
+        #expect(!(try await Self.passes(cell, recovery: Self.without { $0.welcomes = false })))
+    }
+
+    /// Acceptance (issue 20): switching off the stored-commit recovery makes a matrix cell fail.
+    @Test func storedCommitRecoveryIsNeededByTheMatrix() async throws {
+        let cell = "\(FaultMatrix.folder)/add/commit-withhold-ok.yaml"
+        #expect(try await Self.passes(cell, recovery: Recovery()))
+        #expect(!(try await Self.passes(cell, recovery: Self.without { $0.storedCommits = false })))
+    }
+
+    /// The rule the matrix's `reject` cells brought (a refused message is sent again) is needed too.
+    @Test func refusedMessageRetryIsNeededByTheMatrix() async throws {
+        let cell = "\(FaultMatrix.folder)/send/message-reject.yaml"
+        #expect(try await Self.passes(cell, recovery: Recovery()))
+        #expect(!(try await Self.passes(cell, recovery: Self.without { $0.refusedPublishes = false })))
+    }
+}
