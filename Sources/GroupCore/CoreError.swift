@@ -17,6 +17,9 @@ extension CoreError.Code {
     public static let commitSuperseded = Self("core.commitSuperseded")
     /// Every inbox relay of an invitee refused its welcome, every time it was sent.
     public static let welcomeUndelivered = Self("core.welcomeUndelivered")
+    /// An invitee's welcome cannot fit the path even alone (NIP-44, the relays' event size): the
+    /// ratchet tree every welcome carries is too large. The invitee is not added.
+    public static let welcomeTooLarge = Self("core.welcomeTooLarge")
     public static let engine = Self("core.engine")
     public static let busy = Self("core.busy")
     /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).

@@ -63,6 +63,10 @@ public struct CoreConfiguration: Sendable {
         public var commitRepublishAttempts = 2
         /// How many times a welcome no relay accepted is sent again, backing off from 2 s.
         public var welcomeRetryAttempts = 6
+        /// The largest event (gift wrap JSON) the invitees' inbox relays are assumed to accept:
+        /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
+        /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
+        public var welcomeEventLimitBytes = 65_536
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()
