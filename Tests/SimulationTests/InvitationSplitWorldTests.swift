@@ -1,3 +1,4 @@
+import ExternalProcessEngine
 import GroupCore
 import InMemoryRelay
 import NativeSwiftEngine
@@ -14,15 +15,16 @@ import Testing
 
     /// Alice invites m1…m9 in one action with her welcome limit set so that a rumor of
     /// `rumorBudget` bytes is the largest that fits; returns the world once quiescent.
-    static func create(rumorBudget: Int) async throws -> World {
+    static func create(rumorBudget: Int, driver: DriverProcess? = nil) async throws -> World {
         // The inbox relay refuses larger events, as a 64 KiB relay refuses a 100-member welcome.
         let limit = GiftWrap.sizes(rumorJSONBytes: rumorBudget).wrap
         let relays = WorldConfiguration.standardRelays.map { relay in
             relay.name == "inbox" ? WorldConfiguration.RelaySpec("inbox", role: .inbox, policy: RelayPolicy(role: .inbox, maximumEventBytes: limit)) : relay
         }
-        let world = World(configuration: WorldConfiguration(seed: 0x5CA1E, relays: relays), makeEngine: { context in
-            NativeSwiftEngine(generator: context.generator, clock: context.clock)
-        })
+        let world = driver.map { MDKWorld.make(seed: 0x5CA1E, driver: $0, relays: relays) }
+            ?? World(configuration: WorldConfiguration(seed: 0x5CA1E, relays: relays), makeEngine: { context in
+                NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            })
         var alice = MemberOptions()
         alice.behaviour.welcomeEventLimitBytes = limit
         try await world.addMember("alice", options: alice)
@@ -35,8 +37,18 @@ import Testing
     }
 
     @Test func oneActionWelcomesEveryoneThroughSeveralCommits() async throws {
+        try await Self.checkEveryoneWelcomed(in: try await Self.create(rumorBudget: 4_500))
+    }
+
+    /// The same with MDK 0.8.0 members: its add commits are built, measured, cleared and built
+    /// again with fewer invitees.
+    @Test(.enabled(if: MDKWorld.isAvailable)) func mdkMembersAreWelcomedThroughSeveralCommits() async throws {
+        let driver = try await MDKWorld.launchDriver()
+        try await Self.checkEveryoneWelcomed(in: try await Self.create(rumorBudget: 4_600, driver: driver))
+    }
+
+    static func checkEveryoneWelcomed(in world: World) async throws {
         // A 10-member creation's welcomes are ~5.8 KB each; 4,500 bytes forces several commits.
-        let world = try await Self.create(rumorBudget: 4_500)
         let chat = try await world.onlyChat(of: "alice")
         let everyone = Set(try (["alice"] + Self.invitees).map(world.key))
         #expect(Set(chat.members.map(\.pubkey)) == everyone)
