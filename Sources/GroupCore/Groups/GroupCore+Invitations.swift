@@ -18,7 +18,8 @@ extension GroupCore {
     var welcomeBudget: WelcomeBudget { WelcomeBudget(maximumEventBytes: configuration.behaviour.welcomeEventLimitBytes) }
 
     /// The invitees (in order) the creation commit itself should welcome; the others are queued
-    /// for add commits once the group exists.
+    /// for add commits once the group exists. (Admins named among the later ones are not made
+    /// admins by the creation, whose admin list may name only its own members.)
     func creationInvitees(_ invitees: [(PublicKey, Event)], name: String, description: String, admins: Int)
         -> (now: [(PublicKey, Event)], later: [Event])
     {
@@ -74,7 +75,8 @@ extension GroupCore {
         else { return }
         let fresh = queued.filter { !chat.members.contains($0.pubkey) }
         guard !fresh.isEmpty else { return }
-        await commitAdd(fresh, in: chat)
+        // Through `commit`, so that a multi-admin group's settle rule applies as to any add.
+        await commit(.add(fresh), in: chat)
     }
 
     /// Not even one welcome fits: the group is too large for the path. Nobody is committed.
