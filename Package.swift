@@ -126,8 +126,9 @@ let package = Package(
         // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
         .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
 
-        // Test-only helpers: vector loading, hostile-input mutators.
-        .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding"], swiftSettings: strict),
+        // Test-only helpers: vector loading, hostile-input mutators, peer scripts run in the venv (through
+        // ExternalProcessEngine's ChildProcess, swift-subprocess's one importer).
+        .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding", "ExternalProcessEngine"], swiftSettings: strict),
         // Test-only: engine-agnostic member/group steps shared by the interop and native-engine tests.
         .target(
             name: "EngineTestSupport", dependencies: ["ConformanceTestSupport", "EngineInterface", "Nostr"],

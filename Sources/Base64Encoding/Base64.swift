@@ -6,13 +6,13 @@
 // is strict the same way (no trailing bits, padding required).
 
 /// Why a text is not strict padded base64; `reason` names the first problem and its offset.
-public struct Base64DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let reason: String
-    public var description: String { reason }
+package struct Base64DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let reason: String
+    package var description: String { reason }
 }
 
 /// Strict standard base64.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Reverse lookup: 0xFF marks a byte outside the alphabet.
@@ -22,7 +22,7 @@ public enum Base64 {
         return table
     }()
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -42,13 +42,13 @@ public enum Base64 {
 
     /// Decodes `text`.
     /// - Throws: `Base64DecodingError` naming the first problem.
-    public static func decode(_ text: some StringProtocol) throws(Base64DecodingError) -> [UInt8] {
+    package static func decode(_ text: some StringProtocol) throws(Base64DecodingError) -> [UInt8] {
         try decode(Array(text.utf8))
     }
 
     /// Decodes the UTF-8 bytes of a base64 text.
     /// - Throws: `Base64DecodingError` naming the first problem.
-    public static func decode(_ text: [UInt8]) throws(Base64DecodingError) -> [UInt8] {
+    package static func decode(_ text: [UInt8]) throws(Base64DecodingError) -> [UInt8] {
         guard text.count % 4 == 0 else {
             throw Base64DecodingError(reason: "base64 length \(text.count) is not a multiple of 4")
         }

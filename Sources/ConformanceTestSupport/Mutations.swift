@@ -1,9 +1,9 @@
 // Hostile-input helpers: every proper prefix of a valid input, and seeded random mutations of it.
 // Decoders under test must return an error (or a value) for each, and never trap.
 
-public enum Mutations {
+package enum Mutations {
     /// Every proper prefix of `input`, shortest first (the empty prefix included).
-    public static func properPrefixes<C: Collection>(of input: C) -> [C.SubSequence] {
+    package static func properPrefixes<C: Collection>(of input: C) -> [C.SubSequence] {
         var out: [C.SubSequence] = []
         var end = input.startIndex
         while end != input.endIndex {
@@ -15,7 +15,7 @@ public enum Mutations {
 
     /// `count` mutants of `input`: bit flips, byte replacements, insertions, deletions and
     /// duplicated spans, chosen by `generator`.
-    public static func mutants(of input: [UInt8], count: Int, using generator: inout some RandomNumberGenerator)
+    package static func mutants(of input: [UInt8], count: Int, using generator: inout some RandomNumberGenerator)
         -> [[UInt8]]
     {
         (0..<count).map { _ in mutate(input, using: &generator) }

@@ -5,13 +5,13 @@
 // instead of quietly shrinking it.
 import Foundation
 
-public enum Peers {
+package enum Peers {
     /// Whether the `CI` environment variable asks for a complete run (set, and not `0` or `false`).
-    public static var requiredByCI: Bool {
+    package static var requiredByCI: Bool {
         guard let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() else { return false }
         return !value.isEmpty && value != "0" && value != "false"
     }
 
     /// Whether peer tests run: always in CI, else when the venv exists.
-    public static var shouldRun: Bool { requiredByCI || PythonVenv.interpreter != nil }
+    package static var shouldRun: Bool { requiredByCI || PythonVenv.interpreter != nil }
 }

@@ -4,10 +4,10 @@ import Foundation
 
 extension PythonVenv {
     /// Why a peer script's run cannot be judged.
-    public struct ScriptFailure: Error, CustomStringConvertible {
-        public let script: String
-        public let detail: String
-        public var description: String { "\(script): \(detail)" }
+    package struct ScriptFailure: Error, CustomStringConvertible {
+        package let script: String
+        package let detail: String
+        package var description: String { "\(script): \(detail)" }
     }
 
     private struct Results<Verdict: Decodable>: Decodable { let results: [Verdict] }
@@ -15,10 +15,10 @@ extension PythonVenv {
     /// Sends `items` to `script` and returns its verdicts, one per item.
     /// - Throws: `Unavailable` without a venv; `ScriptFailure` for a non-zero exit, unreadable output
     ///   or a verdict count that differs from the item count.
-    public static func verdicts<Item: Encodable, Verdict: Decodable>(
+    package static func verdicts<Item: Encodable, Verdict: Decodable>(
         script: String, items: [Item], as _: Verdict.Type = Verdict.self
-    ) throws -> [Verdict] {
-        let result = try run(script: script, input: JSONEncoder().encode(items))
+    ) async throws -> [Verdict] {
+        let result = try await run(script: script, input: JSONEncoder().encode(items))
         guard result.status == 0 else {
             throw ScriptFailure(script: script, detail: "exit status \(result.status): \(result.stderr)")
         }

@@ -1,9 +1,9 @@
 // Locating the repository's `vectors/` folder from a test, without bundling resources.
 import Foundation
 
-public enum Vectors {
+package enum Vectors {
     /// The repository root, found by walking up from this source file to the folder holding Package.swift.
-    public static let repositoryRoot: URL = {
+    package static let repositoryRoot: URL = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while url.path != "/" {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
@@ -15,20 +15,20 @@ public enum Vectors {
     }()
 
     /// The URL of `vectors/<relativePath>`.
-    public static func url(_ relativePath: String) -> URL {
+    package static func url(_ relativePath: String) -> URL {
         repositoryRoot.appendingPathComponent("vectors").appendingPathComponent(relativePath)
     }
 
     /// Why a vector file gave no cases. A vector-driven test must never pass with zero cases: each
     /// of these fails the test, naming the file.
-    public struct VectorFileError: Error, CustomStringConvertible {
-        public let file: String
-        public let reason: String
-        public var description: String { "vectors/\(file): \(reason)" }
+    package struct VectorFileError: Error, CustomStringConvertible {
+        package let file: String
+        package let reason: String
+        package var description: String { "vectors/\(file): \(reason)" }
     }
 
     /// The bytes of `vectors/<relativePath>`; a missing or empty file is an error naming it.
-    public static func data(_ relativePath: String) throws -> Data {
+    package static func data(_ relativePath: String) throws -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: url(relativePath))
@@ -41,7 +41,7 @@ public enum Vectors {
 
     /// Decodes `vectors/<relativePath>` as JSON into `T`; a file that does not decode, or decodes
     /// to an empty collection, is an error naming it.
-    public static func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws -> T {
         let value: T
         do {
             value = try JSONDecoder().decode(T.self, from: data(relativePath))
@@ -58,7 +58,7 @@ public enum Vectors {
 
     /// `cases` unless empty: for the arguments of a parameterized test, which would otherwise pass
     /// with zero cases. `what` names the file (and the part of it) the cases came from.
-    public static func nonEmpty<C: Collection>(_ cases: C, _ what: String) throws -> C {
+    package static func nonEmpty<C: Collection>(_ cases: C, _ what: String) throws -> C {
         guard !cases.isEmpty else { throw VectorFileError(file: what, reason: "yields no case") }
         return cases
     }

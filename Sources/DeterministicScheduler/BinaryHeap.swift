@@ -1,35 +1,35 @@
 /// A strict order for a `BinaryHeap`: `precedes(a, b)` means `a` comes out first. A type, not a
 /// closure, so that comparisons inline on the scheduler's and the relay's hot paths.
-public protocol HeapOrder {
+package protocol HeapOrder {
     associatedtype Element
     static func precedes(_ a: Element, _ b: Element) -> Bool
 }
 
 /// A binary heap whose first element is the one that precedes all others under `Order`.
-public struct BinaryHeap<Order: HeapOrder> {
-    public typealias Element = Order.Element
+package struct BinaryHeap<Order: HeapOrder> {
+    package typealias Element = Order.Element
     private var storage: [Element] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { storage.count }
-    public var isEmpty: Bool { storage.isEmpty }
+    package var count: Int { storage.count }
+    package var isEmpty: Bool { storage.isEmpty }
     /// The element that comes out next.
-    public var first: Element? { storage.first }
+    package var first: Element? { storage.first }
 
-    public func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool { try storage.contains(where: predicate) }
+    package func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool { try storage.contains(where: predicate) }
 
     /// Every element, in no particular order.
-    public var unordered: [Element] { storage }
+    package var unordered: [Element] { storage }
 
-    public mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+    package mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
-    public mutating func insert(_ element: Element) {
+    package mutating func insert(_ element: Element) {
         storage.append(element)
         siftUp(storage.count - 1)
     }
 
-    public mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard !storage.isEmpty else { return nil }
         storage.swapAt(0, storage.count - 1)
         let first = storage.removeLast()
@@ -38,7 +38,7 @@ public struct BinaryHeap<Order: HeapOrder> {
     }
 
     /// Replaces the first element (a bounded heap dropping its worst kept value).
-    public mutating func replaceFirst(with element: Element) {
+    package mutating func replaceFirst(with element: Element) {
         guard !storage.isEmpty else { return insert(element) }
         storage[0] = element
         siftDown(0)

@@ -3,53 +3,53 @@
 // scheduled: this is what makes replays exact.
 
 /// Identifies one scheduled item so that it can be cancelled.
-public struct ScheduledID: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ScheduledID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Insertion order across the queue's lifetime.
-    public let sequence: UInt64
+    package let sequence: UInt64
 
-    public static func < (lhs: ScheduledID, rhs: ScheduledID) -> Bool { lhs.sequence < rhs.sequence }
-    public var description: String { "#\(sequence)" }
+    package static func < (lhs: ScheduledID, rhs: ScheduledID) -> Bool { lhs.sequence < rhs.sequence }
+    package var description: String { "#\(sequence)" }
 }
 
 /// One item taken out of an `EventQueue`.
-public struct Scheduled<Payload> {
+package struct Scheduled<Payload> {
     /// When the item is due.
-    public let time: VirtualInstant
+    package let time: VirtualInstant
     /// Its identity and insertion order.
-    public let id: ScheduledID
+    package let id: ScheduledID
     /// Short human label recorded in the trace (e.g. `deliver relay-a -> alice`).
-    public let label: String
+    package let label: String
     /// The work itself.
-    public let payload: Payload
+    package let payload: Payload
 }
 
 extension Scheduled: Sendable where Payload: Sendable {}
 
 /// Due first, then scheduled first: the order that makes replays exact.
-public enum DueOrder<Payload>: HeapOrder {
-    public static func precedes(_ a: Scheduled<Payload>, _ b: Scheduled<Payload>) -> Bool {
+package enum DueOrder<Payload>: HeapOrder {
+    package static func precedes(_ a: Scheduled<Payload>, _ b: Scheduled<Payload>) -> Bool {
         (a.time, a.id.sequence) < (b.time, b.id.sequence)
     }
 }
 
 /// A binary min-heap of `Scheduled` items keyed by (time, sequence).
-public struct EventQueue<Payload> {
+package struct EventQueue<Payload> {
     private var heap = BinaryHeap<DueOrder<Payload>>()
     private var cancelled: Set<ScheduledID> = []
     private var nextSequence: UInt64 = 0
 
     /// An empty queue.
-    public init() {}
+    package init() {}
 
     /// Number of items still pending (cancelled ones excluded).
-    public var count: Int { heap.count - cancelled.count }
+    package var count: Int { heap.count - cancelled.count }
 
     /// Whether nothing is pending.
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Adds `payload`, due at `time`, and returns its id.
     @discardableResult
-    public mutating func insert(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
+    package mutating func insert(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
         let id = ScheduledID(sequence: nextSequence)
         nextSequence &+= 1
         heap.insert(Scheduled(time: time, id: id, label: label, payload: payload))
@@ -58,7 +58,7 @@ public struct EventQueue<Payload> {
 
     /// Cancels a pending item; returns false if it already ran, was cancelled, or never existed.
     @discardableResult
-    public mutating func cancel(_ id: ScheduledID) -> Bool {
+    package mutating func cancel(_ id: ScheduledID) -> Bool {
         guard id.sequence < nextSequence, !cancelled.contains(id), heap.contains(where: { $0.id == id }) else {
             return false
         }
@@ -67,13 +67,13 @@ public struct EventQueue<Payload> {
     }
 
     /// The due time of the earliest pending item.
-    public mutating func peekTime() -> VirtualInstant? {
+    package mutating func peekTime() -> VirtualInstant? {
         dropCancelledTop()
         return heap.first?.time
     }
 
     /// Removes and returns the earliest pending item (ties by insertion order).
-    public mutating func popFirst() -> Scheduled<Payload>? {
+    package mutating func popFirst() -> Scheduled<Payload>? {
         dropCancelledTop()
         return heap.popFirst()
     }

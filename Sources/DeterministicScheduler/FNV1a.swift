@@ -6,12 +6,12 @@
 // adversary, which a replay comparison does not need.
 
 /// 64-bit FNV-1a.
-public enum FNV1a64 {
+package enum FNV1a64 {
     static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01B3
 
     /// The FNV-1a 64 hash of `bytes`.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var value = offsetBasis
         for byte in bytes {
             value ^= UInt64(byte)
@@ -22,18 +22,18 @@ public enum FNV1a64 {
 }
 
 /// Incremental 128-bit FNV-1a.
-public struct FNV1a128: Hashable, Sendable {
+package struct FNV1a128: Hashable, Sendable {
     static let offsetBasis: UInt128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d
     static let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013B
 
     /// The hash of everything absorbed so far.
-    public private(set) var value: UInt128 = offsetBasis
+    package private(set) var value: UInt128 = offsetBasis
 
     /// A hasher that has absorbed nothing (its value is the offset basis).
-    public init() {}
+    package init() {}
 
     /// Absorbs `bytes`.
-    public mutating func absorb(_ bytes: some Sequence<UInt8>) {
+    package mutating func absorb(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             value ^= UInt128(byte)
             value = value &* Self.prime
@@ -42,14 +42,14 @@ public struct FNV1a128: Hashable, Sendable {
 
     /// Absorbs a length-prefixed field, so that field boundaries are part of the hash
     /// (`"ab","c"` and `"a","bc"` differ).
-    public mutating func absorbField(_ text: String) {
+    package mutating func absorbField(_ text: String) {
         let bytes = Array(text.utf8)
         absorb(UInt64(bytes.count).littleEndianBytes)
         absorb(bytes)
     }
 
     /// 32 lowercase hex digits of the current value.
-    public var hex: String {
+    package var hex: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 32 - digits.count) + digits
     }

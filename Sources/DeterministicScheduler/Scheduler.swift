@@ -10,17 +10,17 @@
 /// while let item = world.runNext() { print(item.payload) }
 /// print(world.trace.fingerprint)
 /// ```
-public struct Scheduler<Payload> {
+package struct Scheduler<Payload> {
     /// The virtual clock; moved only by `runNext()` and `advance(to:)`.
-    public private(set) var clock: VirtualClock
+    package private(set) var clock: VirtualClock
     /// The root random stream; components should take `generator.child(label)`.
-    public var generator: SeededGenerator
+    package var generator: SeededGenerator
     /// Everything delivered, faulted or decided so far.
-    public private(set) var trace: Trace
+    package private(set) var trace: Trace
     private var queue = EventQueue<Payload>()
 
     /// A world at time zero whose Unix time is `epochUnixSeconds`, with all randomness from `seed`.
-    public init(seed: UInt64, epochUnixSeconds: UInt64 = 1_700_000_000, keepsTraceEntries: Bool = true) {
+    package init(seed: UInt64, epochUnixSeconds: UInt64 = 1_700_000_000, keepsTraceEntries: Bool = true) {
         clock = VirtualClock(epochUnixSeconds: epochUnixSeconds)
         generator = SeededGenerator(seed: seed)
         trace = Trace(keepsEntries: keepsTraceEntries)
@@ -28,27 +28,27 @@ public struct Scheduler<Payload> {
     }
 
     /// The current virtual instant.
-    public var now: VirtualInstant { clock.now }
+    package var now: VirtualInstant { clock.now }
 
     /// Number of pending items.
-    public var pendingCount: Int { queue.count }
+    package var pendingCount: Int { queue.count }
 
     /// Schedules `payload` at `time`; a time in the past means "as soon as possible", after
     /// everything already due now.
     @discardableResult
-    public mutating func schedule(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
+    package mutating func schedule(_ payload: Payload, at time: VirtualInstant, label: String) -> ScheduledID {
         queue.insert(payload, at: max(time, clock.now), label: label)
     }
 
     /// Schedules `payload` `delay` after the current instant.
     @discardableResult
-    public mutating func schedule(_ payload: Payload, after delay: VirtualDuration, label: String) -> ScheduledID {
+    package mutating func schedule(_ payload: Payload, after delay: VirtualDuration, label: String) -> ScheduledID {
         schedule(payload, at: clock.now.advanced(by: delay), label: label)
     }
 
     /// Cancels a pending item and records the cancellation.
     @discardableResult
-    public mutating func cancel(_ id: ScheduledID) -> Bool {
+    package mutating func cancel(_ id: ScheduledID) -> Bool {
         let done = queue.cancel(id)
         if done { record("cancel", "\(id)", "") }
         return done
@@ -56,12 +56,12 @@ public struct Scheduler<Payload> {
 
     /// When `runNext()` would run its item: the earliest pending item's time, never before now
     /// (nil when nothing is pending). Cancelled items are dropped on the way, nothing is recorded.
-    public mutating func nextDueTime() -> VirtualInstant? {
+    package mutating func nextDueTime() -> VirtualInstant? {
         queue.peekTime().map { max($0, clock.now) }
     }
 
     /// Pops the earliest due item, moves the clock to its time and records the delivery.
-    public mutating func runNext() -> Scheduled<Payload>? {
+    package mutating func runNext() -> Scheduled<Payload>? {
         guard let item = queue.popFirst() else { return nil }
         clock.advance(to: item.time)
         trace.record(at: clock.now, "deliver", item.label, "\(item.id)")
@@ -70,24 +70,24 @@ public struct Scheduler<Payload> {
 
     /// Pops the earliest item only if it is due at or before `deadline`; otherwise moves the clock
     /// to `deadline` and returns nil.
-    public mutating func runNext(until deadline: VirtualInstant) -> Scheduled<Payload>? {
+    package mutating func runNext(until deadline: VirtualInstant) -> Scheduled<Payload>? {
         if let due = queue.peekTime(), due <= deadline { return runNext() }
         clock.advance(to: deadline)
         return nil
     }
 
     /// Moves the clock forward without running anything (a "wait" step).
-    public mutating func advance(to instant: VirtualInstant) {
+    package mutating func advance(to instant: VirtualInstant) {
         clock.advance(to: instant)
     }
 
     /// Moves the clock forward by `duration` without running anything.
-    public mutating func advance(by duration: VirtualDuration) {
+    package mutating func advance(by duration: VirtualDuration) {
         clock.advance(by: duration)
     }
 
     /// Appends a decision, fault or observation to the trace at the current instant.
-    public mutating func record(_ category: String, _ subject: String, _ detail: String) {
+    package mutating func record(_ category: String, _ subject: String, _ detail: String) {
         trace.record(at: clock.now, category, subject, detail)
     }
 }

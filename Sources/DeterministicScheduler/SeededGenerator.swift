@@ -6,13 +6,13 @@
 // stream.
 
 /// A deterministic, seedable random number generator (xoshiro256**) with labelled child streams.
-public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
     /// The seed this stream was created from.
-    public let seed: UInt64
+    package let seed: UInt64
     private var state: (UInt64, UInt64, UInt64, UInt64)
 
     /// A stream whose state is expanded from `seed` with SplitMix64.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         var mixer = SplitMix64(state: seed)
         state = (mixer.next(), mixer.next(), mixer.next(), mixer.next())
@@ -22,12 +22,12 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
     }
 
     /// A stream with the exact 256-bit state given, for checking against reference outputs.
-    public init(rawState: (UInt64, UInt64, UInt64, UInt64)) {
+    package init(rawState: (UInt64, UInt64, UInt64, UInt64)) {
         seed = 0
         state = rawState == (0, 0, 0, 0) ? (1, 0, 0, 0) : rawState
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotateLeft(state.1 &* 5, 7) &* 9
         let shifted = state.1 << 17
         state.2 ^= state.0
@@ -43,16 +43,16 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
     ///
     /// The child's seed is SplitMix64 applied to the root seed mixed with the FNV-1a 64 hash of the
     /// label, so the same (seed, label) always yields the same stream.
-    public func child(_ label: String) -> SeededGenerator {
+    package func child(_ label: String) -> SeededGenerator {
         var mixer = SplitMix64(state: seed ^ FNV1a64.hash(Array(label.utf8)))
         return SeededGenerator(seed: mixer.next())
     }
 
-    public static func == (lhs: SeededGenerator, rhs: SeededGenerator) -> Bool {
+    package static func == (lhs: SeededGenerator, rhs: SeededGenerator) -> Bool {
         lhs.seed == rhs.seed && lhs.state == rhs.state
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(seed)
         hasher.combine(state.0)
         hasher.combine(state.1)
@@ -62,13 +62,13 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
 }
 
 /// SplitMix64 (Steele, Lea & Flood, 2014): used to expand seeds, never as the simulation stream.
-public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
     private var state: UInt64
 
     /// A SplitMix64 stream starting from `state`.
-    public init(state: UInt64) { self.state = state }
+    package init(state: UInt64) { self.state = state }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -3,39 +3,39 @@
 // first differing entry shows where they parted.
 
 /// One line of a run's trace.
-public struct TraceEntry: Hashable, Sendable, CustomStringConvertible {
+package struct TraceEntry: Hashable, Sendable, CustomStringConvertible {
     /// Position in the trace, from 0.
-    public let index: Int
+    package let index: Int
     /// Virtual time at which it happened.
-    public let time: VirtualInstant
+    package let time: VirtualInstant
     /// What kind of record this is, e.g. `deliver`, `fault`, `decide`, `relay`.
-    public let category: String
+    package let category: String
     /// Who or what it concerns, e.g. `relay-a`, `alice`.
-    public let subject: String
+    package let subject: String
     /// Free text; part of the fingerprint, so it must itself be deterministic.
-    public let detail: String
+    package let detail: String
 
-    public var description: String { "[\(index)] \(time) \(category) \(subject): \(detail)" }
+    package var description: String { "[\(index)] \(time) \(category) \(subject): \(detail)" }
 }
 
 /// An append-only run record with a 128-bit FNV-1a fingerprint over all entries.
 ///
 /// Each entry is absorbed as the length-prefixed fields (time in microseconds as decimal text,
 /// category, subject, detail), so the fingerprint depends on exact order and content.
-public struct Trace: Hashable, Sendable {
+package struct Trace: Hashable, Sendable {
     /// Every entry so far, unless created with `keepsEntries: false` (benchmarks keep only the hash).
-    public private(set) var entries: [TraceEntry] = []
+    package private(set) var entries: [TraceEntry] = []
     /// Number of entries recorded, kept or not.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Whether `entries` retains the records.
-    public let keepsEntries: Bool
+    package let keepsEntries: Bool
     private var hasher = FNV1a128()
 
     /// An empty trace.
-    public init(keepsEntries: Bool = true) { self.keepsEntries = keepsEntries }
+    package init(keepsEntries: Bool = true) { self.keepsEntries = keepsEntries }
 
     /// Appends an entry.
-    public mutating func record(at time: VirtualInstant, _ category: String, _ subject: String, _ detail: String) {
+    package mutating func record(at time: VirtualInstant, _ category: String, _ subject: String, _ detail: String) {
         hasher.absorbField(String(time.microseconds))
         hasher.absorbField(category)
         hasher.absorbField(subject)
@@ -47,10 +47,10 @@ public struct Trace: Hashable, Sendable {
     }
 
     /// The fingerprint of everything recorded so far (32 hex digits).
-    public var fingerprint: String { hasher.hex }
+    package var fingerprint: String { hasher.hex }
 
     /// The first entry where two traces differ, or nil when one is a prefix of the other.
-    public func firstDivergence(from other: Trace) -> (TraceEntry?, TraceEntry?)? {
+    package func firstDivergence(from other: Trace) -> (TraceEntry?, TraceEntry?)? {
         for (mine, theirs) in zip(entries, other.entries) where mine != theirs {
             return (mine, theirs)
         }

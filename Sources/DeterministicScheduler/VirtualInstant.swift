@@ -2,88 +2,88 @@
 // Unix seconds so that Nostr `created_at` values come from the world, never from the wall clock.
 
 /// A point on a world's virtual timeline, in microseconds since the start of the run.
-public struct VirtualInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct VirtualInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since the start of the run.
-    public var microseconds: UInt64
+    package var microseconds: UInt64
 
     /// The instant `microseconds` after the start of the run.
-    public init(microseconds: UInt64) { self.microseconds = microseconds }
+    package init(microseconds: UInt64) { self.microseconds = microseconds }
 
     /// The start of the run.
-    public static let zero = VirtualInstant(microseconds: 0)
+    package static let zero = VirtualInstant(microseconds: 0)
 
     /// Whole seconds since the start of the run (rounded down).
-    public var seconds: UInt64 { microseconds / 1_000_000 }
+    package var seconds: UInt64 { microseconds / 1_000_000 }
 
     /// This instant moved forward by `duration`; saturates instead of overflowing, because durations
     /// may come from scenario files.
-    public func advanced(by duration: VirtualDuration) -> VirtualInstant {
+    package func advanced(by duration: VirtualDuration) -> VirtualInstant {
         let (sum, overflow) = microseconds.addingReportingOverflow(duration.microseconds)
         return VirtualInstant(microseconds: overflow ? .max : sum)
     }
 
-    public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool { lhs.microseconds < rhs.microseconds }
+    package static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool { lhs.microseconds < rhs.microseconds }
 
     /// `seconds.micro` with six fractional digits, e.g. `12.000250`.
-    public var description: String {
+    package var description: String {
         let fraction = String(microseconds % 1_000_000)
         return "\(seconds)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }
 
 /// A non-negative span of virtual time, in microseconds.
-public struct VirtualDuration: Hashable, Comparable, Sendable {
+package struct VirtualDuration: Hashable, Comparable, Sendable {
     /// Length of the span in microseconds.
-    public var microseconds: UInt64
+    package var microseconds: UInt64
 
     /// A span of `microseconds`.
-    public init(microseconds: UInt64) { self.microseconds = microseconds }
+    package init(microseconds: UInt64) { self.microseconds = microseconds }
 
     /// No time at all.
-    public static let zero = VirtualDuration(microseconds: 0)
+    package static let zero = VirtualDuration(microseconds: 0)
 
     /// A span of whole seconds; saturates on overflow.
-    public static func seconds(_ value: UInt64) -> VirtualDuration {
+    package static func seconds(_ value: UInt64) -> VirtualDuration {
         let (product, overflow) = value.multipliedReportingOverflow(by: 1_000_000)
         return VirtualDuration(microseconds: overflow ? .max : product)
     }
 
     /// A span of milliseconds; saturates on overflow.
-    public static func milliseconds(_ value: UInt64) -> VirtualDuration {
+    package static func milliseconds(_ value: UInt64) -> VirtualDuration {
         let (product, overflow) = value.multipliedReportingOverflow(by: 1_000)
         return VirtualDuration(microseconds: overflow ? .max : product)
     }
 
-    public static func < (lhs: VirtualDuration, rhs: VirtualDuration) -> Bool { lhs.microseconds < rhs.microseconds }
+    package static func < (lhs: VirtualDuration, rhs: VirtualDuration) -> Bool { lhs.microseconds < rhs.microseconds }
 }
 
 /// The world's clock: a current instant plus the Unix time that instant zero stands for.
-public struct VirtualClock: Hashable, Sendable {
+package struct VirtualClock: Hashable, Sendable {
     /// Unix seconds of `VirtualInstant.zero`.
-    public let epochUnixSeconds: UInt64
+    package let epochUnixSeconds: UInt64
     /// The current virtual instant; only moves forward.
-    public private(set) var now: VirtualInstant
+    package private(set) var now: VirtualInstant
 
     /// A clock at instant zero whose Unix time is `epochUnixSeconds`.
-    public init(epochUnixSeconds: UInt64) {
+    package init(epochUnixSeconds: UInt64) {
         self.epochUnixSeconds = epochUnixSeconds
         self.now = .zero
     }
 
     /// The current Unix time in whole seconds, as used for Nostr `created_at` and NIP-40 checks.
-    public var unixSeconds: UInt64 {
+    package var unixSeconds: UInt64 {
         let (sum, overflow) = epochUnixSeconds.addingReportingOverflow(now.seconds)
         return overflow ? .max : sum
     }
 
     /// Moves the clock to `instant`; an instant in the past leaves it unchanged, since virtual time
     /// never runs backwards.
-    public mutating func advance(to instant: VirtualInstant) {
+    package mutating func advance(to instant: VirtualInstant) {
         if instant > now { now = instant }
     }
 
     /// Moves the clock forward by `duration`.
-    public mutating func advance(by duration: VirtualDuration) {
+    package mutating func advance(by duration: VirtualDuration) {
         now = now.advanced(by: duration)
     }
 }

@@ -6,20 +6,20 @@ import Nostr
 import Testing
 
 /// Randomness and timestamps for the members of one test, derived from one seed.
-public struct MemberBench {
-    public static let relays = ["wss://relay.one.test"]
+package struct MemberBench {
+    package static let relays = ["wss://relay.one.test"]
 
-    public var generator: TestGenerator
+    package var generator: TestGenerator
     /// `created_at` of key-package events (engines check the KeyPackage's own lifetime, not the event's).
-    public let keyPackageTime: UInt64
+    package let keyPackageTime: UInt64
 
-    public init(seed: UInt64, keyPackageTime: UInt64) {
+    package init(seed: UInt64, keyPackageTime: UInt64) {
         generator = TestGenerator(seed: seed)
         self.keyPackageTime = keyPackageTime
     }
 
     /// A kind-30443 key-package event built from the member's engine and signed by our Nostr code.
-    public mutating func keyPackage(of member: Member) async throws -> Event {
+    package mutating func keyPackage(of member: Member) async throws -> Event {
         let draft = try await member.engine.createKeyPackage(for: member.pubkey, relays: Self.relays, protected: false)
         #expect(draft.tags.contains(["d", draft.dTag]))
         #expect(draft.tags.contains(["i", draft.keyPackageRef]))
@@ -32,7 +32,7 @@ public struct MemberBench {
     /// MIP-02 delivery of a welcome rumor: `sender` seals and gift-wraps it for `recipient` with our
     /// NIP-59 code, the wrap travels as wire JSON (re-parsed and verified), and `recipient` unwraps it.
     /// Returns what the recipient's engine is given: the wrap's id and the unwrapped rumor.
-    public mutating func deliverWelcome(_ rumor: UnsignedEvent, from sender: Member, to recipient: Member) throws
+    package mutating func deliverWelcome(_ rumor: UnsignedEvent, from sender: Member, to recipient: Member) throws
         -> (wrapperID: EventID, rumor: UnsignedEvent)
     {
         #expect(rumor.kind == .welcome)
@@ -48,7 +48,7 @@ public struct MemberBench {
     }
 
     /// Delivers, processes and accepts a welcome; checks what the invitation prompt would show.
-    public mutating func join(_ recipient: Member, rumor: UnsignedEvent, from sender: Member, groupName: String)
+    package mutating func join(_ recipient: Member, rumor: UnsignedEvent, from sender: Member, groupName: String)
         async throws -> GroupSnapshot
     {
         let (wrapperID, unwrapped) = try deliverWelcome(rumor, from: sender, to: recipient)
@@ -66,7 +66,7 @@ public struct MemberBench {
     }
 
     /// Publishes an evolution as its author would: merge own commit, then every receiver processes it.
-    public static func commit(_ evolution: GroupEvolution, by author: Member, to receivers: [Member]) async throws {
+    package static func commit(_ evolution: GroupEvolution, by author: Member, to receivers: [Member]) async throws {
         try await author.engine.mergePendingCommit(in: evolution.mlsGroupID)
         for receiver in receivers {
             let result = try await receiver.engine.processMessage(evolution.event)
@@ -75,7 +75,7 @@ public struct MemberBench {
     }
 
     /// Sends `content` from `sender` and checks every receiver gets it, authenticated as the sender.
-    public static func exchange(_ content: String, from sender: Member, to receivers: [Member], in group: MLSGroupID)
+    package static func exchange(_ content: String, from sender: Member, to receivers: [Member], in group: MLSGroupID)
         async throws
     {
         let event = try await sender.engine.createMessage(
@@ -96,7 +96,7 @@ public struct MemberBench {
     }
 
     /// `times` self-updates by `member`, each published to `receivers`.
-    public static func selfUpdate(_ member: Member, times: Int, in group: MLSGroupID, receivers: [Member]) async throws {
+    package static func selfUpdate(_ member: Member, times: Int, in group: MLSGroupID, receivers: [Member]) async throws {
         for _ in 0..<times {
             try await commit(try await member.engine.selfUpdate(in: group), by: member, to: receivers)
         }
@@ -104,20 +104,20 @@ public struct MemberBench {
 }
 
 /// The state every member of a group must agree on after a step.
-public struct GroupExpectation {
-    public var members: [Member]
-    public var admins: [Member]
-    public var name: String
-    public var epoch: UInt64
+package struct GroupExpectation {
+    package var members: [Member]
+    package var admins: [Member]
+    package var name: String
+    package var epoch: UInt64
 
-    public init(members: [Member], admins: [Member], name: String, epoch: UInt64) {
+    package init(members: [Member], admins: [Member], name: String, epoch: UInt64) {
         self.members = members
         self.admins = admins
         self.name = name
         self.epoch = epoch
     }
 
-    public func check(_ group: MLSGroupID, step: String) async throws {
+    package func check(_ group: MLSGroupID, step: String) async throws {
         let memberKeys = members.map(\.pubkey).sorted()
         let adminKeys = admins.map(\.pubkey).sorted()
         for member in members {

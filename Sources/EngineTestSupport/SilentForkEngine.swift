@@ -8,17 +8,17 @@ import Nostr
 import Synchronization
 
 /// The events a `SilentForkEngine` forks on, set by the test while the world runs.
-public final class ForkTrigger: Sendable {
+package final class ForkTrigger: Sendable {
     private let targets = Mutex<Set<EventID>>([])
     private let forked = Mutex<[EventID]>([])
 
-    public init() {}
+    package init() {}
 
     /// Fork on `event` when it arrives.
-    public func arm(_ event: EventID) { targets.withLock { _ = $0.insert(event) } }
+    package func arm(_ event: EventID) { targets.withLock { _ = $0.insert(event) } }
 
     /// The events the engine forked on so far.
-    public var forks: [EventID] { forked.withLock { $0 } }
+    package var forks: [EventID] { forked.withLock { $0 } }
 
     func take(_ event: EventID) -> Bool {
         let hit = targets.withLock { $0.remove(event) != nil }
@@ -27,16 +27,16 @@ public final class ForkTrigger: Sendable {
     }
 }
 
-public struct SilentForkEngine: ForwardingEngine {
-    public let base: any ProtocolEngine
-    public let trigger: ForkTrigger
+package struct SilentForkEngine: ForwardingEngine {
+    package let base: any ProtocolEngine
+    package let trigger: ForkTrigger
 
-    public init(base: any ProtocolEngine, trigger: ForkTrigger) {
+    package init(base: any ProtocolEngine, trigger: ForkTrigger) {
         self.base = base
         self.trigger = trigger
     }
 
-    public func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
+    package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
         guard trigger.take(event.id) else { return try await base.processMessage(event) }
         let chatID = event.firstTagValue("h") ?? ""
         guard let group = try await base.groups().first(where: { $0.nostrGroupID == chatID }) else {

@@ -1,6 +1,6 @@
 /// The driver-protocol methods this client calls (docs/driver-protocol.md documents each one; a test
 /// checks that every name here is documented there).
-public enum DriverMethod: String, CaseIterable, Sendable {
+package enum DriverMethod: String, CaseIterable, Sendable {
     case hello = "hello"
     case createInstance = "create_instance"
     case destroyInstance = "destroy_instance"

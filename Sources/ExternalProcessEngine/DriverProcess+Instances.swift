@@ -3,7 +3,7 @@ import Nostr
 
 extension DriverProcess {
     /// The engine's name, version and capabilities (`hello`).
-    public func capabilities() async throws(EngineError) -> EngineCapabilities {
+    package func capabilities() async throws(EngineError) -> EngineCapabilities {
         let reply = DriverReply(.hello, try await call(.hello))
         return EngineCapabilities(
             name: try reply.string("name"),
@@ -15,7 +15,7 @@ extension DriverProcess {
     /// Refuses a driver that cannot run its engine on the world's clock and seed: its `hello` must
     /// list `world.virtual_clock` and `world.seeded_random` (docs/driver-protocol.md, "Determinism").
     /// - Throws: `.worldUnavailable` naming what is missing.
-    public func requireWorld() async throws(EngineError) {
+    package func requireWorld() async throws(EngineError) {
         let offered = try await capabilities().capabilities
         let missing = Self.worldCapabilities.filter { !offered.contains($0) }.map(\.rawValue)
         guard missing.isEmpty else {
@@ -33,7 +33,7 @@ extension DriverProcess {
     ///   - config: engine time/epoch windows by protocol name (e.g. `max_past_epochs`).
     ///   - world: the member's clock and seeded stream; every request of the instance (this one
     ///     included: it seeds the engine's own generators) then carries them.
-    public func makeEngine(instance: String, encryptionKey: [UInt8], config: [String: Int] = [:], world: WorldFeed? = nil)
+    package func makeEngine(instance: String, encryptionKey: [UInt8], config: [String: Int] = [:], world: WorldFeed? = nil)
         async throws(EngineError) -> ExternalProcessEngine
     {
         guard encryptionKey.count == 32 else {
@@ -48,7 +48,7 @@ extension DriverProcess {
     }
 
     /// Deletes an instance and its storage.
-    public func destroy(_ engine: ExternalProcessEngine) async throws(EngineError) {
+    package func destroy(_ engine: ExternalProcessEngine) async throws(EngineError) {
         _ = try await call(.destroyInstance, ["instance": .string(engine.instance)], world: engine.world?.stamp(for: .destroyInstance))
     }
 }

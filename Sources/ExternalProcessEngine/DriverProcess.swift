@@ -16,7 +16,7 @@ import Subprocess
 /// an id no request is waiting for, or a line that is not a response, fails every pending request at
 /// once with `.malformedResponse`. When the driver exits, every pending and later request fails with
 /// `.driverDied`, naming the exit status and the last lines the driver wrote to stderr.
-public actor DriverProcess {
+package actor DriverProcess {
     private typealias Reply = Result<[String: JSONValue], EngineError>
 
     private struct Pending {
@@ -48,7 +48,7 @@ public actor DriverProcess {
     /// - Parameters:
     ///   - environment: variables to set (or, with nil, remove) on top of this process's environment.
     ///   - deadline: how long a request may wait without the driver making progress.
-    public static func launch(
+    package static func launch(
         executable: String,
         arguments: [String],
         environment: [String: String?] = [:],
@@ -122,7 +122,7 @@ public actor DriverProcess {
     /// - Parameter world: the request's `world` field (virtual time and seed), when the engine runs on
     ///   the world's clock.
     /// - Throws: the driver's typed error, or `.driverDied`, `.timeout`, `.malformedResponse`.
-    public func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:], world: JSONValue? = nil)
+    package func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:], world: JSONValue? = nil)
         async throws(EngineError) -> [String: JSONValue]
     {
         if let death { throw death }
@@ -141,13 +141,13 @@ public actor DriverProcess {
     }
 
     /// Closes the driver's stdin and waits for it to exit (the driver then deletes its run directory).
-    public func shutdown() async {
+    package func shutdown() async {
         outbox.finish()
         await runner?.value
     }
 
     /// The driver's process id while it runs (for tests and diagnostics).
-    public var pid: pid_t? { processID }
+    package var pid: pid_t? { processID }
 
     // MARK: - Events from the process
 

@@ -3,10 +3,10 @@ import Nostr
 
 /// One engine instance hosted by a driver process: a ``ProtocolEngine`` whose every call is one
 /// driver-protocol request.
-public struct ExternalProcessEngine: ProtocolEngine {
-    public let driver: DriverProcess
+package struct ExternalProcessEngine: ProtocolEngine {
+    package let driver: DriverProcess
     /// The instance name inside the driver.
-    public let instance: String
+    package let instance: String
     /// The member's clock and seeded stream, when the driver runs the engine on the world's.
     let world: WorldFeed?
 
@@ -26,11 +26,11 @@ public struct ExternalProcessEngine: ProtocolEngine {
 
     private func groupParams(_ group: MLSGroupID) -> [String: JSONValue] { ["mls_group_id": .string(group.hex)] }
 
-    public func capabilities() async throws(EngineError) -> EngineCapabilities {
+    package func capabilities() async throws(EngineError) -> EngineCapabilities {
         try await driver.capabilities()
     }
 
-    public func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
+    package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
         -> KeyPackageDraft
     {
         let reply = try await call(.createKeyPackage, [
@@ -45,11 +45,11 @@ public struct ExternalProcessEngine: ProtocolEngine {
         )
     }
 
-    public func validateKeyPackage(_ event: Event) async throws(EngineError) {
+    package func validateKeyPackage(_ event: Event) async throws(EngineError) {
         _ = try await call(.parseKeyPackage, ["event": event.jsonValue])
     }
 
-    public func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
+    package func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
         let reply = try await call(.createGroup, [
             "creator": .string(request.creator.hex),
             "key_package_events": .array(request.keyPackages.map(\.jsonValue)),
@@ -61,31 +61,31 @@ public struct ExternalProcessEngine: ProtocolEngine {
         return CreatedGroup(group: try reply.object("group").groupSnapshot(), welcomeRumors: try reply.rumors("welcome_rumors"))
     }
 
-    public func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
+    package func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
         var params = groupParams(group)
         params["key_package_events"] = .array(keyPackages.map(\.jsonValue))
         return try await call(.addMembers, params).evolution()
     }
 
-    public func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
+    package func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
         var params = groupParams(group)
         params["pubkeys"] = .strings(pubkeys.map(\.hex))
         return try await call(.removeMembers, params).evolution()
     }
 
-    public func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         try await call(.leaveGroup, groupParams(group)).evolution()
     }
 
-    public func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         try await call(.selfDemote, groupParams(group)).evolution()
     }
 
-    public func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         try await call(.selfUpdate, groupParams(group)).evolution()
     }
 
-    public func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
+    package func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
         -> GroupEvolution
     {
         var fields: [String: JSONValue] = [:]
@@ -98,15 +98,15 @@ public struct ExternalProcessEngine: ProtocolEngine {
         return try await call(.updateGroupData, params).evolution()
     }
 
-    public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
+    package func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
         _ = try await call(.mergePendingCommit, groupParams(group))
     }
 
-    public func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
+    package func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
         _ = try await call(.clearPendingCommit, groupParams(group))
     }
 
-    public func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
         async throws(EngineError) -> Event
     {
         var params = groupParams(group)
@@ -117,11 +117,11 @@ public struct ExternalProcessEngine: ProtocolEngine {
         return try await call(.createMessage, params).event("event")
     }
 
-    public func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
+    package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
         try await call(.processMessage, ["event": event.jsonValue]).processingResult()
     }
 
-    public func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
+    package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
         let rumorValue: JSONValue
         do { rumorValue = try JSONValue(parsing: rumor.rumorJSON()) } catch {
             throw EngineError(.internal, "our own rumor JSON does not parse: \(error)")
@@ -130,47 +130,47 @@ public struct ExternalProcessEngine: ProtocolEngine {
         return try reply.object("welcome").pendingWelcome()
     }
 
-    public func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
+    package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
         try await call(.acceptWelcome, ["welcome_id": .string(welcomeID.hex)]).object("group").groupSnapshot()
     }
 
-    public func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
+    package func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
         _ = try await call(.declineWelcome, ["welcome_id": .string(welcomeID.hex)])
     }
 
-    public func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
+    package func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
         var result: [PendingWelcome] = []
         for welcome in try await call(.pendingWelcomes).objects("welcomes") { result.append(try welcome.pendingWelcome()) }
         return result
     }
 
-    public func groups() async throws(EngineError) -> [GroupSnapshot] {
+    package func groups() async throws(EngineError) -> [GroupSnapshot] {
         var result: [GroupSnapshot] = []
         for group in try await call(.groups).objects("groups") { result.append(try group.groupSnapshot()) }
         return result
     }
 
-    public func group(_ group: MLSGroupID) async throws(EngineError) -> GroupSnapshot {
+    package func group(_ group: MLSGroupID) async throws(EngineError) -> GroupSnapshot {
         try await call(.group, groupParams(group)).object("group").groupSnapshot()
     }
 
-    public func members(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
+    package func members(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
         try await call(.members, groupParams(group)).pubkeys("pubkeys").sorted()
     }
 
-    public func admins(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
+    package func admins(of group: MLSGroupID) async throws(EngineError) -> [PublicKey] {
         try await call(.admins, groupParams(group)).pubkeys("pubkeys").sorted()
     }
 
-    public func relays(of group: MLSGroupID) async throws(EngineError) -> [String] {
+    package func relays(of group: MLSGroupID) async throws(EngineError) -> [String] {
         try await call(.relays, groupParams(group)).strings("relays")
     }
 
-    public func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 {
+    package func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 {
         try await call(.epoch, groupParams(group)).uint64("epoch")
     }
 
-    public func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] {
+    package func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] {
         var result: [ReceivedMessage] = []
         for message in try await call(.messages, groupParams(group)).objects("messages") {
             result.append(try message.receivedMessage())
@@ -179,7 +179,7 @@ public struct ExternalProcessEngine: ProtocolEngine {
     }
 
     /// `exact_state`: the digests the driver's engine exposes (MDK 0.8.0: the ratchet-tree digest only).
-    public func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
+    package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         let reply = try await call(.exactState, groupParams(group))
         func digest(_ name: String) throws(EngineError) -> String? {
             guard let value = reply.fields[name], value != .null else { return nil }

@@ -13,19 +13,19 @@ import Synchronization
 /// `/proc/<pid>/stat` on Linux; elsewhere only output counts). A request fails with `.timeout` when the
 /// driver has made no progress for `silence` while it waits, or, whatever the driver does, after
 /// `limit` (a driver spinning without ever answering).
-public struct ProgressDeadline: Sendable, Equatable {
+package struct ProgressDeadline: Sendable, Equatable {
     /// Allowed span without progress while a request waits.
-    public var silence: Duration
+    package var silence: Duration
     /// Absolute bound on one request, for a driver that burns CPU without answering.
-    public var limit: Duration
+    package var limit: Duration
     /// How often the client looks at the driver while requests wait.
-    public var tick: Duration
+    package var tick: Duration
 
     /// The default silence: MDK's slowest real call (bulk create with 50 members) uses CPU throughout,
     /// so silence only measures a driver that is blocked, stopped or deadlocked.
-    public static let defaultSilence = Duration.seconds(10)
+    package static let defaultSilence = Duration.seconds(10)
 
-    public init(silence: Duration = defaultSilence, limit: Duration? = nil, tick: Duration? = nil) {
+    package init(silence: Duration = defaultSilence, limit: Duration? = nil, tick: Duration? = nil) {
         self.silence = silence
         self.limit = limit ?? max(silence * 60, .seconds(60))
         self.tick = tick ?? min(max(silence / 10, .milliseconds(20)), .seconds(1))
@@ -87,20 +87,20 @@ enum ProcessCPUTime {
 
 /// Every driver process this process started and that has not exited, so that the runner can take
 /// them down with it when it is interrupted (drivers also exit on their own when their parent dies).
-public final class LiveDrivers: Sendable {
-    public static let shared = LiveDrivers()
+package final class LiveDrivers: Sendable {
+    package static let shared = LiveDrivers()
     private let pids = Mutex<Set<pid_t>>([])
 
     func insert(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
     func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
 
     /// The drivers still running.
-    public var running: Set<pid_t> { pids.withLock { $0 } }
+    package var running: Set<pid_t> { pids.withLock { $0 } }
 
     /// Sends SIGTERM to every driver still running, for a runner that is being terminated: a driver
     /// then removes its run directory and exits. One that cannot (stuck in native code) still exits
     /// within a second once the runner is gone, by its parent watch (docs/driver-protocol.md).
-    public func terminateAll() {
+    package func terminateAll() {
         for pid in running { kill(pid, SIGTERM) }
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 extension EngineError.Code {
     /// The driver cannot put its engine on the world's clock and seed (its world shim is not active).
-    public static let worldUnavailable = Self("world_unavailable")
+    package static let worldUnavailable = Self("world_unavailable")
 }
 
 /// The world's clock and one member's seeded stream, as a driver needs them: every request that
@@ -14,14 +14,14 @@ extension EngineError.Code {
 ///
 /// Seeds come from the member's stream, not a driver-wide one, so the bytes an instance produces
 /// depend only on its own calls, never on how the world interleaves members.
-public final class WorldFeed: Sendable {
+package final class WorldFeed: Sendable {
     private let clock: @Sendable () -> UInt64
     private let stream: Mutex<any RandomNumberGenerator & Sendable>
 
     /// - Parameters:
     ///   - clock: Unix seconds of the world's virtual clock, read at each request.
     ///   - generator: the member's engine stream (seeded from the world seed and its label).
-    public init(clock: @escaping @Sendable () -> UInt64, generator: some RandomNumberGenerator & Sendable) {
+    package init(clock: @escaping @Sendable () -> UInt64, generator: some RandomNumberGenerator & Sendable) {
         self.clock = clock
         stream = Mutex(generator)
     }
@@ -42,7 +42,7 @@ public final class WorldFeed: Sendable {
 extension DriverMethod {
     /// Queries that only read an instance's state: they carry the time but draw no seed, so adding or
     /// removing an oracle's query never shifts the seeds of the calls that produce bytes.
-    public var isReadOnlyQuery: Bool {
+    package var isReadOnlyQuery: Bool {
         switch self {
         case .hello, .groups, .group, .members, .admins, .relays, .epoch, .messages, .pendingWelcomes: true
         default: false

@@ -9,16 +9,16 @@ import ScenarioModel
 import TLSCodec
 
 /// One decoder under fuzzing.
-public struct FuzzTarget: Sendable {
+package struct FuzzTarget: Sendable {
     /// The name used on the command line and as the corpus folder, e.g. `nostr-event`.
-    public let name: String
+    package let name: String
     /// What the decoder reads, for `marmot-fuzz list`.
-    public let summary: String
+    package let summary: String
     /// Decodes `input`: true when it decoded, false for a typed error (the correct answer to garbage).
-    public let run: @Sendable ([UInt8]) -> Bool
+    package let run: @Sendable ([UInt8]) -> Bool
 
     /// Every target, in the order `ci/fuzz` runs them.
-    public static let all: [FuzzTarget] = [
+    package static let all: [FuzzTarget] = [
         FuzzTarget(name: "json", summary: "NIP-01 JSON text (our strict parser)") { input in
             (try? JSONValue(parsing: input)) != nil
         },
@@ -61,5 +61,5 @@ public struct FuzzTarget: Sendable {
     ]
 
     /// The target called `name`.
-    public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }

@@ -9,8 +9,8 @@ import Nostr
 /// interleave inputs at engine awaits and a run would stop being a function of its inputs).
 /// Time arrives with every input (`now`, Unix seconds); randomness comes from the generator given
 /// at init. The core never reads a clock or the OS RNG.
-public actor GroupCore {
-    public let configuration: CoreConfiguration
+package actor GroupCore {
+    package let configuration: CoreConfiguration
     let engine: any ProtocolEngine
     var random: CoreRandom
     var publicKey: PublicKey { configuration.keypair.publicKey }
@@ -77,7 +77,7 @@ public actor GroupCore {
     var channels = ChannelBook()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
-    public init(
+    package init(
         configuration: CoreConfiguration, engine: any ProtocolEngine, generator: some RandomNumberGenerator & Sendable
     ) {
         self.configuration = configuration
@@ -86,10 +86,10 @@ public actor GroupCore {
     }
 
     /// The full current state (equal to the state of the last update emitted).
-    public func state() -> AppState { published }
+    package func state() -> AppState { published }
 
     /// Handles one input at Unix time `now` and returns what the host must do, in order.
-    public func handle(_ input: CoreInput, now: UInt64) async -> [CoreEffect] {
+    package func handle(_ input: CoreInput, now: UInt64) async -> [CoreEffect] {
         self.now = now
         pending = []
         causes = []

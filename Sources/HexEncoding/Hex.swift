@@ -4,7 +4,7 @@
 // character or (with `.lowercaseOnly`) an upper-case digit is an error value, never a trap.
 
 /// How strict `[UInt8](hex:)` is about letter case.
-public enum HexCase: Sendable {
+package enum HexCase: Sendable {
     /// Accept `0-9a-fA-F`.
     case any
     /// Accept only `0-9a-f` (NIP-01 requires lower-case hex for ids, pubkeys and signatures).
@@ -12,7 +12,7 @@ public enum HexCase: Sendable {
 }
 
 /// Why a string is not valid hex.
-public enum HexDecodingError: Error, Equatable, Sendable {
+package enum HexDecodingError: Error, Equatable, Sendable {
     case oddLength(Int)
     case invalidCharacter(offset: Int)
     case uppercaseCharacter(offset: Int)
@@ -21,7 +21,7 @@ public enum HexDecodingError: Error, Equatable, Sendable {
 extension Array where Element == UInt8 {
     /// Decodes hex text into bytes.
     /// - Throws: `HexDecodingError` naming the first offending position.
-    public init(hex: some StringProtocol, case letterCase: HexCase = .any) throws(HexDecodingError) {
+    package init(hex: some StringProtocol, case letterCase: HexCase = .any) throws(HexDecodingError) {
         let utf8 = Array<UInt8>(hex.utf8)
         guard utf8.count % 2 == 0 else { throw .oddLength(utf8.count) }
         var out = [UInt8]()
@@ -55,7 +55,7 @@ extension Sequence where Element == UInt8 {
     /// type: the generic one showed up in relay profiles (event ids and keys are hex-encoded on
     /// every stored event).
     @inlinable
-    public var hexString: String {
+    package var hexString: String {
         // Arrays and slices encode from their own storage; other sequences are gathered first.
         withContiguousStorageIfAvailable(hexEncode) ?? ContiguousArray(self).withUnsafeBufferPointer(hexEncode)
     }

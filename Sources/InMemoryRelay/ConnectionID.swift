@@ -1,18 +1,18 @@
 import Nostr
 
 /// One client connection to a relay; subscriptions and authentication are scoped to it.
-public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// A number unique within one relay.
-    public let rawValue: UInt64
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { "c\(rawValue)" }
+    package let rawValue: UInt64
+    package init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    package static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package var description: String { "c\(rawValue)" }
 }
 
 /// One frame the relay sends, and to which connection.
-public struct RelayOutput: Hashable, Sendable {
+package struct RelayOutput: Hashable, Sendable {
     /// What kind of frame this is; lets fault rules and tests select frames without re-parsing.
-    public enum Meaning: Hashable, Sendable {
+    package enum Meaning: Hashable, Sendable {
         case event(subscription: SubscriptionID, event: Event)
         case ok(eventID: String, accepted: Bool)
         case endOfStoredEvents(SubscriptionID)
@@ -23,9 +23,9 @@ public struct RelayOutput: Hashable, Sendable {
     }
 
     /// The receiving connection.
-    public let connection: ConnectionID
+    package let connection: ConnectionID
     /// The frame's JSON text.
-    public let frame: String
+    package let frame: String
     /// What the frame says.
-    public let meaning: Meaning
+    package let meaning: Meaning
 }

@@ -3,9 +3,9 @@ import Nostr
 
 /// A fault a scenario applies to frames in a `RelayNetwork`, chosen by what the frames mean
 /// (kind, author, group, tag, nth occurrence), never by their position in the queue.
-public struct FaultRule: Sendable {
+package struct FaultRule: Sendable {
     /// Which links the rule watches.
-    public enum Scope: Hashable, Sendable {
+    package enum Scope: Hashable, Sendable {
         /// Every link.
         case everywhere
         /// Every link to and from one relay.
@@ -17,12 +17,12 @@ public struct FaultRule: Sendable {
     }
 
     /// Which way the frames travel.
-    public enum Direction: Hashable, Sendable {
+    package enum Direction: Hashable, Sendable {
         case toRelay, toMember, both
     }
 
     /// What happens to a selected frame.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         /// The frame is lost.
         case drop
         /// The frame arrives this much later than it would have.
@@ -41,7 +41,7 @@ public struct FaultRule: Sendable {
     }
 
     /// Which matches of the selector the action applies to.
-    public enum Occurrences: Hashable, Sendable {
+    package enum Occurrences: Hashable, Sendable {
         /// Every match.
         case all
         /// Only the nth match (from 1).
@@ -50,14 +50,14 @@ public struct FaultRule: Sendable {
         case first(Int)
     }
 
-    public var scope: Scope
-    public var direction: Direction
-    public var selector: FrameSelector
-    public var action: Action
-    public var occurrences: Occurrences
+    package var scope: Scope
+    package var direction: Direction
+    package var selector: FrameSelector
+    package var action: Action
+    package var occurrences: Occurrences
 
     /// A rule; by default it applies to every matching frame in both directions.
-    public init(
+    package init(
         scope: Scope = .everywhere, direction: Direction = .both, selector: FrameSelector = FrameSelector(),
         action: Action, occurrences: Occurrences = .all
     ) {
@@ -71,29 +71,29 @@ public struct FaultRule: Sendable {
 
 /// Selects frames by meaning. Every condition set must hold; with none set, every frame matches.
 /// Event conditions match frames that carry an event (client EVENT, relay EVENT).
-public struct FrameSelector: Hashable, Sendable {
+package struct FrameSelector: Hashable, Sendable {
     /// Frame verbs, e.g. `["EVENT"]`, `["REQ"]`, `["OK"]`.
-    public var verbs: Set<String>?
+    package var verbs: Set<String>?
     /// Event kinds.
-    public var kinds: Set<Kind>?
+    package var kinds: Set<Kind>?
     /// Author, by the label registered with `RelayNetwork.register(member:publicKey:)`.
-    public var authorLabel: String?
+    package var authorLabel: String?
     /// Marmot group: the first value of the event's `h` tag.
-    public var group: String?
+    package var group: String?
     /// A tag the event must carry, by name and first value.
-    public var tag: TagCondition?
+    package var tag: TagCondition?
 
     /// A `name`/first-value pair that an event's tags must contain.
-    public struct TagCondition: Hashable, Sendable {
-        public var name: String
-        public var value: String
-        public init(name: String, value: String) {
+    package struct TagCondition: Hashable, Sendable {
+        package var name: String
+        package var value: String
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(
+    package init(
         verbs: Set<String>? = nil, kinds: Set<Kind>? = nil, authorLabel: String? = nil, group: String? = nil,
         tag: TagCondition? = nil
     ) {

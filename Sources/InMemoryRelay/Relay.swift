@@ -14,15 +14,15 @@ import Nostr
 /// let out = relay.receive(#"["REQ","s",{"kinds":[1]}]"#, from: ConnectionID(1), now: 1_700_000_000)
 /// // out: [EOSE] for connection 1
 /// ```
-public struct Relay: Sendable {
+package struct Relay: Sendable {
     /// The relay's URL; NIP-42 AUTH events must name its host in their `relay` tag.
-    public let url: String
+    package let url: String
     /// Optional rules and limits.
-    public var policy: RelayPolicy
+    package var policy: RelayPolicy
     /// When true, notable decisions (stored, replaced, deleted, refused) are appended to `journal`.
-    public var keepsJournal = true
+    package var keepsJournal = true
     /// Decisions since the last `drainJournal()`, for the world trace.
-    public private(set) var journal: [String] = []
+    package private(set) var journal: [String] = []
 
     var store = EventStore()
     var subscriptions = SubscriptionIndex()
@@ -30,18 +30,18 @@ public struct Relay: Sendable {
     private var challengeSource: SeededGenerator
 
     /// A relay with no events and no connections; `generator` supplies the NIP-42 challenges.
-    public init(url: String, policy: RelayPolicy = RelayPolicy(), generator: SeededGenerator) {
+    package init(url: String, policy: RelayPolicy = RelayPolicy(), generator: SeededGenerator) {
         self.url = url
         self.policy = policy
         challengeSource = generator
     }
 
     /// Number of events currently stored.
-    public var storedEventCount: Int { store.count }
+    package var storedEventCount: Int { store.count }
 
     /// Stored events matching any of `filters` at `now`, in NIP-01 order (per-filter limits
     /// applied), as a REQ would return them (ignoring NIP-59 AUTH gating).
-    public func storedEvents(matching filters: [Filter], now: UInt64) -> [Event] {
+    package func storedEvents(matching filters: [Filter], now: UInt64) -> [Event] {
         // The world's own look-ups (oracles, inject) are not a client's frame: no budget.
         var budget = ScanBudget.unlimited
         do { return try query(filters, now: now, for: nil, budget: &budget).map(\.event) } catch {
@@ -50,7 +50,7 @@ public struct Relay: Sendable {
     }
 
     /// Returns the journal and empties it.
-    public mutating func drainJournal() -> [String] {
+    package mutating func drainJournal() -> [String] {
         defer { journal.removeAll(keepingCapacity: true) }
         return journal
     }
@@ -58,32 +58,32 @@ public struct Relay: Sendable {
     /// Registers a new connection (implicit on its first frame) and returns the frames to send it:
     /// the NIP-42 challenge when the policy says to send it up front.
     @discardableResult
-    public mutating func connect(_ connection: ConnectionID) -> [RelayOutput] {
+    package mutating func connect(_ connection: ConnectionID) -> [RelayOutput] {
         _ = state(of: connection)
         guard policy.sendsChallengeOnConnect else { return [] }
         return [authChallenge(to: connection)]
     }
 
     /// Forgets a connection, its subscriptions and its authentication.
-    public mutating func disconnect(_ connection: ConnectionID) {
+    package mutating func disconnect(_ connection: ConnectionID) {
         subscriptions.removeAll(for: connection)
         connections[connection] = nil
     }
 
     /// The NIP-42 challenge of `connection` (created on first use).
-    public mutating func challenge(for connection: ConnectionID) -> String {
+    package mutating func challenge(for connection: ConnectionID) -> String {
         state(of: connection).challenge
     }
 
     /// Public keys that `connection` has authenticated as (NIP-42).
-    public func authenticatedKeys(of connection: ConnectionID) -> Set<String> {
+    package func authenticatedKeys(of connection: ConnectionID) -> Set<String> {
         connections[connection]?.authenticated ?? []
     }
 
     /// Handles one text frame from `connection` at Unix time `now` and returns every frame to send
     /// as a result, to that connection or (for live events) to others. Never throws: malformed
     /// input is answered with OK false, CLOSED or NOTICE and the connection stays usable.
-    public mutating func receive(_ frame: String, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
+    package mutating func receive(_ frame: String, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
         _ = state(of: connection)
         guard frame.utf8.count <= policy.maximumFrameBytes else {
             record("refuse frame of \(frame.utf8.count) bytes")
@@ -103,7 +103,7 @@ public struct Relay: Sendable {
     }
 
     /// Handles an already decoded (and therefore verified) client message.
-    public mutating func handle(_ message: ClientMessage, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
+    package mutating func handle(_ message: ClientMessage, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
         _ = state(of: connection)
         switch message {
         case .event(let event): return publish(event, from: connection, now: now)

@@ -2,7 +2,7 @@ import DeterministicScheduler
 import Nostr
 
 /// A frame in flight between a member and a relay, with what the fault selectors need to know.
-public struct Transit: Sendable {
+package struct Transit: Sendable {
     let member: String
     let relay: String
     let toRelay: Bool

@@ -6,7 +6,7 @@ extension RelayNetwork {
     /// frames travel the link like any other (latency, jitter, faults). Returns how many frames
     /// were sent: zero when the member has no connection or no matching subscription there.
     @discardableResult
-    public mutating func handOver(_ event: Event, to member: String, via relay: String) -> Int {
+    package mutating func handOver(_ event: Event, to member: String, via relay: String) -> Int {
         guard let host = hosts[relay], host.isUp, let connection = host.connections[member] else {
             scheduler.record("inject", "\(relay)->\(member)", "not connected: \(event.id.hex.prefix(8)) not handed over")
             return 0

@@ -2,9 +2,9 @@ import DeterministicScheduler
 import Nostr
 
 /// What a member receives from the network.
-public struct Delivery: Hashable, Sendable {
+package struct Delivery: Hashable, Sendable {
     /// What arrived.
-    public enum Content: Hashable, Sendable {
+    package enum Content: Hashable, Sendable {
         /// A relay frame and what it means.
         case frame(String, RelayOutput.Meaning)
         /// The relay went down: the connection and its subscriptions are gone.
@@ -16,9 +16,9 @@ public struct Delivery: Hashable, Sendable {
         case reachable
     }
 
-    public let relay: String
-    public let time: VirtualInstant
-    public let content: Content
+    package let relay: String
+    package let time: VirtualInstant
+    package let content: Content
 }
 
 /// Several relays and the members that talk to them, over links with latency and faults, driven
@@ -27,16 +27,16 @@ public struct Delivery: Hashable, Sendable {
 ///
 /// Members are outside this type: a caller sends frames with `send(_:from:to:)`, runs the world,
 /// and collects what arrived with `takeDeliveries(for:)`.
-public struct RelayNetwork: Sendable {
+package struct RelayNetwork: Sendable {
     /// One-way latency of every link.
-    public var latency: VirtualDuration = .milliseconds(20)
+    package var latency: VirtualDuration = .milliseconds(20)
     /// Extra random latency, up to this much, drawn per frame from the seeded network stream.
-    public var jitter: VirtualDuration = .zero
+    package var jitter: VirtualDuration = .zero
     /// How long a reordered frame waits for a successor before it is delivered anyway.
-    public var reorderTimeout: VirtualDuration = .seconds(1)
+    package var reorderTimeout: VirtualDuration = .seconds(1)
 
     /// The world kernel: clock, queue, generator and trace.
-    public internal(set) var scheduler: Scheduler<NetworkMessage>
+    package internal(set) var scheduler: Scheduler<NetworkMessage>
 
     var hosts: [String: RelayHost] = [:]
     var rules: [Int: ActiveRule] = [:]
@@ -54,38 +54,38 @@ public struct RelayNetwork: Sendable {
 
     /// An empty world; `seed` fixes all randomness (jitter, challenges), `epochUnixSeconds` the
     /// Unix time of virtual instant zero.
-    public init(seed: UInt64, epochUnixSeconds: UInt64 = 1_700_000_000) {
+    package init(seed: UInt64, epochUnixSeconds: UInt64 = 1_700_000_000) {
         scheduler = Scheduler(seed: seed, epochUnixSeconds: epochUnixSeconds)
         networkStream = scheduler.generator.child("network")
     }
 
     /// The run record.
-    public var trace: Trace { scheduler.trace }
+    package var trace: Trace { scheduler.trace }
 
     /// Current Unix time of the world clock.
-    public var unixSeconds: UInt64 { scheduler.clock.unixSeconds }
+    package var unixSeconds: UInt64 { scheduler.clock.unixSeconds }
 
     /// Adds a relay named `name` (names are the handles used by faults and members).
-    public mutating func addRelay(_ name: String, url: String? = nil, policy: RelayPolicy = RelayPolicy()) {
+    package mutating func addRelay(_ name: String, url: String? = nil, policy: RelayPolicy = RelayPolicy()) {
         let relay = Relay(url: url ?? "wss://\(name).relay.test/", policy: policy, generator: scheduler.generator.child("relay/\(name)"))
         hosts[name] = RelayHost(relay: relay)
         scheduler.record("relay", name, "added role \(policy.role)")
     }
 
     /// The relay named `name`, for inspection.
-    public func relay(_ name: String) -> Relay? { hosts[name]?.relay }
+    package func relay(_ name: String) -> Relay? { hosts[name]?.relay }
 
     /// Whether the relay is up.
-    public func isUp(_ name: String) -> Bool { hosts[name]?.isUp ?? false }
+    package func isUp(_ name: String) -> Bool { hosts[name]?.isUp ?? false }
 
     /// Names `publicKey` as `label` so that fault selectors can say "events by alice".
-    public mutating func register(member label: String, publicKey: PublicKey) {
+    package mutating func register(member label: String, publicKey: PublicKey) {
         authorKeys[label] = publicKey.hex
     }
 
     /// Brings a relay down (every connection drops, members are told) or back up. Stored events
     /// survive an outage; subscriptions and authentication do not.
-    public mutating func setRelay(_ name: String, up: Bool) {
+    package mutating func setRelay(_ name: String, up: Bool) {
         guard var host = hosts[name], host.isUp != up else { return }
         host.isUp = up
         scheduler.record("fault", name, up ? "relay up" : "relay down")
@@ -105,7 +105,7 @@ public struct RelayNetwork: Sendable {
 
     /// Installs a fault rule and returns its handle for `removeFault(_:)`.
     @discardableResult
-    public mutating func addFault(_ rule: FaultRule) -> Int {
+    package mutating func addFault(_ rule: FaultRule) -> Int {
         let id = nextRuleID
         nextRuleID += 1
         rules[id] = ActiveRule(rule: rule)
@@ -114,7 +114,7 @@ public struct RelayNetwork: Sendable {
     }
 
     /// Removes a fault rule (e.g. heals a partition).
-    public mutating func removeFault(_ id: Int) {
+    package mutating func removeFault(_ id: Int) {
         guard rules.removeValue(forKey: id) != nil else { return }
         scheduler.record("fault", "rule-\(id)", "removed")
     }
@@ -123,7 +123,7 @@ public struct RelayNetwork: Sendable {
     /// subscriptions and authentication, the member is told), frames in flight to or from it are lost,
     /// and its sends come back unreachable until `heal(_:)`.
     @discardableResult
-    public mutating func partition(_ member: String) -> Int {
+    package mutating func partition(_ member: String) -> Int {
         partitioned[member] = addFault(FaultRule(scope: .member(member), action: .drop))
         for name in hosts.keys.sorted() {
             guard var host = hosts[name], let connection = host.connections.removeValue(forKey: member) else { continue }
@@ -135,7 +135,7 @@ public struct RelayNetwork: Sendable {
     }
 
     /// Ends a partition: the member can reach relays again (it must reconnect and resubscribe).
-    public mutating func heal(_ member: String) {
+    package mutating func heal(_ member: String) {
         guard let rule = partitioned.removeValue(forKey: member) else { return }
         removeFault(rule)
         scheduler.record("fault", member, "partition healed")
@@ -145,14 +145,14 @@ public struct RelayNetwork: Sendable {
     }
 
     /// Releases every frame held under `tag`, in the order they were held.
-    public mutating func release(hold tag: String) {
+    package mutating func release(hold tag: String) {
         let frames = held.removeValue(forKey: tag) ?? []
         scheduler.record("fault", "hold \(tag)", "release \(frames.count) frame(s)")
         for transit in frames { schedule(transit, extraDelay: .zero) }
     }
 
     /// Sends a client frame from `member` to relay `relay`, through latency and faults.
-    public mutating func send(_ frame: String, from member: String, to relay: String) {
+    package mutating func send(_ frame: String, from member: String, to relay: String) {
         guard let host = hosts[relay] else {
             scheduler.record("send", "\(member)->\(relay)", "no such relay")
             return
@@ -174,7 +174,7 @@ public struct RelayNetwork: Sendable {
 
     /// Runs deliveries until the queue is empty or `limit` deliveries have run; returns how many ran.
     @discardableResult
-    public mutating func runUntilIdle(limit: Int = 1_000_000) -> Int {
+    package mutating func runUntilIdle(limit: Int = 1_000_000) -> Int {
         var count = 0
         while count < limit, let item = scheduler.runNext() {
             handle(item.payload)
@@ -185,20 +185,20 @@ public struct RelayNetwork: Sendable {
 
     /// When the next delivery or relay decision is due (nil when nothing is in flight), so that a
     /// caller interleaving its own timers can choose without running a copy of the network.
-    public mutating func nextDueTime() -> VirtualInstant? { scheduler.nextDueTime() }
+    package mutating func nextDueTime() -> VirtualInstant? { scheduler.nextDueTime() }
 
     /// Runs every delivery due up to `instant`, then moves the clock there.
-    public mutating func run(until instant: VirtualInstant) {
+    package mutating func run(until instant: VirtualInstant) {
         while let item = scheduler.runNext(until: instant) { handle(item.payload) }
     }
 
     /// Moves the clock forward without delivering (deliveries due meanwhile run first).
-    public mutating func advance(by duration: VirtualDuration) {
+    package mutating func advance(by duration: VirtualDuration) {
         run(until: scheduler.now.advanced(by: duration))
     }
 
     /// Everything delivered to `member` since the last call.
-    public mutating func takeDeliveries(for member: String) -> [Delivery] {
+    package mutating func takeDeliveries(for member: String) -> [Delivery] {
         inboxes.removeValue(forKey: member) ?? []
     }
 
@@ -270,7 +270,7 @@ public struct RelayNetwork: Sendable {
 }
 
 /// The scheduler's payload: a frame in flight, or a reorder timeout.
-public enum NetworkMessage: Sendable {
+package enum NetworkMessage: Sendable {
     case transit(Transit)
     case flushReorder(LinkKey, UInt64)
 }
@@ -283,11 +283,11 @@ struct RelayHost: Sendable {
 }
 
 /// One direction of one member–relay link.
-public struct LinkKey: Hashable, Sendable, CustomStringConvertible {
+package struct LinkKey: Hashable, Sendable, CustomStringConvertible {
     let member: String
     let relay: String
     let toRelay: Bool
-    public var description: String { toRelay ? "\(member)->\(relay)" : "\(relay)->\(member)" }
+    package var description: String { toRelay ? "\(member)->\(relay)" : "\(relay)->\(member)" }
 }
 
 /// A rule with its match counter.

@@ -5,56 +5,56 @@ import Nostr
 // (kind 10050); scenarios give each relay a role and may give it a stricter or broken policy.
 
 /// The job a relay has in a world; informational for routing and reports.
-public struct RelayRole: Hashable, Sendable, CustomStringConvertible {
+package struct RelayRole: Hashable, Sendable, CustomStringConvertible {
     /// Short name, e.g. `group`.
-    public let name: String
-    public init(_ name: String) { self.name = name }
+    package let name: String
+    package init(_ name: String) { self.name = name }
 
     /// Serves kind 30443 / 443 key packages (listed in kind 10051).
-    public static let keyPackage = Self("key-package")
+    package static let keyPackage = Self("key-package")
     /// Carries kind 445 group events.
-    public static let group = Self("group")
+    package static let group = Self("group")
     /// Receives kind 1059 gift wraps such as welcomes (listed in kind 10050).
-    public static let inbox = Self("inbox")
+    package static let inbox = Self("inbox")
     /// No particular role.
-    public static let general = Self("general")
+    package static let general = Self("general")
 
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// Optional rules and limits of one relay.
-public struct RelayPolicy: Hashable, Sendable {
+package struct RelayPolicy: Hashable, Sendable {
     /// The relay's job in the world.
-    public var role: RelayRole
+    package var role: RelayRole
     /// NIP-70: when false, every `["-"]` event is refused, even after AUTH (a relay that does not
     /// support protected events). When true, the author must have authenticated (NIP-42).
-    public var acceptsProtectedEvents: Bool
+    package var acceptsProtectedEvents: Bool
     /// NIP-59: serve kind 1059 only to connections authenticated as its `p` recipient. Off by
     /// default, like rust-nostr's LocalRelay (`auth_dm`), so gift wraps are served by `#p`.
-    public var giftWrapsRequireAuth: Bool
+    package var giftWrapsRequireAuth: Bool
     /// Largest client frame accepted, in UTF-8 bytes.
-    public var maximumFrameBytes: Int
+    package var maximumFrameBytes: Int
     /// Largest event accepted, measured as its compact JSON in UTF-8 bytes (LR uses 64 KiB).
-    public var maximumEventBytes: Int
+    package var maximumEventBytes: Int
     /// Open subscriptions allowed per connection.
-    public var maximumSubscriptionsPerConnection: Int
+    package var maximumSubscriptionsPerConnection: Int
     /// Filters allowed in one REQ or COUNT; each is a scan of the store, so this bounds one frame's work.
-    public var maximumFiltersPerRequest: Int
+    package var maximumFiltersPerRequest: Int
     /// Stored events one REQ or COUNT may make the relay examine (summed over its filters' index
     /// candidates); a broader query is refused with CLOSED `rate-limited:`.
-    public var maximumEventsScannedPerRequest: Int
+    package var maximumEventsScannedPerRequest: Int
     /// Results of an initial query for a filter without `limit`; nil means all.
-    public var defaultLimit: Int?
+    package var defaultLimit: Int?
     /// NIP-42: send `["AUTH", challenge]` as soon as a connection opens rather than when first needed.
-    public var sendsChallengeOnConnect: Bool
+    package var sendsChallengeOnConnect: Bool
     /// NIP-42: how far an AUTH event's `created_at` may be from the relay's clock, in seconds.
-    public var authTimeWindow: UInt64
+    package var authTimeWindow: UInt64
     /// NIP-40 says relays SHOULD drop expired events and not serve them; when false the relay
     /// stores and serves them anyway (many relays ignore NIP-40), so clients must check expiry.
-    public var honoursExpiration: Bool
+    package var honoursExpiration: Bool
 
     /// A policy; the defaults follow NIP-01/42/70 MUSTs and rust-nostr LocalRelay's limits.
-    public init(
+    package init(
         role: RelayRole = .general,
         acceptsProtectedEvents: Bool = true,
         giftWrapsRequireAuth: Bool = false,

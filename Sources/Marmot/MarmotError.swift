@@ -6,16 +6,16 @@ import Nostr
 import TLSCodec
 
 /// An error raised while building, decoding or validating Marmot (MIP-00…03) data.
-public typealias MarmotError = ModuleError<MarmotErrorDomain>
+package typealias MarmotError = ModuleError<MarmotErrorDomain>
 
 /// Types the codes of `MarmotError` (codes of other modules cannot be compared with them).
-public enum MarmotErrorDomain {}
+package enum MarmotErrorDomain {}
 
 extension MarmotError.Code {
     /// An MLS structure failed to decode or validate; the MLS error is kept in the reason.
-    public static let mls = Self("marmot.mls")
+    package static let mls = Self("marmot.mls")
     /// A Nostr structure (event, rumor JSON, key) failed; the Nostr error is kept in the reason.
-    public static let nostr = Self("marmot.nostr")
+    package static let nostr = Self("marmot.nostr")
 }
 
 extension MarmotError {
@@ -35,6 +35,6 @@ func nostr<T>(_ body: () throws(NostrError) -> T) throws(MarmotError) -> T {
 }
 
 /// Serializes an MLS wire structure, reporting an oversized vector as a `MarmotError`.
-public func tlsEncoded(_ value: some TLSEncodable) throws(MarmotError) -> [UInt8] {
+package func tlsEncoded(_ value: some TLSEncodable) throws(MarmotError) -> [UInt8] {
     do { return try value.tlsSerialized() } catch { throw MarmotError(.mls, error.description) }
 }

@@ -90,6 +90,40 @@ extension Engines {
     }
 }
 
+/// The engines one invocation uses, started once and shared by all its runs.
+struct EngineSession {
+    var engines = EngineSet([:])
+    var versions: [String: String] = [:]
+    /// Unix time of virtual zero, the same for every engine: MDK runs on the world's clock too (its
+    /// driver's world shim), so every run replays byte for byte.
+    var epoch: UInt64 = 1_700_000_000
+    var shutdowns: [@Sendable () async -> Void] = []
+
+    static func start(for selection: EngineSelection, driverTimeout: DriverTimeout) async throws -> EngineSession {
+        var session = EngineSession()
+        // Our engine runs in process, so it is always there for members that pin it (`engine:
+        // swift`, as a hostile member does) whatever the selection.
+        session.engines.entries["swift"] = Engines.swift
+        if selection.usesSwift { session.versions["swift"] = "0.1" }
+        if selection.usesMDK {
+            let (entry, version, shutdown) = try await Engines.mdk(try MDKDriverCommand.resolve(), deadline: driverTimeout.deadline, epoch: session.epoch)
+            session.engines.entries["mdk"] = entry
+            session.versions["mdk"] = version
+            session.shutdowns.append(shutdown)
+        }
+        if selection == .mixed {
+            // What a ledger entry for mixed runs names as its version: every engine taking part.
+            session.versions["mixed"] = session.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: " + ")
+        }
+        return session
+    }
+
+    func shutdown() async {
+        for shutdown in shutdowns { await shutdown() }
+    }
+}
+
 /// Unique instance names across runs sharing one driver.
 actor InstanceCounter {
     private var value = 0

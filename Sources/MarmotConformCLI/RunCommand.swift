@@ -22,14 +22,14 @@ extension MarmotConform {
         @Argument(help: "Scenario files or folders (default: scenarios/).")
         var paths: [String] = ["scenarios"]
 
-        @Option(help: "Engine for members without one of their own: mdk, swift or mixed.")
-        var engine: String = "mdk"
+        @Option(help: "Engine for members without one of their own.")
+        var engine: EngineSelection = .mdk
 
         @Option(help: "The seed of the world (one run per scenario).")
         var seed: UInt64?
 
-        @Option(help: "A range of seeds, A..B inclusive (one run per scenario per seed).")
-        var seeds: String?
+        @Option(help: ArgumentHelp("A range of seeds, A..B inclusive, A ≤ B, at most a million (one run per scenario per seed).", valueName: "A..B"))
+        var seeds: SeedRange?
 
         @Option(help: "Run only scenarios whose name or file contains this text.")
         var filter: String?
@@ -49,24 +49,13 @@ extension MarmotConform {
         @Flag(help: "Print each run's whole trace (network and members, in order) live, step by step.")
         var trace = false
 
-        @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
-        var ledger: String?
-
         @Option(help: "Where failure capsules are written (default: run/capsules under the repository root).")
         var capsules: String?
 
-        @OptionGroup var repository: RepositoryOptions
-
-        @Option(help: "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails.")
-        var driverTimeout: Double = Double(ProgressDeadline.defaultSilence.components.seconds)
+        @OptionGroup var options: RunnerOptions
 
         func validate() throws {
-            guard ["mdk", "swift", "mixed"].contains(engine) else {
-                throw ValidationError("--engine must be mdk, swift or mixed, not '\(engine)'")
-            }
             if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
-            if let seeds, SeedRange.parse(seeds) == nil { throw ValidationError("--seeds must look like 1..200, not '\(seeds)'") }
-            guard driverTimeout > 0, driverTimeout <= 3600 else { throw ValidationError("--driver-timeout must be in (0, 3600] seconds") }
         }
 
         /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
@@ -83,10 +72,9 @@ extension MarmotConform {
         }
 
         func plan() throws -> Plan {
-            let repo = try repository.locateOrExit()
-            let seedList = seeds.flatMap(SeedRange.parse) ?? [seed ?? 1]
+            let (repo, ledgerURL) = try options.locate()
+            let seedList = seeds.map { Array($0.seeds) } ?? [seed ?? 1]
             let files = try ScenarioFiles.collect(paths, in: repo)
-            let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
             let capsuleURL = capsules.map(repo.output) ?? repo.root.appendingPathComponent("run/capsules")
             let junitURL = junit.map(repo.output), jsonURL = json.map(repo.output)
             try repo.enter()
@@ -101,18 +89,14 @@ extension MarmotConform {
         }
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
-            var request = RunRequest(
-                selection: engine, seeds: plan.seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
-                vectorsDirectory: plan.repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: plan.capsuleURL,
-                ledger: try DefectLedgerFile.load(plan.ledgerURL), engineVersions: versions, today: Today.string,
-                commandName: plan.repo.command)
-            request.reproducePath = plan.repo.absolutePath
-            return request
+            try options.request(
+                repo: plan.repo, ledger: plan.ledgerURL, selection: engine, seeds: plan.seeds, capsules: plan.capsuleURL,
+                versions: versions, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
         }
 
         func run() async throws {
             let plan = try plan()
-            let session = try await EngineSession.start(for: engine, driverTimeout: driverTimeout)
+            let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
             let request = try request(plan, versions: session.versions)
             let runner = ConformanceRunner(executor: executor(session))
             let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
@@ -130,7 +114,7 @@ extension MarmotConform {
 
         func banner(_ plan: Plan, _ session: EngineSession) -> String {
             let versions = session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
-            return "marmot-conform: \(plan.scenarios.count) scenario(s) × \(plan.seeds.count) seed(s) on \(engine) [\(versions)]"
+            return "marmot-conform: \(plan.scenarios.count) scenario(s) × \(plan.seeds.count) seed(s) on \(engine.rawValue) [\(versions)]"
         }
 
         func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress) throws {
@@ -154,10 +138,7 @@ extension MarmotConform {
         @Argument(help: "A capsule written by a failing run (.capsule.json or .capsule.json.gz).")
         var capsule: String
 
-        @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
-        var ledger: String?
-
-        @OptionGroup var repository: RepositoryOptions
+        @OptionGroup var options: RunnerOptions
 
         /// The capsule read and checked before any engine starts (kept out of the async `run()`:
         /// Swift 6.3.1 crashed splitting it in release builds).
@@ -165,37 +146,35 @@ extension MarmotConform {
             let repo: Repository
             let ledgerURL: URL
             let recorded: FailureCapsule
+            let engine: EngineSelection
             let scenario: Scenario
         }
 
         func load() throws -> Loaded {
-            let repo = try repository.locateOrExit()
+            let (repo, ledgerURL) = try options.locate()
             let capsuleURL = repo.input(capsule)
-            let ledgerURL = repo.input(ledger ?? "known-defects.yaml")
             try repo.enter()
             let recorded = try CapsuleFile.read(capsuleURL)
+            guard let engine = EngineSelection(rawValue: recorded.engine) else {
+                throw usageError("\(capsuleURL.path): the capsule names an unknown engine '\(recorded.engine)'")
+            }
             let scenario = try Scenario(yaml: recorded.scenarioText, file: recorded.scenarioFile)
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
-            return Loaded(repo: repo, ledgerURL: ledgerURL, recorded: recorded, scenario: scenario)
+            return Loaded(repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, scenario: scenario)
         }
 
-        func request(repo: Repository, ledgerURL: URL, recorded: FailureCapsule, versions: [String: String]) throws -> RunRequest {
-            // The same pipeline as `run` (vectors, ledger), so that every recorded check is re-judged.
-            var request = RunRequest(
-                selection: recorded.engine, seeds: [recorded.seed], updateVectors: false, checkDeterminism: false,
-                vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"),
-                capsuleDirectory: repo.root.appendingPathComponent("run/capsules/replays"), ledger: try DefectLedgerFile.load(ledgerURL),
-                engineVersions: versions, today: Today.string, commandName: repo.command)
-            request.reproducePath = repo.absolutePath
-            return request
+        func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
+            try options.request(
+                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine, seeds: [loaded.recorded.seed],
+                capsules: loaded.repo.root.appendingPathComponent("run/capsules/replays"), versions: versions)
         }
 
         func run() async throws {
             let loaded = try load()
-            let session = try await EngineSession.start(for: loaded.recorded.engine)
-            let request = try request(repo: loaded.repo, ledgerURL: loaded.ledgerURL, recorded: loaded.recorded, versions: session.versions)
+            let session = try await EngineSession.start(for: loaded.engine, driverTimeout: options.driverTimeout)
+            let request = try request(loaded, versions: session.versions)
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
             let progress = RunProgress(total: 1)
             let scenarios = [(loaded.scenario, text: loaded.recorded.scenarioText)]
@@ -271,17 +250,6 @@ final class Stopwatch {
     }
 }
 
-/// Inclusive seed ranges such as `1..200`.
-enum SeedRange {
-    static func parse(_ text: String) -> [UInt64]? {
-        let parts = text.components(separatedBy: "..")
-        guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 1_000_000 else {
-            return nil
-        }
-        return Array(low...high)
-    }
-}
-
 enum Today {
     /// The UTC date, for ledger expiry (the CLI is where the wall clock may be read).
     static var string: String {
@@ -298,43 +266,5 @@ enum DefectLedgerFile {
     static func load(_ url: URL) throws -> DefectLedger {
         guard FileManager.default.fileExists(atPath: url.path) else { return DefectLedger(entries: []) }
         return try DefectLedger(yaml: try String(contentsOf: url, encoding: .utf8), file: url.path)
-    }
-}
-
-/// The engines one invocation uses, started once and shared by all its runs.
-struct EngineSession {
-    var engines = EngineSet([:])
-    var versions: [String: String] = [:]
-    /// Unix time of virtual zero, the same for every engine: MDK runs on the world's clock too (its
-    /// driver's world shim), so every run replays byte for byte.
-    var epoch: UInt64 = 1_700_000_000
-    var shutdowns: [@Sendable () async -> Void] = []
-
-    static func start(for selection: String, driverTimeout: Double = Double(ProgressDeadline.defaultSilence.components.seconds))
-        async throws -> EngineSession
-    {
-        var session = EngineSession()
-        if selection == "swift" || selection == "mixed" {
-            session.engines.entries["swift"] = Engines.swift
-            session.versions["swift"] = "0.1"
-        }
-        if selection == "mdk" || selection == "mixed" {
-            let (entry, version, shutdown) = try await Engines.mdk(
-                try MDKDriverCommand.resolve(), deadline: ProgressDeadline(silence: .milliseconds(Int64(driverTimeout * 1000))),
-                epoch: session.epoch)
-            session.engines.entries["mdk"] = entry
-            session.versions["mdk"] = version
-            session.shutdowns.append(shutdown)
-        }
-        if selection == "mixed" {
-            // What a ledger entry for mixed runs names as its version: every engine taking part.
-            session.versions["mixed"] = session.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                .joined(separator: " + ")
-        }
-        return session
-    }
-
-    func shutdown() async {
-        for shutdown in shutdowns { await shutdown() }
     }
 }

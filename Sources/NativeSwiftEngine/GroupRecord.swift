@@ -16,6 +16,8 @@ struct GroupRecord: Sendable {
     var pendingEvent: (id: EventID, createdAt: UInt64)?
     /// Earlier epochs (at most `lookback`), for late application messages and outer-layer keys.
     var pastEpochs: [UInt64: Group] = [:]
+    /// When each earlier epoch ended: the created_at of the commit that ended it.
+    var epochEnds: [UInt64: UInt64] = [:]
     /// The state before the last received commit, to roll back to when a better competing commit arrives.
     var rollback: RollbackPoint?
     var messages: [ReceivedMessage] = []
@@ -59,16 +61,29 @@ struct GroupRecord: Sendable {
     }
 
     /// Moves to `next`, keeping the old epoch for late messages and pruning beyond the lookback.
-    mutating func advance(to next: Group) throws(MarmotError) {
+    /// - Parameter endedAt: the created_at of the commit that ends the current epoch, if known.
+    mutating func advance(to next: Group, endedAt: UInt64? = nil) throws(MarmotError) {
         let newData = try GroupData(extensions: next.context.extensions)
         pastEpochs[mls.epoch] = mls
+        epochEnds[mls.epoch] = endedAt
         // Epochs come from peers' Welcomes and may be near UInt64.max: compare without adding.
         for epoch in pastEpochs.keys where next.epoch > Self.lookback && epoch < next.epoch - Self.lookback {
             pastEpochs[epoch] = nil
+            epochEnds[epoch] = nil
         }
         mls = next
         data = newData
         pending = nil
+    }
+
+    /// Goes back to the state `point` kept, dropping any pending commit and the rollback point.
+    mutating func restore(_ point: RollbackPoint) {
+        mls = point.mls
+        data = point.data
+        pastEpochs = point.pastEpochs
+        state = point.state
+        pending = nil
+        rollback = nil
     }
 
     /// Merges our pending commit, keeping the state before it as the rollback point (placed in
@@ -76,7 +91,7 @@ struct GroupRecord: Sendable {
     mutating func mergePending() throws(MarmotError) {
         guard let next = pending else { return }
         let before = pendingEvent.map { RollbackPoint(before: self, createdAt: $0.createdAt, eventID: $0.id) }
-        try advance(to: next)
+        try advance(to: next, endedAt: pendingEvent?.createdAt)
         rollback = before
     }
 }
@@ -106,4 +121,6 @@ enum OwnEvent: Sendable {
     case message(ReceivedMessage)
     case commit
     case proposal
+    /// Something our hostile member forged (NativeSwiftEngine+Hostile.swift): never processed.
+    case forgery
 }

@@ -6,7 +6,7 @@ import MLS
 import TLSCodec
 
 extension NativeSwiftEngine {
-    public func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
+    package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         try Self.exactState(of: record(group).mls)
     }
 

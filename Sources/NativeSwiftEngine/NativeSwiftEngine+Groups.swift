@@ -5,7 +5,7 @@ import MLS
 import Nostr
 
 extension NativeSwiftEngine {
-    public func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
+    package func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
         guard !request.relays.isEmpty, request.relays.allSatisfy(RelayURL.isValid) else {
             throw EngineError(.invalidInput, "a group needs at least one ws(s):// relay")
         }
@@ -40,7 +40,7 @@ extension NativeSwiftEngine {
         return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
     }
 
-    public func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
+    package func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
         let record = try activeRecord(group)
         let me = try requireAdmin(record)
         guard !keyPackages.isEmpty else { throw EngineError(.invalidInput, "no key packages to add") }
@@ -49,7 +49,7 @@ extension NativeSwiftEngine {
         return try stageCommit(in: group, adding: invitees.map { .add($0.keyPackage) }, welcoming: invitees, as: me)
     }
 
-    public func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
+    package func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
         let record = try activeRecord(group)
         let me = try requireAdmin(record)
         guard !pubkeys.contains(me) else { throw EngineError(.cannotRemoveSelf, "use leave_group to leave") }
@@ -67,7 +67,7 @@ extension NativeSwiftEngine {
         return try stageCommit(in: group, adding: proposals, as: me)
     }
 
-    public func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         var record = try activeRecord(group)
         guard let me = record.identity, !record.data.admins.contains(me) else {
             throw EngineError(.adminCannotLeave, "admins must self_demote before leaving")
@@ -86,19 +86,19 @@ extension NativeSwiftEngine {
         return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: [])
     }
 
-    public func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         let record = try activeRecord(group)
         let me = try requireAdmin(record)
         return try updateGroupData(record, GroupDataChanges(admins: record.data.admins.filter { $0 != me }), as: me)
     }
 
-    public func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+    package func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         let record = try activeRecord(group)
         guard let me = record.identity else { throw EngineError(.engineError, "our leaf has no Nostr identity") }
         return try stageCommit(in: group, adding: [], as: me)
     }
 
-    public func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
+    package func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
         -> GroupEvolution
     {
         let record = try activeRecord(group)
@@ -126,13 +126,13 @@ extension NativeSwiftEngine {
     /// Unlike MDK 0.8.0's `merge_pending_commit`, keeps the state before the commit, so that a
     /// competing commit that precedes ours in MIP-03 order still replaces it (MIP-03 "Commit
     /// Message Race Conditions": every client applies exactly the winner, committers included).
-    public func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
+    package func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
         var record = try record(group)
         try marmotStep { () throws(MarmotError) in try record.mergePending() }
         groups[group] = record
     }
 
-    public func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
+    package func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
         var record = try record(group)
         record.pending = nil
         groups[group] = record
@@ -178,9 +178,10 @@ extension NativeSwiftEngine {
         return rumors
     }
 
-    /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key.
-    func seal(_ message: MLSMessage, in record: GroupRecord) throws(EngineError) -> Event {
-        let now = clock()
+    /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key, dated now
+    /// unless `createdAt` says otherwise (the hostile member's backdated commit).
+    func seal(_ message: MLSMessage, in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
+        let now = createdAt ?? clock()
         return try marmotStep { () throws(MarmotError) in
             let content = try GroupEventCipher.seal(
                 try tlsEncoded(message), key: GroupEventKey.of(record.mls), using: &random)

@@ -5,7 +5,7 @@ import MLS
 import Nostr
 
 extension NativeSwiftEngine {
-    public func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
+    package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
         -> KeyPackageDraft
     {
         guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
@@ -23,7 +23,7 @@ extension NativeSwiftEngine {
             keyPackageRef: reference.hexString)
     }
 
-    public func validateKeyPackage(_ event: Event) async throws(EngineError) {
+    package func validateKeyPackage(_ event: Event) async throws(EngineError) {
         _ = try validated(event)
     }
 

@@ -5,7 +5,7 @@ import MLS
 import Nostr
 
 extension NativeSwiftEngine {
-    public func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
+    package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
         if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
         let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
         let suite = MarmotCapabilities.suite
@@ -22,15 +22,16 @@ extension NativeSwiftEngine {
         }
         let data: GroupData
         do { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
+        try checkNoClash(group, data)
         let summary = PendingWelcome(
             id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,
             groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
             memberCount: group.tree.occupiedLeaves.count)
-        welcomes[rumor.id] = StoredWelcome(summary: summary, group: group, data: data)
+        welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
         return summary
     }
 
-    public func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
+    package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
         guard let stored = welcomes.removeValue(forKey: welcomeID) else {
             throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
         }
@@ -45,16 +46,32 @@ extension NativeSwiftEngine {
             record.ownEvents = earlier.ownEvents
         }
         groups[record.id] = record
+        joinedWelcomes[record.id] = stored.rumor
         return record.snapshot
     }
 
-    public func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
+    /// A Welcome must not replace a group we are in (a replayed old Welcome would roll it back,
+    /// MIP-02), nor bring a second group onto the `h` of one we hold (it would capture that group's
+    /// kind-445 routing, MIP-01 nostr_group_id).
+    func checkNoClash(_ group: Group, _ data: GroupData) throws(EngineError) {
+        let id = MLSGroupID(hex: group.groupID.hexString)
+        if let held = groups[id], held.state == .active, MarmotReceiverCheck.welcomeIntoHeldGroup.isOn {
+            throw EngineError(.invalidWelcome, "already a member of group \(id.hex) at epoch \(held.mls.epoch)")
+        }
+        if MarmotReceiverCheck.welcomeOntoHeldH.isOn,
+            groups.contains(where: { $0.key != id && $0.value.data.nostrGroupID == data.nostrGroupID })
+        {
+            throw EngineError(.invalidWelcome, "another group already uses h \(data.nostrGroupIDHex)")
+        }
+    }
+
+    package func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
         guard welcomes.removeValue(forKey: welcomeID) != nil else {
             throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
         }
     }
 
-    public func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
+    package func pendingWelcomes() async throws(EngineError) -> [PendingWelcome] {
         welcomes.values.map(\.summary).sorted { $0.id < $1.id }
     }
 }

@@ -8,9 +8,9 @@ import Nostr
 ///
 /// Deterministic by construction: every random byte comes from the generator given at creation and
 /// every timestamp from the injected clock, so the same seed and clock give byte-identical events.
-public actor NativeSwiftEngine: ProtocolEngine {
+package actor NativeSwiftEngine: ProtocolEngine {
     /// The `client` tag of our key packages and welcomes.
-    public static let clientTag = "marmot-conform/0.1"
+    package static let clientTag = "marmot-conform/0.1"
     /// OpenMLS's default KeyPackage lifetime, which MDK uses: one hour back, 84 days ahead.
     static let keyPackageBackdate: UInt64 = 3_600
     static let keyPackageLifetime: UInt64 = 84 * 86_400
@@ -21,22 +21,24 @@ public actor NativeSwiftEngine: ProtocolEngine {
     var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
     var groups: [MLSGroupID: GroupRecord] = [:]
     var welcomes: [EventID: StoredWelcome] = [:]
+    /// The welcome rumor each group was joined by (the hostile member replays them).
+    var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
 
     /// - Parameters:
     ///   - generator: the only source of randomness (seed it for reproducible runs).
     ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
-    public init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
+    package init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
         random = RandomSource(base: generator)
         self.clock = clock
     }
 
-    public func capabilities() async throws(EngineError) -> EngineCapabilities {
+    package func capabilities() async throws(EngineError) -> EngineCapabilities {
         EngineCapabilities(
             name: "marmot-conform-swift", version: "0.1",
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState,
+                .declineWelcome, .exactState, .hostile,
             ])
     }
 
@@ -66,6 +68,7 @@ public actor NativeSwiftEngine: ProtocolEngine {
 /// A processed welcome: the joined group, held until accepted.
 struct StoredWelcome: Sendable {
     var summary: PendingWelcome
+    var rumor: UnsignedEvent
     var group: Group
     var data: GroupData
 }

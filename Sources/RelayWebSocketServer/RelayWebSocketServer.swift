@@ -15,14 +15,14 @@ import NIOWebSocket
 /// print(server.url)   // ws://127.0.0.1:<port>
 /// try server.stop()
 /// ```
-public final class RelayWebSocketServer: Sendable {
+package final class RelayWebSocketServer: Sendable {
     /// The bound TCP port.
-    public let port: Int
+    package let port: Int
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
 
     /// The URL clients connect to.
-    public var url: String { "ws://127.0.0.1:\(port)" }
+    package var url: String { "ws://127.0.0.1:\(port)" }
 
     /// Starts serving `relay` on 127.0.0.1:`port` (0 picks a free port).
     /// - Parameters:
@@ -30,7 +30,7 @@ public final class RelayWebSocketServer: Sendable {
     ///     connection is closed; the relay's own frame limit (NOTICE) applies below it.
     ///   - maximumPendingBytes: answers a connection may leave unread before it is dropped.
     ///   - clock: current Unix time in seconds, used for NIP-40 and NIP-42 checks.
-    public static func start(
+    package static func start(
         port: Int = 0, relay: Relay, maximumMessageBytes: Int = 1 << 20, maximumPendingBytes: Int = 4 << 20,
         clock: @escaping @Sendable () -> UInt64
     ) throws -> RelayWebSocketServer {
@@ -85,21 +85,21 @@ public final class RelayWebSocketServer: Sendable {
     }
 
     /// Blocks until the listening socket is closed.
-    public func waitUntilClosed() throws {
+    package func waitUntilClosed() throws {
         try serverChannel.closeFuture.wait()
     }
 
     /// Closes the listener and every connection.
-    public func stop() throws {
+    package func stop() throws {
         try? serverChannel.close().wait()
         try group.syncShutdownGracefully()
     }
 
     /// The relay's software name and version in its NIP-11 document.
-    public static let software = "marmot-conform in-memory relay"
+    package static let software = "marmot-conform in-memory relay"
 
     /// Why the server could not start.
-    public enum ServerError: Error {
+    package enum ServerError: Error {
         case notBound
     }
 }

@@ -2,15 +2,15 @@ import DeterministicScheduler
 import Synchronization
 
 /// What the world hands an engine factory for one member.
-public struct EngineContext: Sendable {
+package struct EngineContext: Sendable {
     /// The member's label (MDK: the instance name).
-    public let label: String
+    package let label: String
     /// 32 bytes for the engine's storage encryption (MDK: the SQLCipher key).
-    public let storageKey: [UInt8]
+    package let storageKey: [UInt8]
     /// The engine's own random stream, derived from the world seed and the label.
-    public let generator: SeededGenerator
+    package let generator: SeededGenerator
     /// Unix seconds of the world clock at the moment of the call.
-    public let clock: @Sendable () -> UInt64
+    package let clock: @Sendable () -> UInt64
 }
 
 /// The world's time as engines read it: the world sets it before every input it feeds a core, so

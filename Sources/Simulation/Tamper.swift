@@ -10,7 +10,7 @@ struct Tamper: Sendable {
 extension World {
     /// Rewrites the content (but not id or signature) of events of `kind` by `author` on their way
     /// to `member`: a relay or path that corrupts events, which the member must detect.
-    public func tamper(deliveriesTo member: String, kind: Kind, author: PublicKey) {
+    package func tamper(deliveriesTo member: String, kind: Kind, author: PublicKey) {
         tampers.append(Tamper(member: member, kind: kind, author: author))
         record("fault", member, "tamper kind \(kind) by \(author.hex.prefix(8))")
     }

@@ -6,11 +6,11 @@ import Nostr
 
 /// Makes the engine of one member from its label and a 32-byte storage key drawn from the
 /// world's generator (enough for MDK). The world never names a concrete engine.
-public typealias EngineFactory = @Sendable (_ label: String, _ storageKey: [UInt8]) async throws -> any ProtocolEngine
+package typealias EngineFactory = @Sendable (_ label: String, _ storageKey: [UInt8]) async throws -> any ProtocolEngine
 
 /// Makes the engine of one member from everything the world offers, including a seeded stream and
 /// the world clock (what a deterministic engine needs).
-public typealias ContextualEngineFactory = @Sendable (EngineContext) async throws -> any ProtocolEngine
+package typealias ContextualEngineFactory = @Sendable (EngineContext) async throws -> any ProtocolEngine
 
 /// Relays, members and their timers on one virtual timeline.
 ///
@@ -20,15 +20,15 @@ public typealias ContextualEngineFactory = @Sendable (EngineContext) async throw
 /// input at a time, so with deterministic engines a run is a function of the seed: same seed and
 /// actions → same `fingerprint`. (MDK is deterministic too when its driver runs on the world's clock
 /// and seed: docs/driver-protocol.md, "Determinism".)
-public final class World {
+package final class World {
     /// The network; tests install faults on it directly.
-    public var network: RelayNetwork
+    package var network: RelayNetwork
     /// Member decisions, timers and effects (the network keeps its own trace).
-    public private(set) var log = Trace()
+    package private(set) var log = Trace()
     /// For each `log` entry, how many network trace entries preceded it: the two traces merge into
     /// the one order in which things happened (outside both fingerprints).
-    public private(set) var logAnchors: [Int] = []
-    public private(set) var members: [String: SimulatedMember] = [:]
+    package private(set) var logAnchors: [Int] = []
+    package private(set) var members: [String: SimulatedMember] = [:]
     private let engineFactory: ContextualEngineFactory
     private var generator: SeededGenerator
     private var relayNames: [String: String] = [:]
@@ -39,18 +39,18 @@ public final class World {
     /// Every event a member's core published, once each, in publication order, with the member:
     /// for `inject` copies and for oracles about competing commits (MIP-03). Kind-445 events are
     /// signed by one-time keys, so only this record says who published one.
-    public private(set) var published: [(member: String, event: Event)] = []
+    package private(set) var published: [(member: String, event: Event)] = []
     private var publishedIDs: Set<EventID> = []
     /// Seeded stream for injected events (throwaway keys, broken signatures).
     var injectStream: SeededGenerator
 
-    public convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
+    package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in
             try await engineFactory(context.label, context.storageKey)
         })
     }
 
-    public init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
+    package init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
         network = RelayNetwork(seed: configuration.seed, epochUnixSeconds: configuration.epochUnixSeconds)
         network.latency = configuration.latency
         network.jitter = configuration.jitter
@@ -66,27 +66,27 @@ public final class World {
     }
 
     /// The relays (by name) that hold event `id` now.
-    public func relaysStoring(_ id: EventID) -> [String] {
+    package func relaysStoring(_ id: EventID) -> [String] {
         relayNames.values.sorted().filter { name in
             !(network.relay(name)?.storedEvents(matching: [Filter(ids: [id.hex])], now: network.unixSeconds).isEmpty ?? true)
         }
     }
 
     /// Both traces' fingerprints: the network's and the members'.
-    public var fingerprint: String { network.trace.fingerprint + log.fingerprint }
+    package var fingerprint: String { network.trace.fingerprint + log.fingerprint }
 
     /// Current virtual time.
-    public var now: VirtualInstant { network.scheduler.now }
+    package var now: VirtualInstant { network.scheduler.now }
 
     /// Labels in the order cores are served.
-    public var labels: [String] { members.keys.sorted() }
+    package var labels: [String] { members.keys.sorted() }
 
-    public func member(_ label: String) -> SimulatedMember? { members[label] }
+    package func member(_ label: String) -> SimulatedMember? { members[label] }
 
     /// Adds a member: keys and storage key from the world's generator, engine from the factory,
     /// then starts its core (profile, relay lists, key package, subscriptions).
     @discardableResult
-    public func addMember(_ label: String, options: MemberOptions = MemberOptions()) async throws -> PublicKey {
+    package func addMember(_ label: String, options: MemberOptions = MemberOptions()) async throws -> PublicKey {
         var stream = generator.child("member/\(label)")
         let keypair = Keypair.generate(using: &stream)
         let storageKey = (0..<4).flatMap { _ in withUnsafeBytes(of: stream.next().littleEndian, Array.init) }
@@ -112,7 +112,7 @@ public final class World {
 
     /// GroupCore's always-on invariant, per member: updates carry revs 1, 2, 3…, each update's state
     /// has its rev, and `state()` equals the last update. Empty when it holds everywhere.
-    public func updateStreamViolations() async -> [String] {
+    package func updateStreamViolations() async -> [String] {
         var violations: [String] = []
         for label in labels {
             guard let member = members[label] else { continue }
@@ -141,14 +141,14 @@ public final class World {
     }
 
     /// Hands a UI action to a member's core now.
-    public func dispatch(_ label: String, _ action: AppAction) async {
+    package func dispatch(_ label: String, _ action: AppAction) async {
         record("dispatch", label, "\(action)")
         await feed(.action(action), to: label)
     }
 
     /// Runs the next delivery or timer; false when nothing is left.
     @discardableResult
-    public func step() async -> Bool {
+    package func step() async -> Bool {
         // Deliveries the network produced without a queue step (a send to a downed relay is
         // answered "unreachable" at once) come before anything later on the timeline.
         if await deliverArrivals() { return true }
@@ -174,14 +174,14 @@ public final class World {
     /// Steps until nothing is in flight and no timer is pending (or `limit` steps ran); returns
     /// the number of steps taken.
     @discardableResult
-    public func runUntilQuiescent(limit: Int = 100_000) async -> Int {
+    package func runUntilQuiescent(limit: Int = 100_000) async -> Int {
         var count = 0
         while count < limit, await step() { count += 1 }
         return count
     }
 
     /// Steps through everything due in the next `duration`, then moves the clock to its end.
-    public func run(for duration: VirtualDuration) async {
+    package func run(for duration: VirtualDuration) async {
         let deadline = now.advanced(by: duration)
         while true {
             let networkDue = network.nextDueTime().map { $0 <= deadline } ?? false

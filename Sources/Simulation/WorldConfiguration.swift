@@ -3,16 +3,16 @@ import GroupCore
 import InMemoryRelay
 
 /// The shape of a world: its seed, its clock's Unix epoch, its relays, and link latency.
-public struct WorldConfiguration: Sendable {
+package struct WorldConfiguration: Sendable {
     /// One relay of the world and its role.
-    public struct RelaySpec: Hashable, Sendable {
-        public var name: String
-        public var role: RelayRole
+    package struct RelaySpec: Hashable, Sendable {
+        package var name: String
+        package var role: RelayRole
         /// The relay's rules (its role is kept in step with `role`).
-        public var policy: RelayPolicy
+        package var policy: RelayPolicy
         /// Whether the relay is down when the world starts.
-        public var startsDown: Bool
-        public init(_ name: String, role: RelayRole, policy: RelayPolicy? = nil, startsDown: Bool = false) {
+        package var startsDown: Bool
+        package init(_ name: String, role: RelayRole, policy: RelayPolicy? = nil, startsDown: Bool = false) {
             self.name = name
             self.role = role
             var policy = policy ?? RelayPolicy()
@@ -22,18 +22,18 @@ public struct WorldConfiguration: Sendable {
         }
     }
 
-    public var seed: UInt64
+    package var seed: UInt64
     /// Unix time of virtual instant zero. The default (2023-11-14) keeps deterministic runs
     /// independent of the machine's clock. An MDK driver without the world shim stamps events from
     /// the wall clock; worlds with such a driver (some tests) pass the wall-clock time at creation
     /// (read by the test, never by this module) so that both sources of timestamps agree.
-    public var epochUnixSeconds: UInt64
-    public var relays: [RelaySpec]
-    public var latency: VirtualDuration
+    package var epochUnixSeconds: UInt64
+    package var relays: [RelaySpec]
+    package var latency: VirtualDuration
     /// Extra latency per frame, drawn from the world's seeded network stream, up to this much.
-    public var jitter: VirtualDuration
+    package var jitter: VirtualDuration
 
-    public init(
+    package init(
         seed: UInt64,
         epochUnixSeconds: UInt64 = 1_700_000_000,
         relays: [RelaySpec] = WorldConfiguration.standardRelays,
@@ -48,27 +48,27 @@ public struct WorldConfiguration: Sendable {
     }
 
     /// One relay per role: discovery (profiles, relay lists), key packages, inboxes, groups.
-    public static let standardRelays: [RelaySpec] = [
+    package static let standardRelays: [RelaySpec] = [
         RelaySpec("discovery", role: .general), RelaySpec("keypackages", role: .keyPackage),
         RelaySpec("inbox", role: .inbox), RelaySpec("group", role: .group),
     ]
 
     /// The URL a relay named `name` has in this world (no trailing slash: MDK normalises group
     /// relay URLs that way, and the world maps URLs back to names).
-    public static func url(of name: String) -> String { "wss://\(name).relay.test" }
+    package static func url(of name: String) -> String { "wss://\(name).relay.test" }
 }
 
 /// Which relays (by name) a member uses for each role, and how it behaves.
-public struct MemberOptions: Sendable {
-    public var profileName: String?
-    public var discoveryRelays: [String]
-    public var keyPackageRelays: [String]
-    public var inboxRelays: [String]
-    public var groupRelays: [String]
+package struct MemberOptions: Sendable {
+    package var profileName: String?
+    package var discoveryRelays: [String]
+    package var keyPackageRelays: [String]
+    package var inboxRelays: [String]
+    package var groupRelays: [String]
     /// Timeouts and key-package publishing, handed to the member's core as they are.
-    public var behaviour: CoreConfiguration.Behaviour
+    package var behaviour: CoreConfiguration.Behaviour
 
-    public init(
+    package init(
         profileName: String? = nil,
         discoveryRelays: [String] = ["discovery"],
         keyPackageRelays: [String] = ["keypackages"],

@@ -60,6 +60,32 @@ import Testing
         #expect(filtered.status == 64)
     }
 
+    /// Engine, seed range and driver timeout are typed options: a bad value stops the command with the
+    /// usage status before anything runs, naming the option and the value.
+    @Test(arguments: [
+        (["--engine", "rust"], "'rust' is invalid for '--engine <engine>'"),
+        (["--seeds", "5..1"], "'5..1' is invalid for '--seeds <A..B>'"),
+        (["--seeds", "1-10"], "'1-10' is invalid for '--seeds <A..B>'"),
+        (["--seeds", "1..2000000"], "'1..2000000' is invalid for '--seeds <A..B>'"),
+        (["--driver-timeout", "0"], "'0' is invalid for '--driver-timeout <seconds>'"),
+        (["--driver-timeout", "3601"], "'3601' is invalid for '--driver-timeout <seconds>'"),
+        (["--seed", "2", "--seeds", "1..3"], "give --seed or --seeds, not both"),
+    ])
+    func badOptionValuesAreUsageErrors(options: [String], message: String) throws {
+        let output = try RunAndReplayTests.run(["run", "scenarios/group-lifecycle"] + options, in: Self.root)
+        #expect(output.status == 64, "\(output.text)")
+        #expect(output.text.contains(message), "\(output.text)")
+        #expect(!output.text.contains("PASS"), "\(output.text)")
+    }
+
+    /// The shared runner options (root, ledger, driver timeout) reach `replay` too.
+    @Test func replayTakesTheSharedRunnerOptions() throws {
+        let help = try RunAndReplayTests.run(["replay", "--help"])
+        for option in ["--root", "--ledger", "--driver-timeout"] { #expect(help.text.contains(option), "\(help.text)") }
+        let bad = try RunAndReplayTests.run(["replay", "no-such.capsule.json", "--driver-timeout", "0"], in: Self.root)
+        #expect(bad.status == 64, "\(bad.text)")
+    }
+
     @Test func aliasBombIsRefusedWithItsPosition() throws {
         let directory = try RunAndReplayTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -199,7 +199,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
 
     // Skipped, visibly, when ci/setup could not create the venv (no python3 on the host).
     @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
-    func rustNostrDecryptsOurPayloads() throws {
+    func rustNostrDecryptsOurPayloads() async throws {
         var generator = TestGenerator(seed: 0x4E49_5034_3450)
         let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
         let items = try Self.plaintexts.map { plaintext in
@@ -208,7 +208,7 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
                 recipient_secret_hex: recipient.hex, sender_pubkey_hex: sender.publicKey.hex
             )
         }
-        let verdicts = try PythonVenv.verdicts(script: "ci/interop/check_nip44.py", items: items, as: Verdict.self)
+        let verdicts = try await PythonVenv.verdicts(script: "ci/interop/check_nip44.py", items: items, as: Verdict.self)
         for (plaintext, verdict) in zip(Self.plaintexts, verdicts) {
             #expect(verdict.ok, "rust-nostr rejected a \(plaintext.utf8.count)-byte payload: \(verdict.error ?? "")")
             // Compared outside #expect so that a failure does not print 64 KiB plaintexts.

@@ -237,7 +237,7 @@ struct GiftWrapFixture {
 
     // Skipped, visibly, when ci/setup could not create the venv (no python3 on the host).
     @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
-    func rustNostrUnwrapsOurGiftWraps() throws {
+    func rustNostrUnwrapsOurGiftWraps() async throws {
         var generator = TestGenerator(seed: 0x4E49_5035_39)
         let contents = ["", "hello", "🦫 é ✓ \"q\" \\ \n\t", String(repeating: "long ", count: 2_000)]
         let kinds: [Kind] = [.chatMessage, .welcome, 14, .textNote]
@@ -252,7 +252,7 @@ struct GiftWrapFixture {
             rumors.append(rumor)
             items.append(Item(gift_wrap_json: wrap.json(), recipient_secret_hex: recipient.secretKey.hex))
         }
-        let verdicts = try PythonVenv.verdicts(script: "ci/interop/check_giftwrap.py", items: items, as: Verdict.self)
+        let verdicts = try await PythonVenv.verdicts(script: "ci/interop/check_giftwrap.py", items: items, as: Verdict.self)
         for (rumor, verdict) in zip(rumors, verdicts) {
             #expect(verdict.ok, "rust-nostr rejected a gift wrap of kind \(rumor.kind.rawValue): \(verdict.error ?? "")")
             #expect(verdict.sender == rumor.pubkey.hex)

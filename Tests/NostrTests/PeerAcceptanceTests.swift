@@ -26,9 +26,9 @@ import Testing
     }
 
     @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
-    func rustNostrAcceptsOurEvents() throws {
+    func rustNostrAcceptsOurEvents() async throws {
         let events = try Self.ourEvents()
-        let verdicts = try PythonVenv.verdicts(
+        let verdicts = try await PythonVenv.verdicts(
             script: "ci/interop/check_events.py", items: events.map { $0.json() }, as: Verdict.self)
         for (event, verdict) in zip(events, verdicts) {
             #expect(verdict.ok, "rust-nostr rejected kind \(event.kind): \(verdict.error ?? "")")

@@ -27,8 +27,14 @@ import Testing
     }
 
     @Test func engineFeaturesAreEngineCapabilities() {
-        let declared: [EngineCapability] = [.createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .applicationMessages]
+        let declared: [EngineCapability] = [
+            .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .applicationMessages, .hostile,
+        ]
         #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
+    }
+
+    @Test func attackNamesAreHostileAttacks() {
+        #expect(AttackName.allCases.map(\.rawValue) == HostileAttack.allCases.map(\.rawValue))
     }
 
     @Test func standardRelayNamesAreTheWorldsStandardRelays() {

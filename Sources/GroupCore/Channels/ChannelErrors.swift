@@ -2,9 +2,9 @@ import ErrorCodes
 
 extension CoreError.Code {
     /// No chat relay of a channel could be invited or became active (the owner may retry).
-    public static let channelRelaysFailed = Self("core.channelRelaysFailed")
+    package static let channelRelaysFailed = Self("core.channelRelaysFailed")
     /// No relay of a channel admitted us ("failed to join channel"; the subscriber may retry).
-    public static let channelJoinFailed = Self("core.channelJoinFailed")
+    package static let channelJoinFailed = Self("core.channelJoinFailed")
     /// Subscribers only read: posting to a channel is refused locally ("you are subscriber").
-    public static let subscriberCannotPost = Self("core.subscriberCannotPost")
+    package static let subscriberCannotPost = Self("core.subscriberCannotPost")
 }

@@ -14,8 +14,8 @@ import Nostr
 //   broadcast      kind 4462 application message, content = the NIP-01 JSON of a kind-9 event
 //                  signed by an owner, tags [["h", <channel id>]]                owner → relays → subscribers
 extension Kind {
-    public static let channelJoinRequest: Kind = 4460
-    public static let channelRelayStatus: Kind = 4461
-    public static let channelBroadcast: Kind = 4462
-    public static let channelStatusPing: Kind = 4463
+    package static let channelJoinRequest: Kind = 4460
+    package static let channelRelayStatus: Kind = 4461
+    package static let channelBroadcast: Kind = 4462
+    package static let channelStatusPing: Kind = 4463
 }

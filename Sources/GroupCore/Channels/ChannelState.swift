@@ -5,49 +5,49 @@
 import Nostr
 
 /// A channel as its owner or one of its subscribers sees it (chat relays keep no UI state).
-public struct ChannelState: Hashable, Sendable {
-    public enum Role: String, Hashable, Sendable {
+package struct ChannelState: Hashable, Sendable {
+    package enum Role: String, Hashable, Sendable {
         case owner, subscriber
     }
 
     /// The chat id (Marmot group id, hex) of the channel group of owners and relays.
-    public var channelID: String
-    public var name: String
-    public var description: String
-    public var welcomeMessage: String
-    public var role: Role
+    package var channelID: String
+    package var name: String
+    package var description: String
+    package var welcomeMessage: String
+    package var role: Role
     /// One entry per chat relay, in the order of the link.
-    public var relays: [ChannelRelayState]
+    package var relays: [ChannelRelayState]
     /// Owners: the link to hand out, once at least one relay is active.
-    public var link: ChannelLink?
+    package var link: ChannelLink?
     /// Subscribers: broadcasts verified and deduplicated by inner event id (created_at, id order);
     /// owners: what they broadcast.
-    public var messages: [ChatMessage]
+    package var messages: [ChatMessage]
     /// Subscribers: every relay failed ("failed to join channel"); `retryJoinChannel` tries again.
-    public var joinFailed: Bool
+    package var joinFailed: Bool
     /// Subscribers: why forwarded broadcasts were refused (altered, forged, not from the relay…),
     /// in arrival order; each is also in `AppState.rejections` with its wrapper id.
-    public var rejectedBroadcasts: [String] = []
+    package var rejectedBroadcasts: [String] = []
 
     /// Relays that are serving us: `active` for owners, `joined` for subscribers.
-    public var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }
+    package var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }
 
     /// "N/M relays connected", as the product shows it.
-    public var connectedSummary: String { "\(connectedCount)/\(relays.count) relays connected" }
+    package var connectedSummary: String { "\(connectedCount)/\(relays.count) relays connected" }
 }
 
 /// One chat relay of a channel, and how far it got.
-public struct ChannelRelayState: Hashable, Sendable {
-    public var pubkey: PublicKey
-    public var status: ChannelRelayStatus
+package struct ChannelRelayState: Hashable, Sendable {
+    package var pubkey: PublicKey
+    package var status: ChannelRelayStatus
     /// Owners: the subscriber count the relay last reported.
-    public var subscribers: Int?
+    package var subscribers: Int?
     /// Why the relay failed, when it did.
-    public var failure: String?
+    package var failure: String?
 }
 
 /// Owners see new → invited → accepted → active (or failed); subscribers requested → joined (or failed).
-public enum ChannelRelayStatus: String, Hashable, Sendable {
+package enum ChannelRelayStatus: String, Hashable, Sendable {
     case new, invited, accepted, active
     case requested, joined
     case failed
@@ -55,13 +55,13 @@ public enum ChannelRelayStatus: String, Hashable, Sendable {
 
 /// What a subscriber needs to join: the channel's name, its owners (whose signatures subscribers
 /// check end to end) and its chat relays.
-public struct ChannelLink: Hashable, Sendable {
-    public var channelID: String
-    public var name: String
-    public var owners: [PublicKey]
-    public var relays: [PublicKey]
+package struct ChannelLink: Hashable, Sendable {
+    package var channelID: String
+    package var name: String
+    package var owners: [PublicKey]
+    package var relays: [PublicKey]
 
-    public init(channelID: String, name: String, owners: [PublicKey], relays: [PublicKey]) {
+    package init(channelID: String, name: String, owners: [PublicKey], relays: [PublicKey]) {
         self.channelID = channelID
         self.name = name
         self.owners = owners
@@ -70,7 +70,7 @@ public struct ChannelLink: Hashable, Sendable {
 }
 
 /// How a chat relay treats broadcasts: honestly, or (to test subscribers) altering or forging them.
-public enum ChatRelayConduct: String, Hashable, Sendable, CaseIterable {
+package enum ChatRelayConduct: String, Hashable, Sendable, CaseIterable {
     /// Forwards each owner-signed broadcast as it is.
     case honest
     /// Changes the text of the inner event and forwards it with the owner's now-stale signature.

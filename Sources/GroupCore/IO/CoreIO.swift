@@ -5,7 +5,7 @@
 import Nostr
 
 /// What a UI can ask of the core (fire-and-forget: results arrive as state updates).
-public enum AppAction: Hashable, Sendable {
+package enum AppAction: Hashable, Sendable {
     case createChat(peer: PublicKey)
     /// `admins`: invitees who become admins beside the creator (MIP-01 `admin_pubkeys`); an invitee
     /// whose key package fails is not made admin.
@@ -65,7 +65,7 @@ public enum AppAction: Hashable, Sendable {
 }
 
 /// What to do when some invitees' key packages cannot be used.
-public enum PartialFailurePolicy: String, Hashable, Sendable {
+package enum PartialFailurePolicy: String, Hashable, Sendable {
     /// Create the group with the others; report each failed peer (the default).
     case proceed
     /// Create nothing; report every failed peer.
@@ -73,14 +73,14 @@ public enum PartialFailurePolicy: String, Hashable, Sendable {
 }
 
 /// A timer the core asked for; it comes back as `CoreInput.timer` with the same token.
-public struct TimerToken: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "t\(rawValue)" }
+package struct TimerToken: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
+    package init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    package var description: String { "t\(rawValue)" }
 }
 
 /// Everything that can happen to a core.
-public enum CoreInput: Hashable, Sendable {
+package enum CoreInput: Hashable, Sendable {
     /// The member comes online: publish profile, relay lists and key package; subscribe.
     case start
     case action(AppAction)
@@ -97,7 +97,7 @@ public enum CoreInput: Hashable, Sendable {
 }
 
 /// What the core asks its host to do.
-public enum CoreEffect: Hashable, Sendable {
+package enum CoreEffect: Hashable, Sendable {
     /// Send a client frame to a relay.
     case send(url: String, message: ClientMessage)
     /// Deliver `.timer(token)` after `milliseconds` of virtual time.

@@ -2,41 +2,41 @@ import Nostr
 
 /// Who a member is and which relays it uses for what (the relay roles of Pika): the host builds
 /// this from the world's generator and relay plan.
-public struct CoreConfiguration: Sendable {
+package struct CoreConfiguration: Sendable {
     /// The member's Nostr identity; it signs profiles, relay lists, key packages and seals.
-    public var keypair: Keypair
+    package var keypair: Keypair
     /// The kind-0 `name`.
-    public var profileName: String
+    package var profileName: String
     /// Where profiles (kind 0) and relay lists (kinds 10050, 10051) are published and read.
-    public var discoveryRelays: [String]
+    package var discoveryRelays: [String]
     /// Where our key package (kind 30443) is published; listed in our kind 10051.
-    public var keyPackageRelays: [String]
+    package var keyPackageRelays: [String]
     /// Where gift wraps to us arrive; listed in our kind 10050.
-    public var inboxRelays: [String]
+    package var inboxRelays: [String]
     /// The relays written into the group data of groups we create.
-    public var groupRelays: [String]
+    package var groupRelays: [String]
     /// How the member behaves: timeouts and whether it publishes a key package.
-    public var behaviour: Behaviour
+    package var behaviour: Behaviour
 
     /// The tunable behaviour of a member, with its defaults written once (the simulation's member
     /// options carry this same value rather than copies of its fields).
-    public struct Behaviour: Sendable {
+    package struct Behaviour: Sendable {
         /// False models a member that never published a key package (invitations to it fail).
-        public var publishesKeyPackage: Bool
+        package var publishesKeyPackage: Bool
         /// How long a key-package fetch waits for relays before the silent ones count as timed out.
-        public var keyPackageFetchTimeoutMilliseconds: UInt64
+        package var keyPackageFetchTimeoutMilliseconds: UInt64
         /// How long a published commit waits for an accepting OK before it is cleared (MIP-03).
-        public var commitTimeoutMilliseconds: UInt64
+        package var commitTimeoutMilliseconds: UInt64
         /// How long a merged commit of ours settles before its welcomes leave: a competing commit
         /// stored just after ours may still precede it in MIP-03 order and replace it.
-        public var commitSettleMilliseconds: UInt64
+        package var commitSettleMilliseconds: UInt64
         /// The post-join self-update waits this long times (our rank among the members + 1).
-        public var selfUpdateStaggerMilliseconds: UInt64
+        package var selfUpdateStaggerMilliseconds: UInt64
         /// How an accepted commit of ours is merged.
-        public var ownCommitMerge: OwnCommitMerge
+        package var ownCommitMerge: OwnCommitMerge
 
         /// How an accepted commit of ours is merged.
-        public enum OwnCommitMerge: String, Sendable, CaseIterable {
+        package enum OwnCommitMerge: String, Sendable, CaseIterable {
             /// Its event is handed to the engine like a received commit, so that the engine keeps
             /// the state before it and a better competing commit can still replace it (MIP-03).
             case asReceived = "as-received"
@@ -46,27 +46,27 @@ public struct CoreConfiguration: Sendable {
         }
         /// MIP-00 allows a NIP-70 protected key package (`["-"]`); relays that refuse protected
         /// events (or want NIP-42 AUTH first) then do not store it.
-        public var protectsKeyPackage = false
+        package var protectsKeyPackage = false
         /// An engine-level conformance probe, never an app setting: kind-445 events whose Nostr
         /// id or signature fails are handed to the engine anyway (instead of being rejected here),
         /// so a scenario can see whether the engine itself verifies its input (NIP-01, MIP-03).
-        public var handsUnverifiedGroupEventsToEngine = false
+        package var handsUnverifiedGroupEventsToEngine = false
         /// Non-nil makes the member a chat relay (a forwarding service for channels, no UI state)
         /// that treats broadcasts this way.
-        public var chatRelay: ChatRelayConduct?
+        package var chatRelay: ChatRelayConduct?
         /// For tests only (the mutation check of the permission table): checks this member skips on
         /// both sides. Shipped configurations leave it empty.
-        public var disabledPermissionChecks: Set<PermissionCheck>
+        package var disabledPermissionChecks: Set<PermissionCheck>
         /// How many times a commit with no OK is published again (the same signed event, waiting
         /// twice as long each time) before it is cleared: a relay that stored it answers
         /// `OK true "duplicate:"` (NIP-01), so a lost OK does not split the group.
-        public var commitRepublishAttempts = 2
+        package var commitRepublishAttempts = 2
         /// How many times a welcome no relay accepted is sent again, backing off from 2 s.
-        public var welcomeRetryAttempts = 6
+        package var welcomeRetryAttempts = 6
         /// The largest event (gift wrap JSON) the invitees' inbox relays are assumed to accept:
         /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
         /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
-        public var welcomeEventLimitBytes = 65_536
+        package var welcomeEventLimitBytes = 65_536
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()
@@ -93,7 +93,7 @@ public struct CoreConfiguration: Sendable {
             package init() {}
         }
 
-        public init(
+        package init(
             publishesKeyPackage: Bool = true,
             keyPackageFetchTimeoutMilliseconds: UInt64 = 5_000,
             commitTimeoutMilliseconds: UInt64 = 5_000,
@@ -114,7 +114,7 @@ public struct CoreConfiguration: Sendable {
         }
     }
 
-    public init(
+    package init(
         keypair: Keypair,
         profileName: String,
         discoveryRelays: [String],
@@ -133,5 +133,5 @@ public struct CoreConfiguration: Sendable {
     }
 
     /// The group name of a 1:1 chat; any other name makes a two-member chat a group.
-    public static let directChatName = ""
+    package static let directChatName = ""
 }

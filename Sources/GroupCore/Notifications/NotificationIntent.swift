@@ -2,16 +2,16 @@
 // (who, what text, which thread); posting is the platform's job, so the core only records intents.
 
 /// One notification the platform should show.
-public struct NotificationIntent: Hashable, Sendable {
+package struct NotificationIntent: Hashable, Sendable {
     /// `"{sender} in {group}"` for groups, `"{sender}"` for 1:1 chats, the channel name for broadcasts.
-    public var title: String
+    package var title: String
     /// The message text, cut to `NotificationRules.bodyLimit` characters plus "..." when longer.
-    public var body: String
+    package var body: String
     /// The chat id: notifications of one chat stack together.
-    public var threadID: String
-    public var payload: NotificationPayload
+    package var threadID: String
+    package var payload: NotificationPayload
 
-    public init(title: String, body: String, threadID: String, payload: NotificationPayload) {
+    package init(title: String, body: String, threadID: String, payload: NotificationPayload) {
         self.title = title
         self.body = body
         self.threadID = threadID
@@ -20,17 +20,17 @@ public struct NotificationIntent: Hashable, Sendable {
 }
 
 /// What tapping a notification needs to open the right message.
-public struct NotificationPayload: Hashable, Sendable {
-    public var chatID: String
+package struct NotificationPayload: Hashable, Sendable {
+    package var chatID: String
     /// The inner rumor id (the id chat views use).
-    public var messageID: String
+    package var messageID: String
     /// The sender's public key in hex.
-    public var senderID: String
-    public var isGroup: Bool
+    package var senderID: String
+    package var isGroup: Bool
     /// The message's `created_at` (Unix seconds).
-    public var timestamp: UInt64
+    package var timestamp: UInt64
 
-    public init(chatID: String, messageID: String, senderID: String, isGroup: Bool, timestamp: UInt64) {
+    package init(chatID: String, messageID: String, senderID: String, isGroup: Bool, timestamp: UInt64) {
         self.chatID = chatID
         self.messageID = messageID
         self.senderID = senderID

@@ -1,12 +1,12 @@
 /// The product's notification rules as a pure function, so that each rule is testable on its own:
 /// one intent per incoming chat message that should alert, none for our own messages, for system
 /// events (they never reach here: commits and proposals are not chat messages) or for muted chats.
-public enum NotificationRules {
+package enum NotificationRules {
     /// How many characters of the text a body keeps before "..." is appended.
-    public static let bodyLimit = 100
+    package static let bodyLimit = 100
 
     /// Where a message arrived, as far as its notification is concerned.
-    public enum Context: Hashable, Sendable {
+    package enum Context: Hashable, Sendable {
         /// A group chat: the title names the sender and the group.
         case group(name: String)
         /// A 1:1 chat: the title is the sender alone.
@@ -16,19 +16,19 @@ public enum NotificationRules {
     }
 
     /// The body of a notification: the text itself, or its first `bodyLimit` characters and "...".
-    public static func body(of text: String) -> String {
+    package static func body(of text: String) -> String {
         text.count > bodyLimit ? String(text.prefix(bodyLimit)) + "..." : text
     }
 
     /// What a title says for a group without a name (the product story: "Bob in Group Chat", never
     /// "Bob in ").
-    public static let unnamedGroupTitle = "Group Chat"
+    package static let unnamedGroupTitle = "Group Chat"
     /// What a title says for a sender we know no profile name of (the product story).
-    public static let unknownSenderName = "Someone"
+    package static let unknownSenderName = "Someone"
 
     /// The title of a notification from `senderName` in `context`; an empty sender or group name
     /// falls back to `unknownSenderName` / `unnamedGroupTitle`.
-    public static func title(senderName: String, context: Context) -> String {
+    package static func title(senderName: String, context: Context) -> String {
         let senderName = senderName.isEmpty ? unknownSenderName : senderName
         return switch context {
         case .group(let name): "\(senderName) in \(name.isEmpty ? unnamedGroupTitle : name)"
@@ -38,7 +38,7 @@ public enum NotificationRules {
     }
 
     /// The intent for one message, or nil when it must not alert (ours, or a muted chat).
-    public static func intent(
+    package static func intent(
         for message: ChatMessage, chatID: String, context: Context, muted: Bool
     ) -> NotificationIntent? {
         guard !message.isMine, !muted else { return nil }

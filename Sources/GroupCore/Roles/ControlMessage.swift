@@ -217,5 +217,5 @@ struct ControlMessage: Hashable, Sendable {
 
 extension Kind {
     /// GroupCore's role-table control messages (inner rumors of kind-445 application messages).
-    public static let roleControl: Kind = ControlMessage.kind
+    package static let roleControl: Kind = ControlMessage.kind
 }

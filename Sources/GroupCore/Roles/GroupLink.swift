@@ -2,19 +2,19 @@ import Nostr
 
 /// The group's link as the role table holds it: whoever has the token (and the admin's key)
 /// may ask that admin to join.
-public struct GroupLinkState: Hashable, Sendable {
+package struct GroupLinkState: Hashable, Sendable {
     /// 16 random bytes in hex, drawn by the admin's core.
-    public var token: String
+    package var token: String
     /// The role a joiner gets.
-    public var role: Role
+    package var role: Role
     /// True: requests wait in a queue for an admin's decision; false: auto-join.
-    public var approval: Bool
+    package var approval: Bool
     /// The admin who created the link and answers its requests.
-    public var admin: PublicKey
+    package var admin: PublicKey
 }
 
 /// Where an invited member stands, as every member (admins in particular) sees it.
-public enum MemberStatus: String, Hashable, Sendable {
+package enum MemberStatus: String, Hashable, Sendable {
     /// Added by a commit; nothing heard from it yet.
     case invited
     /// It announced its completed join (welcome processed, post-join self-update merged, MIP-02).
@@ -24,14 +24,14 @@ public enum MemberStatus: String, Hashable, Sendable {
 }
 
 /// What an owner's deletion did to the group's history on every member.
-public enum GroupDeletion: String, Hashable, Sendable {
+package enum GroupDeletion: String, Hashable, Sendable {
     case historyKept = "kept"
     case historyDropped = "dropped"
 }
 
 /// Where a join request stands, as the requester sees it.
-public struct JoinResult: Hashable, Sendable {
-    public enum Status: String, Hashable, Sendable {
+package struct JoinResult: Hashable, Sendable {
+    package enum Status: String, Hashable, Sendable {
         /// Sent, no answer yet.
         case requested
         /// Waiting for an admin's decision (approval mode).
@@ -49,9 +49,9 @@ public struct JoinResult: Hashable, Sendable {
         /// No group of that admin has this link.
         case linkNotFound = "link-not-found"
     }
-    public var token: String
-    public var status: Status
-    public var chatID: String?
+    package var token: String
+    package var status: Status
+    package var chatID: String?
 }
 
 /// Gift-wrapped messages between a requester and a link's admin (NIP-59, rumors of our kinds):

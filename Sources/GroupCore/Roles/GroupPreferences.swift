@@ -2,21 +2,21 @@ import Nostr
 
 /// The owner's group preferences, carried in the role table (`preferences` control messages and
 /// snapshots) and enforced by every receiver from their place in the table's order on.
-public struct GroupPreferences: Hashable, Sendable {
+package struct GroupPreferences: Hashable, Sendable {
     /// Reactions (kind-7 rumors) are accepted.
-    public var reactions = true
+    package var reactions = true
     /// Messages may be deleted for everyone.
-    public var fullDeletion = true
+    package var fullDeletion = true
     /// Messages disappear this many seconds (virtual time) after they were sent; 0: never.
-    public var disappearAfterSeconds: UInt64 = 0
+    package var disappearAfterSeconds: UInt64 = 0
     /// Whether joiners may see messages from before they joined. MLS gives a joiner no earlier
     /// epoch secrets, so `true` cannot show more than the joiner's own epochs; `false` also hides
     /// messages of its first epoch sent before it joined.
-    public var historyForNewMembers = true
+    package var historyForNewMembers = true
     /// Shown to members who join.
-    public var welcomeMessage = ""
+    package var welcomeMessage = ""
 
-    public init() {}
+    package init() {}
 
     func json() -> JSONValue {
         .object([

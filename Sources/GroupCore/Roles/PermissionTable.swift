@@ -4,7 +4,7 @@
 // not is the typed reason, the same code on both sides (sender error, receiver rejection).
 
 /// What a member does that the hierarchy governs.
-public enum RoleAction: String, Hashable, Sendable, CaseIterable {
+package enum RoleAction: String, Hashable, Sendable, CaseIterable {
     /// Post a chat message.
     case send
     /// Delete a message (the target is its author).
@@ -34,7 +34,7 @@ public enum RoleAction: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One permission check, named by the reason code a refusal carries.
-public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
+package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case observerCannotSend = "role.observerCannotSend"
     case deleteNeedsModerator = "role.deleteNeedsModerator"
     case blockNeedsAdmin = "role.blockNeedsAdmin"
@@ -52,25 +52,25 @@ public enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
 
     /// The stable reason code (sender error code and receiver rejection reason).
-    public var reason: String { rawValue }
+    package var reason: String { rawValue }
 }
 
 /// Who does what to whom.
-public struct PermissionRequest: Hashable, Sendable {
-    public var actor: Role
-    public var action: RoleAction
+package struct PermissionRequest: Hashable, Sendable {
+    package var actor: Role
+    package var action: RoleAction
     /// The role of the member acted on (the author, for deletions); nil when there is none.
-    public var target: Role?
+    package var target: Role?
     /// For `setRole`: the role given.
-    public var newRole: Role?
+    package var newRole: Role?
     /// For `deleteMessage`: the message is the actor's own; for `setRole`: the actor's own role.
-    public var ownTarget: Bool
+    package var ownTarget: Bool
     /// Owners other than the actor (the last owner may not step down or leave).
-    public var otherOwners: Int
+    package var otherOwners: Int
     /// The group's preferences when the action happens (they switch some actions off).
-    public var preferences: GroupPreferences
+    package var preferences: GroupPreferences
 
-    public init(
+    package init(
         actor: Role, action: RoleAction, target: Role? = nil, newRole: Role? = nil, ownTarget: Bool = false, otherOwners: Int = 0,
         preferences: GroupPreferences = GroupPreferences()
     ) {
@@ -85,17 +85,17 @@ public struct PermissionRequest: Hashable, Sendable {
 }
 
 /// One row of the table: which actions it governs and what it permits.
-public struct PermissionRule: Sendable {
-    public let check: PermissionCheck
-    public let actions: Set<RoleAction>
+package struct PermissionRule: Sendable {
+    package let check: PermissionCheck
+    package let actions: Set<RoleAction>
     /// What the rule says, for reports and the matrix.
-    public let summary: String
+    package let summary: String
     let permits: @Sendable (PermissionRequest) -> Bool
 }
 
-public enum PermissionTable {
+package enum PermissionTable {
     /// Product rule set of the role hierarchy (issue 7), one row per check.
-    public static let rules: [PermissionRule] = [
+    package static let rules: [PermissionRule] = [
         PermissionRule(check: .observerCannotSend, actions: [.send], summary: "observers cannot send") {
             $0.actor != .observer
         },
@@ -145,7 +145,7 @@ public enum PermissionTable {
     ]
 
     /// The first check `request` fails (skipping `disabled`), or nil when it is permitted.
-    public static func refusal(_ request: PermissionRequest, disabled: Set<PermissionCheck> = []) -> PermissionCheck? {
+    package static func refusal(_ request: PermissionRequest, disabled: Set<PermissionCheck> = []) -> PermissionCheck? {
         rules.first { $0.actions.contains(request.action) && !disabled.contains($0.check) && !$0.permits(request) }?.check
     }
 }

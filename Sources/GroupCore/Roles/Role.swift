@@ -4,10 +4,10 @@
 /// enforce for commits (MIP-03: non-admins may only self-update or leave). The finer ranks live in
 /// GroupCore's role table, carried inside the group as control messages (see `ControlMessage`).
 /// `relay` is a bridge account (Step 7): it may post, but ranks below members so it can act on nobody.
-public enum Role: String, Hashable, Sendable, CaseIterable, Comparable {
+package enum Role: String, Hashable, Sendable, CaseIterable, Comparable {
     case owner, admin, moderator, member, relay, observer
 
-    public var rank: Int {
+    package var rank: Int {
         switch self {
         case .owner: 5
         case .admin: 4
@@ -19,7 +19,7 @@ public enum Role: String, Hashable, Sendable, CaseIterable, Comparable {
     }
 
     /// Whether the role needs the member in the group data's `admin_pubkeys`.
-    public var isMarmotAdmin: Bool { self == .owner || self == .admin }
+    package var isMarmotAdmin: Bool { self == .owner || self == .admin }
 
-    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
 }

@@ -5,90 +5,90 @@ import ErrorCodes
 import Nostr
 
 /// Everything a UI shows for one member.
-public struct AppState: Hashable, Sendable {
+package struct AppState: Hashable, Sendable {
     /// Increases by exactly one with every update.
-    public var rev: UInt64 = 0
+    package var rev: UInt64 = 0
     /// Chats, most recent activity first (ties by chat id).
-    public var chatList: [ChatSummary] = []
-    public var currentChat: ChatViewState?
+    package var chatList: [ChatSummary] = []
+    package var currentChat: ChatViewState?
     /// Operations in flight, by kind, for spinners.
-    public var busy: [BusyOperation] = []
+    package var busy: [BusyOperation] = []
     /// Failures the UI should show; each carries a stable code.
-    public var errors: [AppError] = []
+    package var errors: [AppError] = []
     /// Peers whose key package could not be used, per chat or per failed creation.
-    public var failedPeers: [FailedPeer] = []
+    package var failedPeers: [FailedPeer] = []
     /// Incoming events this member refused, with the reason (for assertions).
-    public var rejections: [Rejection] = []
+    package var rejections: [Rejection] = []
     /// Notification intents raised so far, oldest first (the platform posts each once).
-    public var notifications: [NotificationIntent] = []
+    package var notifications: [NotificationIntent] = []
     /// Channels we own or subscribe to, by name (their fan-out groups are not in `chatList`).
-    public var channels: [ChannelState] = []
+    package var channels: [ChannelState] = []
     /// Our join-by-link requests and where each stands.
-    public var joinResults: [JoinResult] = []
+    package var joinResults: [JoinResult] = []
 
-    public init() {}
+    package init() {}
 }
 
 /// One row of the chat list.
-public struct ChatSummary: Hashable, Sendable {
+package struct ChatSummary: Hashable, Sendable {
     /// The Marmot (nostr) group id in hex: stable across epochs and engines.
-    public var chatID: String
+    package var chatID: String
     /// More than two members, or a name other than the 1:1 default.
-    public var isGroup: Bool
-    public var groupName: String
-    public var members: [MemberInfo]
-    public var lastMessage: String?
-    public var lastMessageAt: UInt64?
-    public var unreadCount: Int
+    package var isGroup: Bool
+    package var groupName: String
+    package var members: [MemberInfo]
+    package var lastMessage: String?
+    package var lastMessageAt: UInt64?
+    package var unreadCount: Int
     /// The MLS epoch this member is in (lets tests check that nobody runs ahead).
-    public var epoch: UInt64
+    package var epoch: UInt64
     /// The member was removed or left: history is kept, sending is refused.
-    public var isRemoved: Bool
+    package var isRemoved: Bool
     /// Muted chats raise no notification intents.
-    public var isMuted = false
+    package var isMuted = false
     /// Each member's role (empty until the role table is known: a joiner waits for its snapshot).
-    public var roles: [PublicKey: Role] = [:]
+    package var roles: [PublicKey: Role] = [:]
     /// Members whose messages are hidden for everyone.
-    public var blocked: Set<PublicKey> = []
+    package var blocked: Set<PublicKey> = []
     /// Rumor ids of messages kept but hidden (deleted, blocked sender, sender not allowed to send).
-    public var hiddenMessageIDs: Set<String> = []
+    package var hiddenMessageIDs: Set<String> = []
     /// Whether any role change, deletion or block has been seen in this chat.
-    public var hasRoleChanges = false
+    package var hasRoleChanges = false
     /// The group link (admins see it; `get` on a group without one is nil).
-    public var link: GroupLinkState?
+    package var link: GroupLinkState?
     /// Join requests waiting for an admin's decision.
-    public var pendingJoins: [PublicKey] = []
+    package var pendingJoins: [PublicKey] = []
     /// Set when an owner deleted the group.
-    public var deletion: GroupDeletion?
+    package var deletion: GroupDeletion?
     /// Each member's invitation status (invited → accepted → connected).
-    public var memberStatus: [PublicKey: MemberStatus] = [:]
+    package var memberStatus: [PublicKey: MemberStatus] = [:]
     /// The owner's preferences, once set (the welcome message among them is shown to joiners).
-    public var preferences: GroupPreferences?
+    package var preferences: GroupPreferences?
 }
 
 /// A member as a chat shows it.
-public struct MemberInfo: Hashable, Sendable {
-    public var pubkey: PublicKey
+package struct MemberInfo: Hashable, Sendable {
+    package var pubkey: PublicKey
     /// The kind-0 profile name, when known.
-    public var name: String?
-    public var isAdmin: Bool
+    package var name: String?
+    package var isAdmin: Bool
 }
 
 /// The open chat.
-public struct ChatViewState: Hashable, Sendable {
-    public var chatID: String
-    public var groupName: String
-    public var members: [MemberInfo]
-    public var isAdmin: Bool
-    public var epoch: UInt64
+package struct ChatViewState: Hashable, Sendable {
+    package var chatID: String
+    package var groupName: String
+    package var members: [MemberInfo]
+    package var isAdmin: Bool
+    package var epoch: UInt64
     /// Ordered by created_at, ties by message id.
-    public var messages: [ChatMessage]
-    public var canLoadOlder: Bool
+    package var messages: [ChatMessage]
+    package var canLoadOlder: Bool
 }
 
 /// A message in a chat view.
-public struct ChatMessage: Hashable, Sendable {
-    public enum Delivery: String, Hashable, Sendable {
+package struct ChatMessage: Hashable, Sendable {
+    package enum Delivery: String, Hashable, Sendable {
         /// Ours, handed to relays, no accepting OK yet.
         case pending
         /// Ours, accepted by at least one relay.
@@ -99,33 +99,33 @@ public struct ChatMessage: Hashable, Sendable {
         case received
     }
     /// The inner rumor id.
-    public var id: String
-    public var senderPubkey: PublicKey
-    public var senderName: String?
-    public var content: String
-    public var timestamp: UInt64
-    public var isMine: Bool
-    public var delivery: Delivery
+    package var id: String
+    package var senderPubkey: PublicKey
+    package var senderName: String?
+    package var content: String
+    package var timestamp: UInt64
+    package var isMine: Bool
+    package var delivery: Delivery
 }
 
 /// An operation in flight.
-public struct BusyOperation: Hashable, Sendable {
-    public var kind: String
-    public var chatID: String?
+package struct BusyOperation: Hashable, Sendable {
+    package var kind: String
+    package var chatID: String?
 }
 
 /// A failure shown to the user.
-public struct AppError: Hashable, Sendable {
-    public var code: CoreError.Code
-    public var message: String
-    public var chatID: String?
+package struct AppError: Hashable, Sendable {
+    package var code: CoreError.Code
+    package var message: String
+    package var chatID: String?
     /// The engine's own code when `code` is `.engine` (e.g. `not_admin`, `admin_cannot_leave`).
-    public var engineCode: EngineError.Code?
+    package var engineCode: EngineError.Code?
 }
 
 /// A peer left out of a group, and why.
-public struct FailedPeer: Hashable, Sendable {
-    public enum Reason: String, Hashable, Sendable, CaseIterable {
+package struct FailedPeer: Hashable, Sendable {
+    package enum Reason: String, Hashable, Sendable, CaseIterable {
         case noKeyPackage = "no_key_package"
         case relayDown = "relay_down"
         case invalidSignature = "invalid_signature"
@@ -137,27 +137,27 @@ public struct FailedPeer: Hashable, Sendable {
         /// Its welcome could not fit the gift-wrap path (GroupCore+Invitations.swift).
         case welcomeTooLarge = "welcome_too_large"
     }
-    public var pubkey: PublicKey
-    public var reason: Reason
-    public var detail: String
+    package var pubkey: PublicKey
+    package var reason: Reason
+    package var detail: String
     /// The chat the peer was to join, nil when creation was aborted.
-    public var chatID: String?
+    package var chatID: String?
 }
 
 /// An incoming event this member refused.
-public struct Rejection: Hashable, Sendable {
+package struct Rejection: Hashable, Sendable {
     /// The id of the event as received (the kind-445 or kind-1059 wrapper).
-    public var eventID: String
-    public var kind: Kind
+    package var eventID: String
+    package var kind: Kind
     /// A stable reason code (engine codes such as `commit_from_non_admin`, or core codes).
-    public var reason: String
-    public var detail: String
+    package var reason: String
+    package var detail: String
 }
 
 /// One change of state, as a UI receives it.
-public struct AppUpdate: Hashable, Sendable {
-    public var rev: UInt64
+package struct AppUpdate: Hashable, Sendable {
+    package var rev: UInt64
     /// What changed, in a few words (for traces).
-    public var cause: String
-    public var state: AppState
+    package var cause: String
+    package var state: AppState
 }

@@ -101,7 +101,7 @@ extension PublicMessage {
         if case .application = content.content.content {
             throw MLSError(.publicApplicationData, "application data in a PublicMessage")
         }
-        if case .member = self.content.sender {
+        if case .member = self.content.sender, ReceiverCheck.membershipTag.isOn {
             let expected = content.membershipTag(suite: suite, membershipKey: membershipKey, context: context)
             guard let membershipTag, constantTimeEqual(membershipTag, expected) else {
                 throw MLSError(.badMembershipTag, "membership tag does not match")

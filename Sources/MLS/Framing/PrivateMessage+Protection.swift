@@ -41,10 +41,13 @@ extension PrivateMessage {
     /// Encrypts signed member content under the sender's next ratchet key.
     /// - Parameters:
     ///   - paddingLength: zero bytes appended to the content to hide its length.
+    ///   - paddingByte: what the padding is made of; anything but zero breaks §6.3.1 on purpose
+    ///     (unchecked builders, Group+Unchecked.swift).
     ///   - generator: draws the 4-byte reuse guard.
-    public static func protect(
+    package static func protect(
         _ content: AuthenticatedContent, suite: CipherSuite, secretTree: inout SecretTree,
-        senderDataSecret: [UInt8], paddingLength: Int = 0, using generator: inout some RandomNumberGenerator
+        senderDataSecret: [UInt8], paddingLength: Int = 0, paddingByte: UInt8 = 0,
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> PrivateMessage {
         guard case .member(let leaf) = content.content.sender else {
             throw MLSError(.invalidSender, "only members send PrivateMessages")
@@ -57,7 +60,7 @@ extension PrivateMessage {
         var plaintext = TLSWriter()
         framed.content.encodeBody(to: &plaintext)
         content.auth.encode(to: &plaintext)
-        plaintext.writeBytes(repeatElement(UInt8(0), count: max(0, paddingLength)))
+        plaintext.writeBytes(repeatElement(paddingByte, count: max(0, paddingLength)))
         let ciphertext = try suite.seal(
             key: key.key, nonce: applyReuseGuard(key.nonce, reuseGuard),
             aad: contentAAD(framed.groupID, framed.epoch, type, framed.authenticatedData), plaintext: plaintext.bytes)
@@ -78,7 +81,7 @@ extension PrivateMessage {
     /// Decrypts the sender data and the content; the caller verifies the signature with the
     /// sender's key from its tree.
     /// - Throws: `.decryptionFailed`, `.keyConsumed`, `.generationTooFar`, `.badPadding`, `.malformed`.
-    public func unprotect(
+    package func unprotect(
         suite: CipherSuite, secretTree: inout SecretTree, senderDataSecret: [UInt8]
     ) throws(MLSError) -> AuthenticatedContent {
         let sd = suite.senderDataKeyAndNonce(senderDataSecret: senderDataSecret, ciphertext: ciphertext)
@@ -106,7 +109,7 @@ extension PrivateMessage {
             body = try Content.decodeBody(type: contentType, from: &reader)
             auth = try FramedContentAuthData.decode(contentType: contentType, from: &reader)
         } catch { throw MLSError(error) }
-        guard reader.remaining.allSatisfy({ $0 == 0 }) else {
+        guard reader.remaining.allSatisfy({ $0 == 0 }) || !ReceiverCheck.padding.isOn else {
             throw MLSError(.badPadding, "non-zero byte in PrivateMessageContent padding")
         }
         let framed = FramedContent(

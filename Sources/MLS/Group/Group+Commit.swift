@@ -76,6 +76,17 @@ extension Group {
         ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         try checkCanSend()
+        return try buildCommit(
+            adding: proposals, forcePath: forcePath, as: wireFormat, ratchetTreeInWelcome: ratchetTreeInWelcome, now: now,
+            flaw: nil, using: &generator)
+    }
+
+    /// The commit builder behind ``commit(adding:forcePath:as:ratchetTreeInWelcome:now:using:)``;
+    /// `flaw` (unchecked builders only) breaks one thing on purpose.
+    mutating func buildCommit(
+        adding proposals: [Proposal], forcePath: Bool, as wireFormat: HandshakeWireFormat, ratchetTreeInWelcome: Bool,
+        now: UInt64?, flaw: CommitFlaw?, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> CreatedCommit {
         let me = Sender.member(leafIndex: leafIndex)
         let nextEpoch = try self.nextEpoch()
         var items: [ProposalOrRef] = []
@@ -104,6 +115,7 @@ extension Group {
             guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
+            let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
                 groupID: groupID, excluded: Set(applied.joiners),
@@ -111,7 +123,7 @@ extension Group {
                     GroupContext(
                         cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
                         confirmedTranscriptHash: confirmed, extensions: extensions)
-                }, using: &generator)
+                }, alterLeaf: alterLeaf, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
             pathSecrets = created.pathSecrets
@@ -132,7 +144,7 @@ extension Group {
             suite: suite, initSecret: secrets.initSecret, commitSecret: commitSecret, pskSecret: suite.pskSecret(psks),
             groupContext: try serialize(newContext))
         let tag = suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed)
-        signed.auth.confirmationTag = tag
+        signed.auth.confirmationTag = flaw == .confirmationTag ? tag.map { $0 ^ 0x01 } : tag
         let message = try frame(signed, as: wireFormat, using: &generator)
 
         next.tree = applied.tree
@@ -146,7 +158,7 @@ extension Group {
         if !addedKeyPackages.isEmpty {
             welcome = try next.welcome(
                 for: addedKeyPackages, joiners: applied.joiners, pathSecrets: pathSecrets, psks: applied.psks,
-                includeTree: ratchetTreeInWelcome, using: &generator)
+                includeTree: ratchetTreeInWelcome, flaw: flaw, using: &generator)
         }
         return CreatedCommit(commit: message, welcome: welcome, next: next)
     }
@@ -154,7 +166,7 @@ extension Group {
     /// Builds the Welcome for members added by the commit that produced this (new) epoch.
     private func welcome(
         for keyPackages: [KeyPackage], joiners: [UInt32], pathSecrets: [UInt32: [UInt8]], psks: [PreSharedKeyID],
-        includeTree: Bool, using generator: inout some RandomNumberGenerator
+        includeTree: Bool, flaw: CommitFlaw?, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> Welcome {
         var extensions: [Extension] = []
         if includeTree {
@@ -162,7 +174,9 @@ extension Group {
         }
         extensions.append(Extension(type: ExtensionType.externalPub, data: try externalPubExtension()))
         var info = GroupInfo(groupContext: context, extensions: extensions, confirmationTag: confirmationTag, signer: leafIndex)
+        if let flaw { try breakGroupInfo(&info, flaw, psks: psks) }
         try info.sign(suite: suite, privateKey: signaturePrivateKey)
+        if flaw == .groupInfoSignature { info.signature[0] ^= 0x01 }
         let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: secrets.welcomeSecret)
         let encryptedGroupInfo = try suite.seal(key: key, nonce: nonce, aad: [], plaintext: try serialize(info))
 

@@ -4,9 +4,10 @@ import TLSCodec
 /// The private half of a KeyPackage, kept by its owner until a Welcome consumes it.
 public struct KeyPackagePrivate: Sendable {
     public var keyPackage: KeyPackage
-    public var initPrivateKey: [UInt8]
-    public var encryptionPrivateKey: [UInt8]
-    public var signaturePrivateKey: [UInt8]
+    // The private keys go in through `init` and are read only inside this package.
+    package var initPrivateKey: [UInt8]
+    package var encryptionPrivateKey: [UInt8]
+    package var signaturePrivateKey: [UInt8]
 
     public init(keyPackage: KeyPackage, initPrivateKey: [UInt8], encryptionPrivateKey: [UInt8], signaturePrivateKey: [UInt8]) {
         self.keyPackage = keyPackage
@@ -18,10 +19,11 @@ public struct KeyPackagePrivate: Sendable {
 
 /// What a Welcome reveals to one invitee before it commits to joining.
 public struct OpenedWelcome: Sendable {
-    public var groupSecrets: GroupSecrets
+    // The secrets it reveals stay inside this package; the GroupInfo is public.
+    package var groupSecrets: GroupSecrets
     public var groupInfo: GroupInfo
-    public var pskSecret: [UInt8]
-    public var epochSecrets: EpochSecrets
+    package var pskSecret: [UInt8]
+    package var epochSecrets: EpochSecrets
 }
 
 extension Welcome {
@@ -98,12 +100,12 @@ extension Group {
             throw MLSError(.invalidTree, "no ratchet tree in the GroupInfo or given")
         }
         guard let signer = tree.leaf(info.signer),
-            info.verifySignature(suite: suite, publicKey: signer.signatureKey)
+            info.verifySignature(suite: suite, publicKey: signer.signatureKey) || !ReceiverCheck.groupInfoSignature.isOn
         else { throw MLSError(.badSignature, "GroupInfo signature does not verify") }
-        guard tree.treeHash(suite: suite) == info.groupContext.treeHash else {
+        guard tree.treeHash(suite: suite) == info.groupContext.treeHash || !ReceiverCheck.treeHash.isOn else {
             throw MLSError(.invalidTree, "tree hash differs from the GroupContext's")
         }
-        try tree.verifyParentHashes(suite: suite)
+        if ReceiverCheck.parentHash.isOn { try tree.verifyParentHashes(suite: suite) }
         try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID)
         try Group.validateLeaves(of: tree, extensions: info.groupContext.extensions)
         guard let me = tree.occupiedLeaves.first(where: { tree.leaf($0) == own.keyPackage.leafNode }) else {

@@ -21,9 +21,11 @@ public struct Group: Sendable {
     public let suite: CipherSuite
     public internal(set) var context: GroupContext
     public internal(set) var tree: RatchetTree
-    public internal(set) var privateKeys: TreePrivateKeys
-    public internal(set) var secrets: EpochSecrets
-    public internal(set) var secretTree: SecretTree
+    // Private keys and the epoch's secrets: `package`, so that the vended MLS library never hands
+    // them out (tests, our engine and the benchmarks are in this package).
+    package internal(set) var privateKeys: TreePrivateKeys
+    package internal(set) var secrets: EpochSecrets
+    package internal(set) var secretTree: SecretTree
     public internal(set) var interimTranscriptHash: [UInt8]
     /// The confirmation tag of the commit that started this epoch (for GroupInfo).
     public internal(set) var confirmationTag: [UInt8]

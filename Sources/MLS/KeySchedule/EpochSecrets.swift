@@ -18,25 +18,25 @@
 //                        |
 //                DeriveSecret(., "init") = init_secret_[n]
 
-/// Every secret of one epoch.
-public struct EpochSecrets: Hashable, Sendable {
-    public let suite: CipherSuite
-    public let joinerSecret: [UInt8]
-    public let welcomeSecret: [UInt8]
-    public let epochSecret: [UInt8]
-    public let senderDataSecret: [UInt8]
-    public let encryptionSecret: [UInt8]
-    public let exporterSecret: [UInt8]
-    public let externalSecret: [UInt8]
-    public let confirmationKey: [UInt8]
-    public let membershipKey: [UInt8]
-    public let resumptionPSK: [UInt8]
-    public let epochAuthenticator: [UInt8]
+/// Every secret of one epoch (`package`: never part of the vended MLS library's API).
+package struct EpochSecrets: Hashable, Sendable {
+    package let suite: CipherSuite
+    package let joinerSecret: [UInt8]
+    package let welcomeSecret: [UInt8]
+    package let epochSecret: [UInt8]
+    package let senderDataSecret: [UInt8]
+    package let encryptionSecret: [UInt8]
+    package let exporterSecret: [UInt8]
+    package let externalSecret: [UInt8]
+    package let confirmationKey: [UInt8]
+    package let membershipKey: [UInt8]
+    package let resumptionPSK: [UInt8]
+    package let epochAuthenticator: [UInt8]
     /// init_secret for the next epoch.
-    public let initSecret: [UInt8]
+    package let initSecret: [UInt8]
 
     /// Runs the schedule from the previous epoch's init secret.
-    public init(
+    package init(
         suite: CipherSuite, initSecret previous: [UInt8], commitSecret: [UInt8], pskSecret: [UInt8]?,
         groupContext: [UInt8]
     ) {
@@ -47,7 +47,7 @@ public struct EpochSecrets: Hashable, Sendable {
     }
 
     /// Runs the schedule from a joiner secret, as a new member does after a Welcome.
-    public init(suite: CipherSuite, joinerSecret: [UInt8], pskSecret: [UInt8]?, groupContext: [UInt8]) {
+    package init(suite: CipherSuite, joinerSecret: [UInt8], pskSecret: [UInt8]?, groupContext: [UInt8]) {
         self.suite = suite
         self.joinerSecret = joinerSecret
         let zero = [UInt8](repeating: 0, count: suite.hashLength)
@@ -67,25 +67,25 @@ public struct EpochSecrets: Hashable, Sendable {
     }
 
     /// welcome_secret, which a joiner needs before it can read the GroupContext.
-    public static func welcomeSecret(suite: CipherSuite, joinerSecret: [UInt8], pskSecret: [UInt8]?) -> [UInt8] {
+    package static func welcomeSecret(suite: CipherSuite, joinerSecret: [UInt8], pskSecret: [UInt8]?) -> [UInt8] {
         let zero = [UInt8](repeating: 0, count: suite.hashLength)
         return suite.deriveSecret(secret: suite.extract(salt: joinerSecret, ikm: pskSecret ?? zero), label: "welcome")
     }
 
     /// MLS-Exporter(label, context, length) (§8.5).
-    public func exporter(label: String, context: [UInt8], length: Int) -> [UInt8] {
+    package func exporter(label: String, context: [UInt8], length: Int) -> [UInt8] {
         let derived = suite.expandWithLabel(
             secret: exporterSecret, label: label, context: [], length: suite.hashLength)
         return suite.expandWithLabel(secret: derived, label: "exported", context: suite.hash(context), length: length)
     }
 
     /// The public half of the external key pair (§8.3), for the external_pub extension.
-    public func externalPublicKey() throws(MLSError) -> [UInt8] {
+    package func externalPublicKey() throws(MLSError) -> [UInt8] {
         try suite.deriveKeyPair(secret: externalSecret).publicKey
     }
 
     /// The welcome key and nonce that seal the GroupInfo in a Welcome (§12.4.3.1).
-    public static func welcomeKeyAndNonce(suite: CipherSuite, welcomeSecret: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
+    package static func welcomeKeyAndNonce(suite: CipherSuite, welcomeSecret: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
         (
             suite.expandWithLabel(secret: welcomeSecret, label: "key", context: [], length: suite.aeadKeyLength),
             suite.expandWithLabel(secret: welcomeSecret, label: "nonce", context: [], length: suite.aeadNonceLength)

@@ -28,7 +28,7 @@ extension CipherSuite {
     // psk_input_[i]     = ExpandWithLabel(psk_extracted_[i], "derived psk", PSKLabel, KDF.Nh)
     // psk_secret_[i]    = KDF.Extract(psk_input_[i], psk_secret_[i-1]),  psk_secret_[0] = 0
     /// The combined psk_secret of §8.4; all zeros when `psks` is empty.
-    public func pskSecret(_ psks: [ResolvedPSK]) -> [UInt8] {
+    package func pskSecret(_ psks: [ResolvedPSK]) -> [UInt8] {
         let zero = [UInt8](repeating: 0, count: hashLength)
         var secret = zero
         for (index, psk) in psks.enumerated() {

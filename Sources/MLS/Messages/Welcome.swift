@@ -11,8 +11,9 @@ import TLSCodec
 // } GroupSecrets;
 /// The secrets sealed to each new member in a Welcome.
 public struct GroupSecrets: TLSCodable, Hashable, Sendable {
-    public var joinerSecret: [UInt8]
-    public var pathSecret: [UInt8]?
+    // Secrets: readable inside this package only.
+    package var joinerSecret: [UInt8]
+    package var pathSecret: [UInt8]?
     public var psks: [PreSharedKeyID]
 
     public init(joinerSecret: [UInt8], pathSecret: [UInt8]?, psks: [PreSharedKeyID]) {

@@ -9,13 +9,14 @@ extension MLSError.Code {
 }
 
 /// What a committer learns from creating an UpdatePath.
-public struct CreatedUpdatePath: Sendable {
-    public var path: UpdatePath
-    public var commitSecret: [UInt8]
+/// (`package`: it holds the commit secret and private keys.)
+package struct CreatedUpdatePath: Sendable {
+    package var path: UpdatePath
+    package var commitSecret: [UInt8]
     /// The committer's new private keys.
-    public var privateKeys: TreePrivateKeys
+    package var privateKeys: TreePrivateKeys
     /// The path secret of each node on the filtered direct path, for Welcome's GroupSecrets.
-    public var pathSecrets: [UInt32: [UInt8]]
+    package var pathSecrets: [UInt32: [UInt8]]
 }
 
 extension RatchetTree {
@@ -24,9 +25,11 @@ extension RatchetTree {
     /// - Parameters:
     ///   - leafNode: the committer's new leaf; its encryption key and source are filled in here.
     ///   - context: builds the provisional GroupContext from the new tree hash.
-    public mutating func createUpdatePath(
+    ///   - alterLeaf: changes the new leaf just before it is signed (unchecked builders only).
+    package mutating func createUpdatePath(
         suite: CipherSuite, sender: UInt32, leafNode: LeafNode, signaturePrivateKey: [UInt8], groupID: [UInt8],
-        excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, using generator: inout some RandomNumberGenerator
+        excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, alterLeaf: (inout LeafNode) -> Void = { _ in },
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedUpdatePath {
         let path = filteredDirectPath(of: sender)
         let leafKeys = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
@@ -47,6 +50,7 @@ extension RatchetTree {
         leaf.encryptionKey = leafKeys.publicKey
         let leafParentHash = try installPath(suite: suite, sender: sender, path: path, publicKeys: publicKeys)
         leaf.source = .commit(parentHash: leafParentHash)
+        alterLeaf(&leaf)
         try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: sender)
         setNode(TreeMath.nodeIndex(ofLeaf: sender), .leaf(leaf))
 
@@ -100,7 +104,7 @@ extension RatchetTree {
     /// Recovers the path secret sealed to `keys`'s owner in a merged UpdatePath, checks the derived
     /// public keys, and updates `keys` to the new path.
     /// - Returns: the commit secret and the path secret first decrypted.
-    public func decryptPath(
+    package func decryptPath(
         _ updatePath: UpdatePath, sender: UInt32, keys: inout TreePrivateKeys, excluded: Set<UInt32>,
         context: GroupContext, suite: CipherSuite
     ) throws(MLSError) -> (commitSecret: [UInt8], pathSecret: [UInt8]) {

@@ -1,13 +1,13 @@
 // What one member knows privately about the tree: its own leaf index and the HPKE private keys of
 // its leaf and of the parents on its direct path that it has learned path secrets for.
 
-/// A member's private view of the ratchet tree.
-public struct TreePrivateKeys: Hashable, Sendable {
-    public var leaf: UInt32
+/// A member's private view of the ratchet tree (`package`: private keys stay inside this package).
+package struct TreePrivateKeys: Hashable, Sendable {
+    package var leaf: UInt32
     /// HPKE private keys by node index.
-    public var keys: [UInt32: [UInt8]]
+    package var keys: [UInt32: [UInt8]]
 
-    public init(leaf: UInt32, leafPrivateKey: [UInt8]) {
+    package init(leaf: UInt32, leafPrivateKey: [UInt8]) {
         self.leaf = leaf
         keys = [TreeMath.nodeIndex(ofLeaf: leaf): leafPrivateKey]
     }
@@ -29,7 +29,7 @@ public struct TreePrivateKeys: Hashable, Sendable {
     }
 
     /// Checks every key against the public tree: the node must be non-blank with the matching public key.
-    public func isConsistent(with tree: RatchetTree, suite: CipherSuite) -> Bool {
+    package func isConsistent(with tree: RatchetTree, suite: CipherSuite) -> Bool {
         keys.allSatisfy { node, privateKey in
             guard let publicKey = tree[node: node]?.encryptionKey else { return false }
             return (try? suite.hpkePublicKey(of: privateKey)) == publicKey

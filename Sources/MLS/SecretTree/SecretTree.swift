@@ -10,27 +10,27 @@ extension MLSError.Code {
 }
 
 /// Which of a leaf's two ratchets.
-public enum ContentRatchet: Sendable {
+package enum ContentRatchet: Sendable {
     case handshake
     case application
 }
 
-/// Per-epoch sender ratchets for every leaf.
-public struct SecretTree: Sendable {
-    public let suite: CipherSuite
-    public let leafCount: UInt32
+/// Per-epoch sender ratchets for every leaf (`package`: its keys never leave this package).
+package struct SecretTree: Sendable {
+    package let suite: CipherSuite
+    package let leafCount: UInt32
     private var nodeSecrets: [UInt32: [UInt8]]
     private var handshake: [UInt32: SenderRatchet] = [:]
     private var application: [UInt32: SenderRatchet] = [:]
 
-    public init(suite: CipherSuite, encryptionSecret: [UInt8], leafCount: UInt32) {
+    package init(suite: CipherSuite, encryptionSecret: [UInt8], leafCount: UInt32) {
         self.suite = suite
         self.leafCount = leafCount
         nodeSecrets = [TreeMath.root(leafCount): encryptionSecret]
     }
 
     /// The key for `generation` of `leaf`'s ratchet, for receiving.
-    public mutating func key(
+    package mutating func key(
         leaf: UInt32, ratchet: ContentRatchet, generation: UInt32
     ) throws(MLSError) -> RatchetKey {
         var r = try takeRatchet(leaf: leaf, ratchet)
@@ -39,7 +39,7 @@ public struct SecretTree: Sendable {
     }
 
     /// The next key of `leaf`'s ratchet, for sending.
-    public mutating func nextKey(leaf: UInt32, ratchet: ContentRatchet) throws(MLSError) -> RatchetKey {
+    package mutating func nextKey(leaf: UInt32, ratchet: ContentRatchet) throws(MLSError) -> RatchetKey {
         var r = try takeRatchet(leaf: leaf, ratchet)
         defer { putRatchet(r, leaf: leaf, ratchet) }
         return try r.next()
@@ -94,7 +94,7 @@ public struct SecretTree: Sendable {
 extension CipherSuite {
     /// The sender-data key and nonce for a PrivateMessage (§6.3.2): derived from the first Nh
     /// bytes of the content ciphertext, or all of it when shorter.
-    public func senderDataKeyAndNonce(senderDataSecret: [UInt8], ciphertext: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
+    package func senderDataKeyAndNonce(senderDataSecret: [UInt8], ciphertext: [UInt8]) -> (key: [UInt8], nonce: [UInt8]) {
         let sample = Array(ciphertext.prefix(hashLength))
         return (
             expandWithLabel(secret: senderDataSecret, label: "key", context: sample, length: aeadKeyLength),

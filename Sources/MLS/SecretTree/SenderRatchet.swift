@@ -11,21 +11,21 @@ extension MLSError.Code {
 }
 
 /// An AEAD key and nonce for one generation.
-public struct RatchetKey: Hashable, Sendable {
-    public let generation: UInt32
-    public let key: [UInt8]
-    public let nonce: [UInt8]
+package struct RatchetKey: Hashable, Sendable {
+    package let generation: UInt32
+    package let key: [UInt8]
+    package let nonce: [UInt8]
 }
 
 /// A hash ratchet for one sender and content kind.
-public struct SenderRatchet: Sendable {
+package struct SenderRatchet: Sendable {
     /// How far ahead of the current generation a receiver will derive.
-    public static let maximumForwardDistance: UInt32 = 1024
+    package static let maximumForwardDistance: UInt32 = 1024
     /// How many skipped keys are kept for out-of-order delivery.
-    public static let maximumSkippedKeys = 1024
+    package static let maximumSkippedKeys = 1024
 
     private let suite: CipherSuite
-    public private(set) var generation: UInt32 = 0
+    package private(set) var generation: UInt32 = 0
     private var secret: [UInt8]
     /// False once generation UInt32.max has been used: the ratchet cannot move further.
     private var exhausted = false
@@ -37,13 +37,13 @@ public struct SenderRatchet: Sendable {
     }
 
     /// The key for the next generation, for sending.
-    public mutating func next() throws(MLSError) -> RatchetKey {
+    package mutating func next() throws(MLSError) -> RatchetKey {
         try advance()
     }
 
     /// The key for `target`, for receiving.
     /// - Throws: `.keyConsumed` for a used or forgotten generation, `.generationTooFar` beyond the window.
-    public mutating func key(for target: UInt32) throws(MLSError) -> RatchetKey {
+    package mutating func key(for target: UInt32) throws(MLSError) -> RatchetKey {
         if target < generation || exhausted {
             guard let key = skipped.removeValue(forKey: target) else {
                 throw MLSError(.keyConsumed, "generation \(target) already used or discarded")

@@ -5,19 +5,19 @@ import ErrorCodes
 
 extension MarmotError.Code {
     /// Content that is not valid padded base64.
-    public static let invalidBase64 = Self("encoding.invalidBase64")
+    package static let invalidBase64 = Self("encoding.invalidBase64")
     /// A missing `encoding` tag or one other than `base64`.
-    public static let invalidEncoding = Self("encoding.invalidEncoding")
+    package static let invalidEncoding = Self("encoding.invalidEncoding")
 }
 
 /// The `["encoding","base64"]` tag and its codec.
-public enum Base64Content {
-    public static let tag = ["encoding", "base64"]
+package enum Base64Content {
+    package static let tag = ["encoding", "base64"]
 
-    public static func encode(_ bytes: [UInt8]) -> String { Base64.encode(bytes) }
+    package static func encode(_ bytes: [UInt8]) -> String { Base64.encode(bytes) }
 
     /// - Throws: `.invalidBase64`.
-    public static func decode(_ text: String) throws(MarmotError) -> [UInt8] {
+    package static func decode(_ text: String) throws(MarmotError) -> [UInt8] {
         do { return try Base64.decode(text) } catch {
             throw MarmotError(.invalidBase64, "content is not strict padded standard base64: \(error.reason)")
         }
@@ -25,7 +25,7 @@ public enum Base64Content {
 
     /// Checks that `tags` declare base64 content (exactly one `encoding` tag, value `base64`).
     /// - Throws: `.invalidEncoding`.
-    public static func requireTag(in tags: [[String]]) throws(MarmotError) {
+    package static func requireTag(in tags: [[String]]) throws(MarmotError) {
         let encodings = tags.filter { $0.first == "encoding" }
         guard encodings.count == 1, encodings[0].count >= 2, encodings[0][1] == "base64" else {
             throw MarmotError(.invalidEncoding, "expected one [\"encoding\",\"base64\"] tag")

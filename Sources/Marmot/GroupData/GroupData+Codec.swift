@@ -4,7 +4,7 @@ import TLSCodec
 
 extension GroupData {
     /// The TLS encoding of the extension body.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = TLSWriter()
         w.write(version)
         w.writeBytes(nostrGroupID)
@@ -18,7 +18,7 @@ extension GroupData {
 
     /// Decodes the extension body strictly: exact image field lengths, valid UTF-8, no trailing bytes.
     /// - Throws: `.invalidGroupData`.
-    public init(bytes: [UInt8]) throws(MarmotError) {
+    package init(bytes: [UInt8]) throws(MarmotError) {
         do {
             var r = TLSReader(bytes)
             let version = try r.readUInt16()

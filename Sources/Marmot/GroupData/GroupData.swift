@@ -5,9 +5,9 @@ import TLSCodec
 
 extension MarmotError.Code {
     /// Extension 0xF2EE bytes that do not decode (bad lengths, UTF-8, trailing bytes, version 0).
-    public static let invalidGroupData = Self("groupData.invalid")
+    package static let invalidGroupData = Self("groupData.invalid")
     /// A GroupContext without the 0xF2EE extension.
-    public static let missingGroupData = Self("groupData.missing")
+    package static let missingGroupData = Self("groupData.missing")
 }
 
 // MIP-01 as implemented by MDK 0.8.0 (version 2; every vector has an MLS varint length prefix):
@@ -25,27 +25,27 @@ extension MarmotError.Code {
 //     opaque image_upload_key<V>;         // 0 or 32 bytes
 // } NostrGroupData;                      // GroupContext extension 0xF2EE
 /// The Marmot group data carried in the GroupContext: identity, name, admins and relays of a group.
-public struct GroupData: Hashable, Sendable {
+package struct GroupData: Hashable, Sendable {
     /// The extension type in GroupContext and capabilities.
-    public static let extensionType: UInt16 = 0xF2EE
+    package static let extensionType: UInt16 = 0xF2EE
     /// The version this implementation writes.
-    public static let currentVersion: UInt16 = 2
+    package static let currentVersion: UInt16 = 2
 
-    public var version: UInt16
+    package var version: UInt16
     /// The 32-byte id whose hex is the kind-445 `h` tag.
-    public var nostrGroupID: [UInt8]
-    public var name: String
-    public var description: String
+    package var nostrGroupID: [UInt8]
+    package var name: String
+    package var description: String
     /// Kept ascending and distinct, as on the wire.
-    public var admins: [PublicKey] { didSet { admins = Self.normalized(admins) } }
+    package var admins: [PublicKey] { didSet { admins = Self.normalized(admins) } }
     /// Kept ascending and distinct, as on the wire.
-    public var relays: [String] { didSet { relays = Self.normalized(relays) } }
-    public var imageHash: [UInt8]?
-    public var imageKey: [UInt8]?
-    public var imageNonce: [UInt8]?
-    public var imageUploadKey: [UInt8]?
+    package var relays: [String] { didSet { relays = Self.normalized(relays) } }
+    package var imageHash: [UInt8]?
+    package var imageKey: [UInt8]?
+    package var imageNonce: [UInt8]?
+    package var imageUploadKey: [UInt8]?
 
-    public init(
+    package init(
         version: UInt16 = GroupData.currentVersion, nostrGroupID: [UInt8], name: String, description: String,
         admins: [PublicKey], relays: [String], imageHash: [UInt8]? = nil, imageKey: [UInt8]? = nil,
         imageNonce: [UInt8]? = nil, imageUploadKey: [UInt8]? = nil
@@ -63,14 +63,14 @@ public struct GroupData: Hashable, Sendable {
     }
 
     /// hex of `nostrGroupID`: the `h` tag of the group's kind-445 events.
-    public var nostrGroupIDHex: String { nostrGroupID.hexString }
+    package var nostrGroupIDHex: String { nostrGroupID.hexString }
 
     /// The GroupContext extension carrying this data.
-    public var mlsExtension: Extension { Extension(type: Self.extensionType, data: encoded()) }
+    package var mlsExtension: Extension { Extension(type: Self.extensionType, data: encoded()) }
 
     /// Reads the group data out of GroupContext extensions.
     /// - Throws: `.missingGroupData`, `.invalidGroupData`.
-    public init(extensions: [Extension]) throws(MarmotError) {
+    package init(extensions: [Extension]) throws(MarmotError) {
         guard let data = extensions.data(ofType: Self.extensionType) else {
             throw MarmotError(.missingGroupData, "no 0xF2EE extension in the GroupContext")
         }
@@ -79,7 +79,7 @@ public struct GroupData: Hashable, Sendable {
 
     /// `extensions` with the 0xF2EE entry replaced by this data (appended when absent), other
     /// extensions kept in place so the GroupContext changes only where the data does.
-    public func replacing(in extensions: [Extension]) -> [Extension] {
+    package func replacing(in extensions: [Extension]) -> [Extension] {
         guard let index = extensions.firstIndex(where: { $0.type == Self.extensionType }) else {
             return extensions + [mlsExtension]
         }

@@ -2,16 +2,16 @@ import MLS
 import TLSCodec
 
 /// The MLS capabilities and group requirements Marmot members use (MIP-00, MIP-01).
-public enum MarmotCapabilities {
+package enum MarmotCapabilities {
     /// Ciphersuite 0x0001, the only one Marmot uses.
-    public static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
+    package static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
     /// KeyPackage extensions listed in the `mls_extensions` tag: last_resort and Marmot group data.
-    public static let keyPackageExtensions: [UInt16] = [ExtensionType.lastResort, GroupData.extensionType]
+    package static let keyPackageExtensions: [UInt16] = [ExtensionType.lastResort, GroupData.extensionType]
     /// Proposals listed in the `mls_proposals` tag: SelfRemove.
-    public static let proposals: [UInt16] = [Proposal.Kind.selfRemove]
+    package static let proposals: [UInt16] = [Proposal.Kind.selfRemove]
 
     /// The leaf capabilities of our key packages (MDK's list without GREASE values, which are optional).
-    public static var leaf: Capabilities {
+    package static var leaf: Capabilities {
         Capabilities(
             versions: [ProtocolVersion.mls10], cipherSuites: [suite.id], extensions: keyPackageExtensions,
             proposals: proposals, credentials: [Credential.basicType])
@@ -19,7 +19,7 @@ public enum MarmotCapabilities {
 
     /// RequiredCapabilities of a new group: 0xF2EE always; SelfRemove only when every invitee supports
     /// it, and none for a group created without invitees (MDK 0.8.0's least common denominator).
-    public static func required(invitees: [KeyPackage]) -> RequiredCapabilities {
+    package static func required(invitees: [KeyPackage]) -> RequiredCapabilities {
         let selfRemove = !invitees.isEmpty
             && invitees.allSatisfy { $0.leafNode.capabilities.proposals.contains(Proposal.Kind.selfRemove) }
         return RequiredCapabilities(
@@ -28,13 +28,13 @@ public enum MarmotCapabilities {
     }
 
     /// The GroupContext extensions of a new group, in MDK's order: 0xF2EE, then required_capabilities.
-    public static func groupContextExtensions(data: GroupData, invitees: [KeyPackage]) throws(MarmotError) -> [Extension] {
+    package static func groupContextExtensions(data: GroupData, invitees: [KeyPackage]) throws(MarmotError) -> [Extension] {
         let required = try tlsEncoded(required(invitees: invitees))
         return [data.mlsExtension, Extension(type: ExtensionType.requiredCapabilities, data: required)]
     }
 
     /// Whether a group's RequiredCapabilities include SelfRemove (else leaving uses a Remove proposal).
-    public static func requiresSelfRemove(_ extensions: [Extension]) -> Bool {
+    package static func requiresSelfRemove(_ extensions: [Extension]) -> Bool {
         guard let data = extensions.data(ofType: ExtensionType.requiredCapabilities),
             let required = try? RequiredCapabilities(tlsBytes: data)
         else { return false }

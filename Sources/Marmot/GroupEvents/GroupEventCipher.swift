@@ -3,17 +3,17 @@ import Crypto
 
 extension MarmotError.Code {
     /// A kind-445 content that does not open under the given key.
-    public static let undecryptable = Self("groupEvent.undecryptable")
+    package static let undecryptable = Self("groupEvent.undecryptable")
 }
 
 // kind-445 content (MDK 0.8.0): base64( nonce[12] ‖ ChaCha20-Poly1305(key, nonce, aad = "", MLSMessage) ‖ tag[16] )
 /// The outer encryption of kind-445 group events.
-public enum GroupEventCipher {
-    public static let nonceLength = 12
+package enum GroupEventCipher {
+    package static let nonceLength = 12
     static let tagLength = 16
 
     /// Encrypts a TLS MLSMessage with a nonce drawn from `generator`; returns the event content.
-    public static func seal(
+    package static func seal(
         _ message: [UInt8], key: [UInt8], using generator: inout some RandomNumberGenerator
     ) throws(MarmotError) -> String {
         let nonce = (0..<nonceLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -21,7 +21,7 @@ public enum GroupEventCipher {
     }
 
     /// Encrypts with an explicit nonce (the deterministic core of `seal(_:key:using:)`).
-    public static func seal(_ message: [UInt8], key: [UInt8], nonce: [UInt8]) throws(MarmotError) -> String {
+    package static func seal(_ message: [UInt8], key: [UInt8], nonce: [UInt8]) throws(MarmotError) -> String {
         do {
             let box = try ChaChaPoly.seal(
                 message, using: SymmetricKey(data: key), nonce: try ChaChaPoly.Nonce(data: nonce), authenticating: [UInt8]())
@@ -33,7 +33,7 @@ public enum GroupEventCipher {
 
     /// Decrypts an event content back to the TLS MLSMessage bytes.
     /// - Throws: `.invalidBase64`, `.undecryptable`.
-    public static func open(_ content: String, key: [UInt8]) throws(MarmotError) -> [UInt8] {
+    package static func open(_ content: String, key: [UInt8]) throws(MarmotError) -> [UInt8] {
         let bytes = try Base64Content.decode(content)
         guard bytes.count >= nonceLength + tagLength else {
             throw MarmotError(.undecryptable, "content of \(bytes.count) bytes is shorter than nonce and tag")

@@ -4,25 +4,25 @@ import Nostr
 
 extension MarmotError.Code {
     /// Not kind 445.
-    public static let groupEventWrongKind = Self("groupEvent.wrongKind")
+    package static let groupEventWrongKind = Self("groupEvent.wrongKind")
     /// Not exactly one `h` tag of 64 hex characters.
-    public static let groupEventInvalidTags = Self("groupEvent.invalidTags")
+    package static let groupEventInvalidTags = Self("groupEvent.invalidTags")
     /// created_at older than the accepted window.
-    public static let groupEventTooOld = Self("groupEvent.tooOld")
+    package static let groupEventTooOld = Self("groupEvent.tooOld")
     /// created_at too far in the future.
-    public static let groupEventInFuture = Self("groupEvent.inFuture")
+    package static let groupEventInFuture = Self("groupEvent.inFuture")
 }
 
 // MIP-03 kind-445 event: pubkey = one-time key, content = GroupEventCipher output,
 //   tags [["h", hex(nostr_group_id)], ["encoding", "base64"]] (+ optional ["expiration", ts])
 /// Building and checking the Nostr envelope of kind-445 group events.
-public enum GroupEventEnvelope {
+package enum GroupEventEnvelope {
     /// MDK 0.8.0's acceptance window: 45 days back, 5 minutes ahead.
-    public static let maximumAge: UInt64 = 45 * 86_400
-    public static let maximumFutureSkew: UInt64 = 300
+    package static let maximumAge: UInt64 = 45 * 86_400
+    package static let maximumFutureSkew: UInt64 = 300
 
     /// Signs a kind-445 event with a fresh one-time key drawn from `generator` (never the member's key).
-    public static func make(
+    package static func make(
         nostrGroupID: [UInt8], content: String, createdAt: UInt64, extraTags: [[String]] = [],
         using generator: inout some RandomNumberGenerator
     ) throws(MarmotError) -> Event {
@@ -38,13 +38,16 @@ public enum GroupEventEnvelope {
     /// The nostr_group_id an event is addressed to, after checking kind, tags and its time window at `now`.
     /// - Throws: `.groupEventWrongKind`, `.groupEventInvalidTags`, `.invalidEncoding`, `.groupEventTooOld`,
     ///   `.groupEventInFuture`.
-    public static func check(_ event: Event, now: UInt64) throws(MarmotError) -> [UInt8] {
-        guard event.kind == .groupEvent else { throw MarmotError(.groupEventWrongKind, "kind \(event.kind) is not 445") }
+    package static func check(_ event: Event, now: UInt64) throws(MarmotError) -> [UInt8] {
+        guard event.kind == .groupEvent || !MarmotReceiverCheck.eventKind.isOn else { throw MarmotError(.groupEventWrongKind, "kind \(event.kind) is not 445") }
         let h = event.tags.filter { $0.first == "h" }
-        guard h.count == 1, h[0].count >= 2, h[0][1].count == 64, let id = try? [UInt8](hex: h[0][1]) else {
+        guard h.count == 1 || (!h.isEmpty && !MarmotReceiverCheck.eventTags.isOn), h[0].count >= 2, h[0][1].count == 64,
+            let id = try? [UInt8](hex: h[0][1])
+        else {
             throw MarmotError(.groupEventInvalidTags, "expected exactly one h tag of 64 hex characters")
         }
-        try Base64Content.requireTag(in: event.tags)
+        if MarmotReceiverCheck.eventTags.isOn { try Base64Content.requireTag(in: event.tags) }
+        guard MarmotReceiverCheck.eventTimeWindow.isOn else { return id }
         if now > maximumAge, event.createdAt < now - maximumAge {
             throw MarmotError(.groupEventTooOld, "created_at \(event.createdAt) is more than 45 days before \(now)")
         }

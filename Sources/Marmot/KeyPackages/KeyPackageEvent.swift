@@ -5,19 +5,19 @@ import Nostr
 
 extension MarmotError.Code {
     /// Not kind 30443 or 443.
-    public static let keyPackageWrongKind = Self("keyPackage.wrongKind")
+    package static let keyPackageWrongKind = Self("keyPackage.wrongKind")
     /// A required tag is missing or has a wrong value.
-    public static let keyPackageInvalidTag = Self("keyPackage.invalidTag")
+    package static let keyPackageInvalidTag = Self("keyPackage.invalidTag")
     /// The `i` tag differs from the KeyPackageRef of the content.
-    public static let keyPackageRefMismatch = Self("keyPackage.refMismatch")
+    package static let keyPackageRefMismatch = Self("keyPackage.refMismatch")
     /// The credential identity is not the event author.
-    public static let keyPackageIdentityMismatch = Self("keyPackage.identityMismatch")
+    package static let keyPackageIdentityMismatch = Self("keyPackage.identityMismatch")
     /// The content is not a valid KeyPackage (decoding, signatures, keys, suite).
-    public static let keyPackageInvalid = Self("keyPackage.invalid")
+    package static let keyPackageInvalid = Self("keyPackage.invalid")
     /// The KeyPackage lifetime does not include the validation time.
-    public static let keyPackageExpired = Self("keyPackage.expired")
+    package static let keyPackageExpired = Self("keyPackage.expired")
     /// The Nostr event id or signature does not verify.
-    public static let keyPackageBadEvent = Self("keyPackage.badEvent")
+    package static let keyPackageBadEvent = Self("keyPackage.badEvent")
 }
 
 // MIP-00 key-package event (MDK 0.8.0 tags, in this order):
@@ -33,9 +33,9 @@ extension MarmotError.Code {
 //   ["client", name]
 //   ["encoding", "base64"]
 /// Building and validating MIP-00 key-package events.
-public enum KeyPackageEvent {
+package enum KeyPackageEvent {
     /// The tags of a key package: the 30443 list (with `d`) and the legacy 443 list (without).
-    public static func tags(
+    package static func tags(
         keyPackageRef: [UInt8], dTag: String, relays: [String], protected: Bool, client: String
     ) -> (tags: [[String]], legacyTags: [[String]]) {
         var common: [[String]] = [
@@ -52,23 +52,23 @@ public enum KeyPackageEvent {
     }
 
     /// `0x%04x`, lower case, as MDK writes type numbers in tags.
-    public static func hexTag(_ value: UInt16) -> String {
+    package static func hexTag(_ value: UInt16) -> String {
         let digits = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// A key-package event checked the way a group creator checks it before inviting its author.
-    public struct Validated: Hashable, Sendable {
-        public let event: Event
-        public let keyPackage: KeyPackage
+    package struct Validated: Hashable, Sendable {
+        package let event: Event
+        package let keyPackage: KeyPackage
         /// RFC 9420 KeyPackageRef, equal to the `i` tag when present.
-        public let reference: [UInt8]
+        package let reference: [UInt8]
     }
 
     /// Validates tags, content, KeyPackage signatures, lifetime at `now`, and that the credential is the
     /// author. Unlike MDK 0.8.0 it also verifies the event id and signature.
     /// - Throws: the `keyPackage.*` codes, `.invalidEncoding`, `.invalidBase64`.
-    public static func validate(_ event: Event, now: UInt64) throws(MarmotError) -> Validated {
+    package static func validate(_ event: Event, now: UInt64) throws(MarmotError) -> Validated {
         guard event.kind == .keyPackage || event.kind == .keyPackageLegacy else {
             throw MarmotError(.keyPackageWrongKind, "kind \(event.kind) is not 30443 or 443")
         }
@@ -120,7 +120,9 @@ public enum KeyPackageEvent {
         if let statedRef, statedRef.lowercased() != reference.hexString {
             throw MarmotError(.keyPackageRefMismatch, "i tag \(statedRef) is not the KeyPackageRef \(reference.hexString)")
         }
-        guard case .basic(let identity) = keyPackage.leafNode.credential, identity == event.pubkey.bytes else {
+        guard case .basic(let identity) = keyPackage.leafNode.credential,
+            identity == event.pubkey.bytes || !MarmotReceiverCheck.keyPackageAuthor.isOn
+        else {
             throw MarmotError(.keyPackageIdentityMismatch, "credential identity is not the event author \(event.pubkey.hex)")
         }
         return Validated(event: event, keyPackage: keyPackage, reference: reference)
@@ -133,8 +135,8 @@ public enum KeyPackageEvent {
 }
 
 /// The relay URLs Marmot accepts in tags and group data: ws:// or wss:// with a host.
-public enum RelayURL {
-    public static func isValid(_ url: String) -> Bool {
+package enum RelayURL {
+    package static func isValid(_ url: String) -> Bool {
         for scheme in ["wss://", "ws://"] where url.hasPrefix(scheme) {
             let rest = url.dropFirst(scheme.count)
             return !rest.isEmpty && !rest.hasPrefix("/") && !rest.contains(where: \.isWhitespace)

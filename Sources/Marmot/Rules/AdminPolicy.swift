@@ -4,26 +4,26 @@ import Nostr
 
 extension MarmotError.Code {
     /// A commit by a non-admin that is neither a pure self-update nor SelfRemove-only (MIP-03).
-    public static let commitFromNonAdmin = Self("admin.commitFromNonAdmin")
+    package static let commitFromNonAdmin = Self("admin.commitFromNonAdmin")
     /// A change that would leave the group with no admin among its members.
-    public static let noAdminRemains = Self("admin.noAdminRemains")
+    package static let noAdminRemains = Self("admin.noAdminRemains")
     /// An Update or UpdatePath leaf that changes the member's credential identity.
-    public static let identityChanged = Self("admin.identityChanged")
+    package static let identityChanged = Self("admin.identityChanged")
 }
 
 /// What MIP-03 needs to know about a commit before it is applied.
-public struct CommitSummary: Sendable {
+package struct CommitSummary: Sendable {
     /// The committer's leaf index and Nostr identity.
-    public var committer: UInt32
-    public var committerIdentity: PublicKey
+    package var committer: UInt32
+    package var committerIdentity: PublicKey
     /// The commit's proposals, resolved, with their senders.
-    public var proposals: [(proposal: Proposal, sender: Sender)]
+    package var proposals: [(proposal: Proposal, sender: Sender)]
     /// The credential of the commit's UpdatePath leaf, if it has a path.
-    public var pathCredential: Credential?
+    package var pathCredential: Credential?
     /// The Nostr identity of each member leaf that sent a proposal the commit carries by reference.
-    public var proposerIdentities: [UInt32: PublicKey]
+    package var proposerIdentities: [UInt32: PublicKey]
 
-    public init(
+    package init(
         committer: UInt32, committerIdentity: PublicKey, proposals: [(proposal: Proposal, sender: Sender)],
         pathCredential: Credential?, proposerIdentities: [UInt32: PublicKey] = [:]
     ) {
@@ -37,17 +37,17 @@ public struct CommitSummary: Sendable {
 
 /// MIP-03 authorization of commits: admins may commit anything; other members only a pure
 /// self-update or a commit of SelfRemove proposals.
-public enum AdminPolicy {
+package enum AdminPolicy {
     /// - Throws: `.commitFromNonAdmin`, `.identityChanged`.
-    public static func authorize(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
+    package static func authorize(_ commit: CommitSummary, admins: [PublicKey]) throws(MarmotError) {
         let ownCredential = Credential.basic(identity: commit.committerIdentity.bytes)
-        if let path = commit.pathCredential, path != ownCredential {
+        if let path = commit.pathCredential, path != ownCredential, MarmotReceiverCheck.pathIdentity.isOn {
             throw MarmotError(.identityChanged, "the UpdatePath leaf changes the committer's identity")
         }
         // An Update replaces its proposer's leaf: it must keep the proposer's identity (not the
         // committer's, when the Update is carried by reference).
         for (proposal, sender) in commit.proposals {
-            guard case .update(let leaf) = proposal else { continue }
+            guard case .update(let leaf) = proposal, MarmotReceiverCheck.updateIdentity.isOn else { continue }
             let proposerIdentity: PublicKey? =
                 switch sender {
                 case .member(let proposer) where proposer == commit.committer: commit.committerIdentity
@@ -58,8 +58,8 @@ public enum AdminPolicy {
                 throw MarmotError(.identityChanged, "an Update leaf changes its proposer's identity")
             }
         }
-        try requireProposersRights(commit, admins: admins)
-        if admins.contains(commit.committerIdentity) { return }
+        if MarmotReceiverCheck.proposerRights.isOn { try requireProposersRights(commit, admins: admins) }
+        if admins.contains(commit.committerIdentity) || !MarmotReceiverCheck.commitAuthorization.isOn { return }
         let own = Sender.member(leafIndex: commit.committer)
         let pureSelfUpdate = commit.proposals.allSatisfy { item in
             if case .update = item.proposal { return item.sender == own }
@@ -96,7 +96,7 @@ public enum AdminPolicy {
     }
 
     /// What a non-admin may propose (MIP-03): leaving, or updating its own leaf.
-    public static func proposalAllowedToNonAdmin(_ proposal: Proposal, proposer: UInt32) -> Bool {
+    package static func proposalAllowedToNonAdmin(_ proposal: Proposal, proposer: UInt32) -> Bool {
         switch proposal {
         case .selfRemove, .update: true
         case .remove(let leaf): leaf == proposer
@@ -106,8 +106,8 @@ public enum AdminPolicy {
 
     /// Checks that some admin is still a member after a commit.
     /// - Throws: `.noAdminRemains`.
-    public static func requireAdmin(admins: [PublicKey], members: [PublicKey]) throws(MarmotError) {
-        guard !Set(admins).isDisjoint(with: members) else {
+    package static func requireAdmin(admins: [PublicKey], members: [PublicKey]) throws(MarmotError) {
+        guard !Set(admins).isDisjoint(with: members) || !MarmotReceiverCheck.adminRemains.isOn else {
             throw MarmotError(.noAdminRemains, "no admin of the group data is a member")
         }
     }

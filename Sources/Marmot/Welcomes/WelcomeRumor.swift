@@ -5,16 +5,16 @@ import TLSCodec
 
 extension MarmotError.Code {
     /// A kind-444 rumor whose kind, tags or content break MIP-02.
-    public static let invalidWelcome = Self("welcome.invalid")
+    package static let invalidWelcome = Self("welcome.invalid")
 }
 
 // MIP-02 welcome rumor (unsigned, NIP-59 gift-wrapped by the caller):
 //   kind 444, pubkey = committer, content = base64(TLS MLSMessage{version, wire_format 3, Welcome})
 //   ["relays", url…]  ["e", <invitee key-package event id>]  ["client", name]  ["encoding", "base64"]
 /// Building and parsing MIP-02 welcome rumors.
-public enum WelcomeRumor {
+package enum WelcomeRumor {
     /// The rumor carrying `welcome` to the author of `keyPackageEvent`.
-    public static func make(
+    package static func make(
         welcome: Welcome, committer: PublicKey, createdAt: UInt64, relays: [String], keyPackageEvent: EventID,
         client: String
     ) throws(MarmotError) -> UnsignedEvent {
@@ -26,17 +26,17 @@ public enum WelcomeRumor {
     }
 
     /// What a valid welcome rumor carries.
-    public struct Parsed: Hashable, Sendable {
-        public let welcome: Welcome
-        public let relays: [String]
+    package struct Parsed: Hashable, Sendable {
+        package let welcome: Welcome
+        package let relays: [String]
         /// The id of the invitee key-package event the welcome answers.
-        public let keyPackageEvent: String
+        package let keyPackageEvent: String
     }
 
     /// Checks the rumor as MDK 0.8.0 does (kind, relays, non-empty `e`, base64 encoding, non-empty
     /// client when present) and decodes the MLS Welcome.
     /// - Throws: `.invalidWelcome`, `.invalidEncoding`, `.invalidBase64`.
-    public static func parse(_ rumor: UnsignedEvent) throws(MarmotError) -> Parsed {
+    package static func parse(_ rumor: UnsignedEvent) throws(MarmotError) -> Parsed {
         guard rumor.kind == .welcome else { throw MarmotError(.invalidWelcome, "kind \(rumor.kind) is not 444") }
         let relays = Array((rumor.tags.first { $0.first == "relays" } ?? []).dropFirst())
         guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {

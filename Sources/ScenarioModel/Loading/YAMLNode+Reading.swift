@@ -1,16 +1,16 @@
 // Typed reading of YAMLNode values, each failure reported at the offending node.
 
 /// A span of virtual time written in a scenario (`250ms`, `30s`, `2m`, `1h`, `1m30s`).
-public struct ScenarioDuration: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let milliseconds: Int64
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
-    public var description: String { "\(milliseconds)ms" }
+package struct ScenarioDuration: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let milliseconds: Int64
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    package var description: String { "\(milliseconds)ms" }
 }
 
 extension YAMLNode {
     /// The mapping's fields, checked against the keys the context allows and requires.
-    public func fields(of context: String, allowed: [String], required: [String] = []) throws(ScenarioError) -> Fields {
+    package func fields(of context: String, allowed: [String], required: [String] = []) throws(ScenarioError) -> Fields {
         guard case .mapping(let entries) = value else {
             throw ScenarioError(.wrongType, at: location, "\(context) must be a mapping, found \(kindName)")
         }
@@ -27,7 +27,7 @@ extension YAMLNode {
     }
 
     /// The scalar's text.
-    public func string(_ what: String) throws(ScenarioError) -> String {
+    package func string(_ what: String) throws(ScenarioError) -> String {
         guard case .scalar(let text, _) = value else {
             throw ScenarioError(.wrongType, at: location, "\(what) must be a string, found \(kindName)")
         }
@@ -35,7 +35,7 @@ extension YAMLNode {
     }
 
     /// A plain (unquoted) integer scalar within `range`.
-    public func integer(_ what: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ScenarioError) -> Int64 {
+    package func integer(_ what: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ScenarioError) -> Int64 {
         guard case .scalar(let text, let quoted) = value, !quoted, let number = Int64(text) else {
             throw ScenarioError(.wrongType, at: location, "\(what) must be an integer, found \(describe)")
         }
@@ -46,7 +46,7 @@ extension YAMLNode {
     }
 
     /// A plain `true` or `false`.
-    public func boolean(_ what: String) throws(ScenarioError) -> Bool {
+    package func boolean(_ what: String) throws(ScenarioError) -> Bool {
         guard case .scalar(let text, let quoted) = value, !quoted, text == "true" || text == "false" else {
             throw ScenarioError(.wrongType, at: location, "\(what) must be true or false, found \(describe)")
         }
@@ -54,7 +54,7 @@ extension YAMLNode {
     }
 
     /// One of a fixed set of words.
-    public func word(_ what: String, oneOf choices: [String]) throws(ScenarioError) -> String {
+    package func word(_ what: String, oneOf choices: [String]) throws(ScenarioError) -> String {
         let text = try string(what)
         guard choices.contains(text) else {
             let hint = Fields.closest(to: text, in: choices).map { " (did you mean '\($0)'?)" } ?? ""
@@ -65,7 +65,7 @@ extension YAMLNode {
     }
 
     /// The items of a list.
-    public func list(_ what: String) throws(ScenarioError) -> [YAMLNode] {
+    package func list(_ what: String) throws(ScenarioError) -> [YAMLNode] {
         guard case .sequence(let items) = value else {
             throw ScenarioError(.wrongType, at: location, "\(what) must be a list, found \(kindName)")
         }
@@ -73,7 +73,7 @@ extension YAMLNode {
     }
 
     /// A list of strings; a single scalar counts as a list of one.
-    public func stringList(_ what: String) throws(ScenarioError) -> [String] {
+    package func stringList(_ what: String) throws(ScenarioError) -> [String] {
         if case .scalar(let text, _) = value { return [text] }
         var out: [String] = []
         for item in try list(what) { out.append(try item.string("each item of \(what)")) }
@@ -81,7 +81,7 @@ extension YAMLNode {
     }
 
     /// Nostr tags: a list of non-empty lists of strings.
-    public func tags(_ what: String) throws(ScenarioError) -> [[String]] {
+    package func tags(_ what: String) throws(ScenarioError) -> [[String]] {
         var out: [[String]] = []
         for item in try list(what) {
             guard case .sequence = item.value else {
@@ -95,7 +95,7 @@ extension YAMLNode {
     }
 
     /// A duration with a unit: `ms`, `s`, `m` or `h`, optionally several (`1m30s`).
-    public func duration(_ what: String) throws(ScenarioError) -> ScenarioDuration {
+    package func duration(_ what: String) throws(ScenarioError) -> ScenarioDuration {
         let text = try string(what)
         guard let ms = Self.parseDuration(text) else {
             throw ScenarioError(
@@ -132,17 +132,17 @@ extension YAMLNode {
 }
 
 /// The checked fields of one mapping.
-public struct Fields: Sendable {
-    public let context: String
-    public let node: YAMLNode
+package struct Fields: Sendable {
+    package let context: String
+    package let node: YAMLNode
     let entries: [YAMLNode.Entry]
 
-    public var location: SourceLocation { node.location }
+    package var location: SourceLocation { node.location }
 
-    public subscript(key: String) -> YAMLNode? { entries.first { $0.key == key }?.value }
+    package subscript(key: String) -> YAMLNode? { entries.first { $0.key == key }?.value }
 
     /// A field that `fields(of:allowed:required:)` already checked to be present.
-    public func required(_ key: String) throws(ScenarioError) -> YAMLNode {
+    package func required(_ key: String) throws(ScenarioError) -> YAMLNode {
         guard let value = self[key] else {
             throw ScenarioError(.missingField, at: location, "\(context) is missing the required field '\(key)'")
         }

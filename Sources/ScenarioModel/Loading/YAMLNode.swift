@@ -6,26 +6,26 @@
 import Yams
 
 /// A node of a scenario file.
-public struct YAMLNode: Sendable, Hashable {
+package struct YAMLNode: Sendable, Hashable {
     /// A mapping entry; keys are always strings in scenario files.
-    public struct Entry: Sendable, Hashable {
-        public let key: String
-        public let keyLocation: SourceLocation
-        public let value: YAMLNode
+    package struct Entry: Sendable, Hashable {
+        package let key: String
+        package let keyLocation: SourceLocation
+        package let value: YAMLNode
     }
 
-    public enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
         /// A scalar's text; `quoted` is true for quoted or block scalars, which are always strings.
         case scalar(String, quoted: Bool)
         case sequence([YAMLNode])
         case mapping([Entry])
     }
 
-    public let value: Value
-    public let location: SourceLocation
+    package let value: Value
+    package let location: SourceLocation
 
     /// A short name of the node's kind, for messages.
-    public var kindName: String {
+    package var kindName: String {
         switch value {
         case .scalar: "a scalar"
         case .sequence: "a list"
@@ -35,13 +35,13 @@ public struct YAMLNode: Sendable, Hashable {
 }
 
 /// Parses YAML text into a `YAMLNode` tree.
-public enum YAMLLoader {
+package enum YAMLLoader {
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: the name used in error locations.
     /// - Throws: `ScenarioError` with the position of a syntax error, a duplicate key, an anchor
     ///   (aliases need one) or a non-string key.
-    public static func load(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
+    package static func load(_ text: String, file: String) throws(ScenarioError) -> YAMLNode {
         let root: Node?
         // Yams composes an alias as the anchored node itself, shared, so the composed tree stays as
         // small as the text; converting it naively would expand every alias (an "alias bomb": a few

@@ -11,7 +11,7 @@
 
 /// An expected value as written: plain `true`/`false`, `null`/`~` and integers keep their type,
 /// all else is text.
-public indirect enum ExpectedValue: Sendable, Hashable {
+package indirect enum ExpectedValue: Sendable, Hashable {
     case bool(Bool)
     case integer(Int64)
     case null
@@ -19,7 +19,7 @@ public indirect enum ExpectedValue: Sendable, Hashable {
     case list([ExpectedValue])
     case map([String: ExpectedValue])
 
-    public init(_ node: YAMLNode) {
+    package init(_ node: YAMLNode) {
         switch node.value {
         case .scalar(let text, let quoted):
             if !quoted, text == "true" || text == "false" { self = .bool(text == "true") }
@@ -34,29 +34,29 @@ public indirect enum ExpectedValue: Sendable, Hashable {
 }
 
 /// What one member must show.
-public struct MemberExpectation: Sendable, Hashable {
-    public struct Field: Sendable, Hashable {
+package struct MemberExpectation: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// One of `Expectations.memberFields`.
-        public let name: String
-        public let value: ExpectedValue
+        package let name: String
+        package let value: ExpectedValue
     }
 
-    public let label: String
+    package let label: String
     /// In the order of `Expectations.memberFields`.
-    public let fields: [Field]
+    package let fields: [Field]
 }
 
 /// Expected outcome of a scenario or of a `check` step.
-public struct Expectations: Sendable, Hashable {
-    public let converged: Bool?
+package struct Expectations: Sendable, Hashable {
+    package let converged: Bool?
     /// Run the decryptability probe after the outcome is recorded (the `expect` section only).
-    public let decryptable: Bool
-    public let members: [MemberExpectation]
+    package let decryptable: Bool
+    package let members: [MemberExpectation]
 
     /// The keys of `expect`.
-    public static let keys = ["converged", "decryptable", "members"]
+    package static let keys = ["converged", "decryptable", "members"]
     /// The fields a member expectation may list.
-    public static let memberFields = [
+    package static let memberFields = [
         "chats", "failed-peers", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
     ]
 

@@ -10,7 +10,7 @@
 //       break: signature                      # signature | id | content | created-at
 
 /// How an injected event is broken after it was signed.
-public enum InjectBreakage: String, Sendable, CaseIterable {
+package enum InjectBreakage: String, Sendable, CaseIterable {
     /// The signature is replaced by seeded random bytes (id kept).
     case signature
     /// The id is replaced by seeded random bytes (signature now signs something else).

@@ -3,7 +3,7 @@
 // labels, resolved to keys when the step runs.
 
 /// A GroupCore action as a scenario writes it.
-public enum MemberAction: Sendable, Hashable {
+package enum MemberAction: Sendable, Hashable {
     case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String])
     case createChat(with: String)
     case addMembers([String], group: String?)
@@ -39,10 +39,10 @@ public enum MemberAction: Sendable, Hashable {
 }
 
 /// The group preferences a `set-preferences` step lists (nil: keep the default).
-public struct PreferenceChanges: Sendable, Hashable {
-    public var reactions: Bool?
-    public var fullDeletion: Bool?
-    public var disappearAfter: ScenarioDuration?
-    public var historyForNewMembers: Bool?
-    public var welcome: String?
+package struct PreferenceChanges: Sendable, Hashable {
+    package var reactions: Bool?
+    package var fullDeletion: Bool?
+    package var disappearAfter: ScenarioDuration?
+    package var historyForNewMembers: Bool?
+    package var welcome: String?
 }

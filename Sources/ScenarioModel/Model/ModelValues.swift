@@ -4,18 +4,18 @@
 // (ModelMappingTests), so a role or capability added on one side cannot be forgotten on the other.
 
 /// A member role of the group's role table (GroupCore's `Role`).
-public enum RoleName: String, Sendable, Hashable, CaseIterable {
+package enum RoleName: String, Sendable, Hashable, CaseIterable {
     case owner, admin, moderator, member, relay, observer
 }
 
 /// How a member's app core merges its own accepted commits (GroupCore's `OwnCommitMerge`).
-public enum OwnCommitMergeName: String, Sendable, Hashable, CaseIterable {
+package enum OwnCommitMergeName: String, Sendable, Hashable, CaseIterable {
     case asReceived = "as-received"
     case plain
 }
 
 /// What `create-group` does when some peers cannot be invited (`on-partial-failure`).
-public enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
+package enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
     /// Create the group with the others (the default).
     case proceed = "continue"
     /// Create nothing.
@@ -23,17 +23,19 @@ public enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The engine capability a member action needs (EngineInterface's `EngineCapability`, same raw value).
-public enum EngineFeature: String, Sendable, Hashable, CaseIterable {
+package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     case createGroup = "group.create"
     case addMembers = "group.add_members"
     case removeMembers = "group.remove_members"
     case leave = "group.leave"
     case updateGroupData = "group.update_data"
     case applicationMessages = "message.application"
+    /// Builds a hostile member's attacks (the `attack` verb).
+    case hostile = "conformance.hostile"
 }
 
 /// What a step needs to run.
-public enum StepRequirement: Sendable, Hashable {
+package enum StepRequirement: Sendable, Hashable {
     /// A world step (`deliver`, `fault`, …): no member's engine is involved.
     case world
     /// A member action its app core carries out alone (`mute`, `join-channel`, …).
@@ -45,5 +47,5 @@ public enum StepRequirement: Sendable, Hashable {
 extension Scenario {
     /// The relays a world runs when the scenario declares none (Simulation's `standardRelays`;
     /// ModelMappingTests checks they agree). Steps may name them.
-    public static let standardRelayNames = ["discovery", "keypackages", "inbox", "group"]
+    package static let standardRelayNames = ["discovery", "keypackages", "inbox", "group"]
 }

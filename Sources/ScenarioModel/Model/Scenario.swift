@@ -2,59 +2,59 @@
 // names are unique, and each step's fields match the vocabulary.
 
 /// A relay of the simulated world.
-public struct RelaySpec: Sendable, Hashable {
-    public let name: String
+package struct RelaySpec: Sendable, Hashable {
+    package let name: String
     /// Pika-style roles: `key-packages`, `inbox`, `group`.
-    public let roles: [String]
+    package let roles: [String]
     /// Policies such as `reject-protected` or `down`.
-    public let policies: [String]
-    public let location: SourceLocation
+    package let policies: [String]
+    package let location: SourceLocation
 }
 
 /// A simulated member.
-public struct MemberSpec: Sendable, Hashable {
-    public let label: String
+package struct MemberSpec: Sendable, Hashable {
+    package let label: String
     /// `swift`, `mdk`, or nil for the engine chosen on the command line.
-    public let engine: String?
-    public let profileName: String?
-    public let relays: [String]
+    package let engine: String?
+    package let profileName: String?
+    package let relays: [String]
     /// False for a member that never publishes a key package (it cannot be invited).
-    public let publishesKeyPackage: Bool
+    package let publishesKeyPackage: Bool
     /// How the member's app core merges its accepted commits (`merges-own-commit`).
-    public let ownCommitMerge: OwnCommitMergeName
+    package let ownCommitMerge: OwnCommitMergeName
     /// True for a member whose key package is NIP-70 protected (`["-"]`).
-    public var protectsKeyPackage: Bool = false
+    package var protectsKeyPackage: Bool = false
     /// True for a member whose core hands kind-445 events that fail Nostr verification to its
     /// engine (an engine conformance probe; see `CoreConfiguration.Behaviour`).
-    public var handsUnverifiedGroupEvents: Bool = false
+    package var handsUnverifiedGroupEvents: Bool = false
     /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
-    public var chatRelay: String? = nil
-    public let location: SourceLocation
+    package var chatRelay: String? = nil
+    package let location: SourceLocation
 }
 
 /// A loaded scenario.
-public struct Scenario: Sendable {
-    public let file: String
-    public let name: String
-    public let description: String
-    public let clauses: [String]
-    public let relays: [RelaySpec]
-    public let members: [MemberSpec]
-    public let steps: [Step]
+package struct Scenario: Sendable {
+    package let file: String
+    package let name: String
+    package let description: String
+    package let clauses: [String]
+    package let relays: [RelaySpec]
+    package let members: [MemberSpec]
+    package let steps: [Step]
     /// The `expect` section, checked by the oracles.
-    public let expectations: Expectations?
+    package let expectations: Expectations?
     /// `expect: { decryptable: true }`: the decryptability probe runs after the outcome is recorded.
-    public var decryptable: Bool { expectations?.decryptable ?? false }
+    package var decryptable: Bool { expectations?.decryptable ?? false }
     /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
     /// depends on the seed, such as races judged by convergence alone).
-    public let storesVector: Bool
+    package let storesVector: Bool
 
     static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
-    public static let roles = ["discovery", "key-packages", "inbox", "group"]
-    public static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
-    public static let engines = ["swift", "mdk"]
+    package static let roles = ["discovery", "key-packages", "inbox", "group"]
+    package static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
+    package static let engines = ["swift", "mdk"]
     static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
-    public static let chatRelayConducts = ["honest", "alters", "forges"]
+    package static let chatRelayConducts = ["honest", "alters", "forges"]
     /// Members one world may hold: bounds the work a file can ask for.
     static let maximumMemberCount: Int64 = 300
 
@@ -63,7 +63,7 @@ public struct Scenario: Sendable {
     ///   - text: the YAML text.
     ///   - file: the path used in error locations.
     /// - Throws: the first `ScenarioError`, positioned at the offending node.
-    public init(yaml text: String, file: String) throws(ScenarioError) {
+    package init(yaml text: String, file: String) throws(ScenarioError) {
         let root = try YAMLLoader.load(text, file: file)
         let top = try root.fields(of: "the scenario", allowed: Self.topLevelKeys, required: ["name", "members", "steps"])
         self.file = file

@@ -2,9 +2,9 @@
 // (`StepVocabulary`, `Scenario`'s word lists), so that editors and the runner agree.
 import Foundation
 
-public enum ScenarioSchema {
+package enum ScenarioSchema {
     /// The schema as pretty-printed JSON with sorted keys (stable, so it can be committed and diffed).
-    public static func json() -> String {
+    package static func json() -> String {
         let data = try! JSONSerialization.data(  // the document is built from literals only
             withJSONObject: document(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"

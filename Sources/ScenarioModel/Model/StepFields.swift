@@ -2,10 +2,10 @@
 // (so a read here cannot fail on a well-formed file; if it does, the error still carries the
 // field's position), the nested steps of a `parallel` block, and the step's name.
 
-public struct StepFields: Sendable {
+package struct StepFields: Sendable {
     let fields: Fields?
-    public let substeps: [Step]
-    public let stepName: String?
+    package let substeps: [Step]
+    package let stepName: String?
     /// The scenario's member labels (for nested expectations).
     let members: [String]
 
@@ -16,33 +16,33 @@ public struct StepFields: Sendable {
         return try fields.required(key)
     }
 
-    public func string(_ key: String) throws(ScenarioError) -> String { try required(key).string(key) }
-    public func optionalString(_ key: String) throws(ScenarioError) -> String? { try node(key)?.string(key) }
+    package func string(_ key: String) throws(ScenarioError) -> String { try required(key).string(key) }
+    package func optionalString(_ key: String) throws(ScenarioError) -> String? { try node(key)?.string(key) }
     /// A list of labels (a single label counts as a list of one; runs such as `m001..m149` are
     /// expanded, see `LabelRange`); empty when absent.
-    public func labels(_ key: String) throws(ScenarioError) -> [String] { LabelRange.expand(try node(key)?.stringList(key) ?? []) }
-    public func flag(_ key: String, default value: Bool) throws(ScenarioError) -> Bool { try node(key)?.boolean(key) ?? value }
-    public func optionalFlag(_ key: String) throws(ScenarioError) -> Bool? { try node(key)?.boolean(key) }
-    public func duration(_ key: String) throws(ScenarioError) -> ScenarioDuration { try required(key).duration(key) }
-    public func optionalDuration(_ key: String) throws(ScenarioError) -> ScenarioDuration? { try node(key)?.duration(key) }
-    public func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(ScenarioError) -> Int64? {
+    package func labels(_ key: String) throws(ScenarioError) -> [String] { LabelRange.expand(try node(key)?.stringList(key) ?? []) }
+    package func flag(_ key: String, default value: Bool) throws(ScenarioError) -> Bool { try node(key)?.boolean(key) ?? value }
+    package func optionalFlag(_ key: String) throws(ScenarioError) -> Bool? { try node(key)?.boolean(key) }
+    package func duration(_ key: String) throws(ScenarioError) -> ScenarioDuration { try required(key).duration(key) }
+    package func optionalDuration(_ key: String) throws(ScenarioError) -> ScenarioDuration? { try node(key)?.duration(key) }
+    package func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(ScenarioError) -> Int64? {
         try node(key)?.integer(key, in: range)
     }
-    public func optionalKind(_ key: String) throws(ScenarioError) -> UInt16? {
+    package func optionalKind(_ key: String) throws(ScenarioError) -> UInt16? {
         try optionalInteger(key, in: 0...65535).map { UInt16($0) }
     }
-    public func optionalTags(_ key: String) throws(ScenarioError) -> [[String]]? { try node(key)?.tags(key) }
+    package func optionalTags(_ key: String) throws(ScenarioError) -> [[String]]? { try node(key)?.tags(key) }
 
     /// One of a word enum's raw values.
-    public func word<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> Word {
+    package func word<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> Word {
         try decodeWord(try required(key))
     }
-    public func optionalWord<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> Word? {
+    package func optionalWord<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> Word? {
         guard let node = node(key) else { return nil }
         return try decodeWord(node)
     }
     /// One or a list of a word enum's raw values.
-    public func words<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> [Word] {
+    package func words<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> [Word] {
         let items: [YAMLNode] = switch node(key)?.value {
             case .sequence(let list)?: list
             case nil: []
@@ -54,13 +54,13 @@ public struct StepFields: Sendable {
     }
 
     /// A nested mapping's fields (`copy` of `inject`).
-    public func nested(_ key: String) -> StepFields? {
+    package func nested(_ key: String) -> StepFields? {
         guard let node = node(key), case .mapping(let entries) = node.value else { return nil }
         return StepFields(fields: Fields(context: key, node: node, entries: entries), substeps: [], stepName: nil, members: members)
     }
 
     /// The expectations of a `members` field (`check`).
-    public func memberExpectations(_ key: String) throws(ScenarioError) -> [MemberExpectation] {
+    package func memberExpectations(_ key: String) throws(ScenarioError) -> [MemberExpectation] {
         guard let node = node(key) else { return [] }
         return try Expectations.memberExpectations(node, what: "'\(key)' of check", members: members)
     }

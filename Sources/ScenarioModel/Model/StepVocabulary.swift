@@ -8,7 +8,7 @@
 
 
 /// What a field of a step holds.
-public enum FieldType: Sendable, Hashable {
+package enum FieldType: Sendable, Hashable {
     case member            // a member label declared under `members`
     case members           // a list of member labels (a single label is accepted)
     case relay             // a relay name declared under `relays`
@@ -26,7 +26,7 @@ public enum FieldType: Sendable, Hashable {
 }
 
 /// What a `fault` step applies.
-public enum FaultKind: String, Sendable, CaseIterable {
+package enum FaultKind: String, Sendable, CaseIterable {
     /// A relay goes down, or comes back up (`relay` required).
     case down, up
     /// Frames selected by relay/member/kind/author/nth are lost, delayed (`for`), duplicated or reordered.
@@ -45,11 +45,11 @@ public enum FaultKind: String, Sendable, CaseIterable {
 }
 
 /// One field of a verb.
-public struct FieldSpec: Sendable, Hashable {
-    public let name: String
-    public let type: FieldType
-    public let required: Bool
-    public init(_ name: String, _ type: FieldType, required: Bool = false) {
+package struct FieldSpec: Sendable, Hashable {
+    package let name: String
+    package let type: FieldType
+    package let required: Bool
+    package init(_ name: String, _ type: FieldType, required: Bool = false) {
         self.name = name
         self.type = type
         self.required = required
@@ -60,8 +60,8 @@ public struct FieldSpec: Sendable, Hashable {
 /// and how its checked fields become a typed `StepAction`. The table of these
 /// (`StepVocabulary.verbs`) is the only place a verb is defined: the loader, the JSON Schema, the
 /// capability check and (through `StepAction`) the interpreter all follow it.
-public struct StepVerb: Sendable {
-    public enum Shape: Sendable, Hashable {
+package struct StepVerb: Sendable {
+    package enum Shape: Sendable, Hashable {
         /// A mapping of the listed fields.
         case fields([FieldSpec])
         /// One of the listed words (`deliver: all`).
@@ -70,10 +70,10 @@ public struct StepVerb: Sendable {
         case steps
     }
 
-    public let name: String
-    public let summary: String
-    public let shape: Shape
-    public let requirement: StepRequirement
+    package let name: String
+    package let summary: String
+    package let shape: Shape
+    package let requirement: StepRequirement
     /// A rule across the verb's fields (`inject` needs `kind` or `copy`), checked after each field.
     let crossCheck: (@Sendable (YAMLNode) throws(ScenarioError) -> Void)?
     /// Builds the step's action from its checked fields, when the file loads.
@@ -104,21 +104,21 @@ public struct StepVerb: Sendable {
 }
 
 /// What a `wait` step's `never` watches for, at every step of the world while it waits.
-public enum NeverCondition: String, Sendable, CaseIterable {
+package enum NeverCondition: String, Sendable, CaseIterable {
     /// A member records an error.
     case errors
     /// A member rejects an event.
     case rejections
 }
 
-public enum StepVocabulary {
+package enum StepVocabulary {
     static let by = FieldSpec("by", .member, required: true)
     /// The action as a modified client sends it, skipping its own permission checks.
     static let forged = FieldSpec("forged", .boolean)
     static let roles = RoleName.allCases.map(\.rawValue)
 
     /// Every verb a scenario step may use: member actions, then world steps.
-    public static let verbs: [StepVerb] = memberVerbs + worldVerbs
+    package static let verbs: [StepVerb] = memberVerbs + worldVerbs + [attackVerb]
 
-    public static func verb(named name: String) -> StepVerb? { verbs.first { $0.name == name } }
+    package static func verb(named name: String) -> StepVerb? { verbs.first { $0.name == name } }
 }

@@ -4,27 +4,27 @@ import Foundation
 import ScenarioModel
 
 /// What to run and how.
-public struct RunRequest: Sendable {
-    public var selection: String
-    public var seeds: [UInt64]
-    public var updateVectors: Bool
-    public var checkDeterminism: Bool
+package struct RunRequest: Sendable {
+    package var selection: String
+    package var seeds: [UInt64]
+    package var updateVectors: Bool
+    package var checkDeterminism: Bool
     /// Where `<scenario stem>.json` outcome vectors live.
-    public var vectorsDirectory: URL
+    package var vectorsDirectory: URL
     /// Where failure capsules are written.
-    public var capsuleDirectory: URL
-    public var ledger: DefectLedger
+    package var capsuleDirectory: URL
+    package var ledger: DefectLedger
     /// Engine name → version, for the ledger and capsules.
-    public var engineVersions: [String: String]
+    package var engineVersions: [String: String]
     /// `YYYY-MM-DD`, for ledger expiry.
-    public var today: String
+    package var today: String
     /// The command line that reruns one scenario; the runner appends the file, engine and seed.
-    public var commandName: String
+    package var commandName: String
     /// How a reproduce command names a scenario file (the CLI makes it absolute, so that the
     /// command works from any directory).
-    public var reproducePath: @Sendable (String) -> String = { $0 }
+    package var reproducePath: @Sendable (String) -> String = { $0 }
 
-    public init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
+    package init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
                 commandName: String = "marmot-conform") {
         self.selection = selection
@@ -40,15 +40,15 @@ public struct RunRequest: Sendable {
     }
 }
 
-public struct ConformanceRunner: Sendable {
-    public let executor: ScenarioExecutor
-    public init(executor: ScenarioExecutor) { self.executor = executor }
+package struct ConformanceRunner: Sendable {
+    package let executor: ScenarioExecutor
+    package init(executor: ScenarioExecutor) { self.executor = executor }
 
     static let vectorClause = Clause("marmot-conform", "scenario vectors")
     static let determinismClause = Clause("marmot-conform", "determinism")
 
     /// Runs every scenario for every seed, reporting each finished run to `progress`.
-    public func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
+    package func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
                     progress: (ScenarioRun) -> Void) async -> [ScenarioRun] {
         var runs: [ScenarioRun] = []
         var fingerprints = StoredFingerprints(url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"))
@@ -190,7 +190,7 @@ public struct ConformanceRunner: Sendable {
 
 extension Scenario {
     /// The vector file's name: the scenario file's path under `scenarios/`, folders joined by `-`.
-    public var vectorName: String {
+    package var vectorName: String {
         var path = file
         if let range = path.range(of: "scenarios/") { path = String(path[range.upperBound...]) }
         if path.hasSuffix(".yaml") { path.removeLast(5) } else if path.hasSuffix(".yml") { path.removeLast(4) }

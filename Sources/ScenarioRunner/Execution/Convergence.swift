@@ -26,34 +26,23 @@ enum Convergence {
     }
 
     /// Every active member's view of every group, keyed by Marmot group id, with the reads that failed.
-    static func views(in world: World) async -> (views: [String: [View]], reads: EngineReads, unexposed: [String]) {
+    static func views(in world: World) async -> (views: [String: [View]], reads: MemberReads, unexposed: [String]) {
         let names = Observation.labels(in: world)
-        var reads = EngineReads()
+        var reads = MemberReads(world)
         var views: [String: [View]] = [:]
         var unexposed: [String] = []
         for label in world.labels {
-            guard let member = world.member(label) else { continue }
-            let engine = member.engine
-            guard let groups = await reads.value("\(label): groups", { () async throws(EngineError) in try await engine.groups() }) else { continue }
+            guard let groups = await reads.groups(of: label) else { continue }
             let active = groups.filter { $0.state == .active }
             guard !active.isEmpty else { continue }
-            let exposesExact = await reads.value("\(label): capabilities") { () async throws(EngineError) in
-                try await engine.capabilities()
-            }?.supports(.exactState) ?? false
+            let exposesExact = await reads.capabilities(of: label)?.supports(.exactState) ?? false
             if !exposesExact { unexposed.append(label) }
-            let chats = await member.core.state().chatList
+            let chats = await reads.state(of: label)?.chatList ?? []
             for group in active {
-                let id = group.mlsGroupID
-                let roster = (await reads.value("\(label): members of \(group.name)") { () async throws(EngineError) in
-                    try await engine.members(of: id)
-                } ?? []).map { Observation.name($0, names) }.sorted()
+                let roster = (await reads.members(of: label, in: group) ?? []).map { Observation.name($0, names) }.sorted()
                 let admins = group.admins.map { Observation.name($0, names) }.sorted()
-                let exact: ExactGroupState? = exposesExact
-                    ? await reads.value("\(label): exact state of \(group.name)") { () async throws(EngineError) in try await engine.exactState(of: id) }
-                    : nil
-                let held = await reads.value("\(label): messages of \(group.name)") { () async throws(EngineError) in
-                    try await engine.messages(in: id)
-                } ?? []
+                let exact: ExactGroupState? = exposesExact ? await reads.exactState(of: label, in: group) : nil
+                let held = await reads.messages(of: label, in: group) ?? []
                 let chat = chats.first { $0.chatID == group.nostrGroupID && !$0.isRemoved }
                 views[group.nostrGroupID, default: []].append(View(
                     label: label, summary: "name \(group.name), epoch \(group.epoch), members \(roster), admins \(admins)", exact: exact,

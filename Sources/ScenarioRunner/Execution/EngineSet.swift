@@ -5,27 +5,27 @@ import ScenarioModel
 import Simulation
 
 /// The engines a run may use, by name (`swift`, `mdk`, …).
-public struct EngineSet: Sendable {
+package struct EngineSet: Sendable {
     /// Makes a member's engine from its context: label, storage key, seeded stream and the world clock.
-    public typealias Factory = ContextualEngineFactory
+    package typealias Factory = ContextualEngineFactory
 
-    public struct Entry: Sendable {
-        public let factory: Factory
+    package struct Entry: Sendable {
+        package let factory: Factory
         /// Whether runs with only this engine replay byte for byte (our own engine, and MDK through its
         /// driver on the world's clock and seed: yes), so that they get fingerprints.
-        public let deterministic: Bool
-        public init(factory: @escaping Factory, deterministic: Bool) {
+        package let deterministic: Bool
+        package init(factory: @escaping Factory, deterministic: Bool) {
             self.factory = factory
             self.deterministic = deterministic
         }
     }
 
-    public var entries: [String: Entry]
-    public init(_ entries: [String: Entry]) { self.entries = entries }
+    package var entries: [String: Entry]
+    package init(_ entries: [String: Entry]) { self.entries = entries }
 
     /// The engine of each member: its own `engine:` field, else the run's selection; `mixed`
     /// alternates the available engines over the members in declaration order.
-    public func assignment(for scenario: Scenario, selection: String) -> [String: String] {
+    package func assignment(for scenario: Scenario, selection: String) -> [String: String] {
         let available = entries.keys.sorted()
         var out: [String: String] = [:]
         for (index, member) in scenario.members.enumerated() {

@@ -27,7 +27,12 @@ enum MessageOracles {
         let world: World
         var read: [String: [ReceivedMessage]] = [:]
         /// Reads that failed: the oracle that asked is then an `error`, not a verdict on messages.
-        var reads = EngineReads()
+        var reads: MemberReads
+
+        init(world: World) {
+            self.world = world
+            reads = MemberReads(world)
+        }
 
         /// Whether `label` holds a message `text` from `sender` in the group (in its engine's store).
         mutating func has(_ label: String, message text: String, from sender: String, in chatID: String) async -> Bool {
@@ -38,13 +43,8 @@ enum MessageOracles {
         }
 
         mutating func messages(of label: String, in chatID: String) async -> [ReceivedMessage] {
-            guard let engine = world.member(label)?.engine,
-                let group = await reads.value("\(label): groups", { () async throws(EngineError) in try await engine.groups() })?
-                    .first(where: { $0.nostrGroupID == chatID })
-            else { return [] }
-            return await reads.value("\(label): messages of \(group.name)") { () async throws(EngineError) in
-                try await engine.messages(in: group.mlsGroupID)
-            } ?? []
+            guard let group = await reads.group(of: label, chatID: chatID) else { return [] }
+            return await reads.messages(of: label, in: group) ?? []
         }
     }
 
@@ -73,11 +73,9 @@ enum MessageOracles {
     /// forks; members that disagree at one epoch are the convergence oracle's business.
     static func noMemberAhead(in world: World) async -> CheckResult {
         var epochs: [String: [(label: String, epoch: UInt64)]] = [:]
-        var reads = EngineReads()
+        var reads = MemberReads(world)
         for label in world.labels {
-            guard let engine = world.member(label)?.engine,
-                let groups = await reads.value("\(label): groups", { () async throws(EngineError) in try await engine.groups() })
-            else { continue }
+            guard let groups = await reads.groups(of: label) else { continue }
             for group in groups where group.state == .active {
                 epochs[group.nostrGroupID, default: []].append((label, group.epoch))
             }
@@ -100,9 +98,10 @@ enum MessageOracles {
     /// other active member of the group must read it. Runs after the outcome is recorded.
     static func probe(in world: World) async -> CheckResult {
         var probes: [(sender: String, chatID: String, text: String)] = []
+        let members = MemberReads(world)
         for label in world.labels {
-            guard let core = world.member(label)?.core else { continue }
-            for chat in await core.state().chatList where !chat.isRemoved {
+            guard let state = await members.state(of: label) else { continue }
+            for chat in state.chatList where !chat.isRemoved {
                 let text = "probe from \(label)"
                 await world.dispatch(label, .sendMessage(chatID: chat.chatID, text: text))
                 probes.append((label, chat.chatID, text))
@@ -113,7 +112,7 @@ enum MessageOracles {
         var histories = Histories(world: world)
         for probe in probes {
             for label in world.labels where label != probe.sender {
-                guard let chat = await world.member(label)?.core.state().chatList.first(where: { $0.chatID == probe.chatID }),
+                guard let chat = await histories.reads.state(of: label)?.chatList.first(where: { $0.chatID == probe.chatID }),
                     !chat.isRemoved
                 else { continue }
                 if !(await histories.has(label, message: probe.text, from: probe.sender, in: probe.chatID)) {

@@ -1,5 +1,6 @@
 // What each member ended up with, as an engine-independent Outcome: members are named by label,
-// never by key, and nothing random (ids, timestamps, MLS group ids) is kept.
+// never by key, and nothing random (ids, timestamps, MLS group ids) is kept. Members are read
+// only through `MemberReads`.
 import EngineInterface
 import GroupCore
 import Nostr
@@ -13,13 +14,13 @@ enum Observation {
 
     /// The outcome of every member, keyed by label, with the engine reads that failed on the way
     /// (an outcome built on a failed read must not be judged).
-    static func outcome(of world: World) async -> (outcome: Outcome, reads: EngineReads) {
+    static func outcome(of world: World) async -> (outcome: Outcome, reads: MemberReads) {
         let names = labels(in: world)
         var members: [String: Outcome] = [:]
-        var reads = EngineReads()
+        var reads = MemberReads(world)
         for label in world.labels {
-            guard let member = world.member(label) else { continue }
-            members[label] = await outcome(of: member, names: names, reads: &reads)
+            guard let outcome = await outcome(of: label, names: names, reads: &reads) else { continue }
+            members[label] = outcome
         }
         return (.map(members), reads)
     }
@@ -28,10 +29,10 @@ enum Observation {
         names[key] ?? "unknown:\(key.hex.prefix(8))"
     }
 
-    static func outcome(of member: SimulatedMember, names: [PublicKey: String], reads: inout EngineReads) async -> Outcome {
-        let state = await member.core.state()
-        let engine = member.engine
-        let snapshots = await reads.value("\(member.label): groups") { () async throws(EngineError) in try await engine.groups() } ?? []
+    /// One member's outcome (nil: no such member).
+    static func outcome(of label: String, names: [PublicKey: String], reads: inout MemberReads) async -> Outcome? {
+        guard let state = await reads.state(of: label) else { return nil }
+        let snapshots = await reads.groups(of: label) ?? []
         var chats: [Outcome] = []
         for chat in state.chatList {
             var fields: [String: Outcome] = [
@@ -42,9 +43,8 @@ enum Observation {
             ]
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
-                let messages = (await reads.value("\(member.label): messages of \(chat.groupName)") { () async throws(EngineError) in
-                    try await engine.messages(in: snapshot.mlsGroupID)
-                } ?? []).filter { $0.rumor.kind != .roleControl }
+                let messages = (await reads.messages(of: label, in: snapshot, named: chat.groupName) ?? [])
+                    .filter { $0.rumor.kind != .roleControl }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
@@ -77,7 +77,7 @@ enum Observation {
         chats.sort { $0.summary < $1.summary }
         var notifications: [Outcome] = []
         for intent in state.notifications {
-            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, member: member, names: names, reads: &reads))
+            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, label: label, names: names, reads: &reads))
         }
         let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
         var fields: [String: Outcome] = [
@@ -101,8 +101,8 @@ enum Observation {
     /// its own chat (thread id = chat id, is-group as the chat) and at a message of that chat with
     /// that sender and timestamp, else what does not match.
     static func notificationOutcome(
-        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], member: SimulatedMember, names: [PublicKey: String],
-        reads: inout EngineReads
+        _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], label: String, names: [PublicKey: String],
+        reads: inout MemberReads
     ) async -> Outcome {
         let payload = intent.payload
         let chat = state.chatList.first { $0.chatID == payload.chatID }
@@ -115,10 +115,7 @@ enum Observation {
         if let channel {
             message = channel.messages.first { $0.id == payload.messageID }.map { ($0.senderPubkey.hex, $0.timestamp) }
         } else if let snapshot = snapshots.first(where: { $0.nostrGroupID == payload.chatID }) {
-            let engine = member.engine
-            let messages = await reads.value("\(member.label): messages of \(payload.chatID.prefix(8))") { () async throws(EngineError) in
-                try await engine.messages(in: snapshot.mlsGroupID)
-            } ?? []
+            let messages = await reads.messages(of: label, in: snapshot, named: String(payload.chatID.prefix(8))) ?? []
             message = messages.first { $0.rumor.id.hex == payload.messageID }.map { ($0.sender.hex, $0.rumor.createdAt) }
         }
         if let message {

@@ -8,30 +8,30 @@ import ScenarioModel
 import Simulation
 
 /// Everything one run produced.
-public struct Execution: Sendable {
-    public var run: ScenarioRun
+package struct Execution: Sendable {
+    package var run: ScenarioRun
     /// What every member ended up with (nil when the run did not execute).
-    public let outcome: Outcome?
-    public let stepLog: [String]
+    package let outcome: Outcome?
+    package let stepLog: [String]
     /// The whole trace, network and members merged in order (for capsules and `--trace`).
-    public let trace: [TraceLine]
+    package let trace: [TraceLine]
     /// Where each step began in `trace`.
-    public var steps: [StepMark] = []
+    package var steps: [StepMark] = []
 }
 
 /// Interprets a scenario's steps against a `World` and checks its expectations.
-public struct ScenarioExecutor: Sendable {
-    public let engines: EngineSet
+package struct ScenarioExecutor: Sendable {
+    package let engines: EngineSet
     /// Unix time of virtual instant zero, the same for every engine (MDK reads the world's clock
     /// through its driver's shim); chosen by the caller, this module reads no clock.
-    public let epochUnixSeconds: UInt64
+    package let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
-    public var disabledPermissionChecks: Set<PermissionCheck> = []
+    package var disabledPermissionChecks: Set<PermissionCheck> = []
     /// Receives the run's trace as it happens (`run --trace`): a header, then after every step the
     /// entries it added, one formatted line each.
-    public var traceSink: (@Sendable (String) -> Void)?
+    package var traceSink: (@Sendable (String) -> Void)?
 
-    public init(engines: EngineSet, epochUnixSeconds: UInt64) {
+    package init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
         self.epochUnixSeconds = epochUnixSeconds
     }
@@ -44,7 +44,7 @@ public struct ScenarioExecutor: Sendable {
     static let jitter = VirtualDuration.milliseconds(20)
 
     /// Runs `scenario` with `seed`; `selection` is `swift`, `mdk` or `mixed`.
-    public func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
+    package func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
         var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection, seed: seed, reproduce: reproduce)
         let assignment = engines.assignment(for: scenario, selection: selection)
         if let missing = Set(assignment.values).sorted().first(where: { engines.entries[$0] == nil }) {

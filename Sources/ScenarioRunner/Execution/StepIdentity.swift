@@ -4,16 +4,16 @@
 // stays out of the name and goes into the human-readable detail instead.
 import ScenarioModel
 
-public enum StepIdentity {
+package enum StepIdentity {
     /// `step 'after the race'` for a named step (names are unique within a scenario); an unnamed
     /// step is `step 6 (check)`: its 1-based index among the scenario's top-level steps and its verb.
-    public static func title(of step: Step, number: Int) -> String {
+    package static func title(of step: Step, number: Int) -> String {
         if let name = step.name { return "step '\(name)'" }
         return "step \(number) (\(step.verb))"
     }
 
     /// The check with the step's position appended to its detail (`… (at file:line:column)`).
-    public static func locate(_ check: CheckResult, at location: SourceLocation) -> CheckResult {
+    package static func locate(_ check: CheckResult, at location: SourceLocation) -> CheckResult {
         var located = check
         located.detail = check.detail.isEmpty ? "at \(location)" : "\(check.detail) (at \(location))"
         return located

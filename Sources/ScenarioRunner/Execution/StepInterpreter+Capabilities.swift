@@ -18,8 +18,8 @@ extension StepInterpreter {
         func collect(_ steps: [Step]) {
             for step in steps {
                 collect(step.substeps)
-                guard case .engine(let feature) = step.requirement, case .member(let member) = step.action else { continue }
-                needed[member.by, default: []].insert(EngineCapability(feature).rawValue)
+                guard case .engine(let feature) = step.requirement, let by = step.performer else { continue }
+                needed[by, default: []].insert(EngineCapability(feature).rawValue)
             }
         }
         collect(scenario.steps)

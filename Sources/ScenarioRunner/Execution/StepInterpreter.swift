@@ -103,6 +103,8 @@ struct StepInterpreter {
             return try await self.check(check, title: title)
         case .wait(let wait):
             return [await self.wait(wait, title: title)]
+        case .attack(let attack):
+            return try await self.attack(attack, title: title)
         }
         return []
     }

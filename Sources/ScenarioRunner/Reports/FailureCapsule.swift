@@ -8,33 +8,33 @@
 import Foundation
 import ScenarioModel
 
-public struct FailureCapsule: Hashable, Sendable, Codable {
+package struct FailureCapsule: Hashable, Sendable, Codable {
     /// Bumped on any incompatible change of this format. 2: the whole merged trace (`trace`)
     /// replaced the last 80 lines (`traceTail`).
-    public static let formatVersion = 2
+    package static let formatVersion = 2
     /// Capsules larger than this many bytes of JSON are written gzip'd.
-    public static let compressionThreshold = 256 * 1024
+    package static let compressionThreshold = 256 * 1024
 
-    public let format: Int
-    public let scenarioFile: String
+    package let format: Int
+    package let scenarioFile: String
     /// The scenario exactly as it ran.
-    public let scenarioText: String
-    public let engine: String
+    package let scenarioText: String
+    package let engine: String
     /// Engine name → version, as the engines reported them.
-    public let engineVersions: [String: String]
-    public let seed: UInt64
+    package let engineVersions: [String: String]
+    package let seed: UInt64
     /// The steps that ran, one line each (virtual time, step, position), up to the failure.
-    public let stepLog: [String]
+    package let stepLog: [String]
     /// The whole trace of the run, network and members merged in order.
-    public let trace: [TraceLine]
+    package let trace: [TraceLine]
     /// Where each step began in `trace`.
-    public let steps: [StepMark]
-    public let fingerprint: String?
+    package let steps: [StepMark]
+    package let fingerprint: String?
     /// The failing checks with expected and observed values.
-    public let failures: [CheckResult]
-    public let reproduce: String
+    package let failures: [CheckResult]
+    package let reproduce: String
 
-    public init(scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
+    package init(scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
                 stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String) {
         format = Self.formatVersion
         self.scenarioFile = scenarioFile
@@ -51,14 +51,14 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
     }
 
     /// The capsule as pretty-printed JSON with sorted keys.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
     /// The bytes to write and the file name: JSON, or gzip'd JSON when large.
-    public func encoded() throws -> (data: Data, fileName: String) {
+    package func encoded() throws -> (data: Data, fileName: String) {
         let json = try json()
         if json.count > Self.compressionThreshold, let compressed = Gzip.compress(json) {
             return (compressed, suggestedFileName + ".gz")
@@ -67,7 +67,7 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
     }
 
     /// Reads a capsule (plain or gzip'd), refusing formats this build does not know.
-    public init(json data: Data, file: String) throws(ScenarioError) {
+    package init(json data: Data, file: String) throws(ScenarioError) {
         let here = SourceLocation(file: file, line: 1, column: 1)
         var data = data
         if Gzip.isCompressed(data) {
@@ -91,7 +91,7 @@ public struct FailureCapsule: Hashable, Sendable, Codable {
     }
 
     /// A file name that identifies the run: `<scenario file stem>-<engine>-seed<N>.capsule.json`.
-    public var suggestedFileName: String {
+    package var suggestedFileName: String {
         let stem = URL(fileURLWithPath: scenarioFile).deletingPathExtension().lastPathComponent
         return "\(stem)-\(engine)-seed\(seed).capsule.json"
     }

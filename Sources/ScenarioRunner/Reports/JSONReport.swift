@@ -1,9 +1,9 @@
 // The machine-readable report (`--json`), documented in docs/report-format.md.
 import Foundation
 
-public enum JSONReport {
+package enum JSONReport {
     /// The report format version; bump it on any incompatible change.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     struct Document: Codable {
         let format: Int
@@ -19,7 +19,7 @@ public enum JSONReport {
     }
 
     /// The report for `runs` as pretty-printed JSON with sorted keys.
-    public static func json(_ timed: [TimedRun], toolVersion: String) throws -> String {
+    package static func json(_ timed: [TimedRun], toolVersion: String) throws -> String {
         let s = RunSummary(timed.map(\.run))
         let document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",

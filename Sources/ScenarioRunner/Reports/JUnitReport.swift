@@ -4,9 +4,9 @@
 // be judged (infrastructure failed) becomes <error>; an unsupported run
 // or a known defect becomes <skipped> with the reason, so it is visible without failing the build.
 
-public enum JUnitReport {
+package enum JUnitReport {
     /// The report document for `timed` runs.
-    public static func xml(_ timed: [TimedRun], suiteName: String = "marmot-conform") -> String {
+    package static func xml(_ timed: [TimedRun], suiteName: String = "marmot-conform") -> String {
         let summary = RunSummary(timed.map(\.run))
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -6,9 +6,9 @@ import DeterministicScheduler
 import Simulation
 
 /// One entry of a run's trace.
-public struct TraceLine: Codable, Hashable, Sendable, CustomStringConvertible {
+package struct TraceLine: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Which record it comes from.
-    public enum Source: String, Codable, Hashable, Sendable {
+    package enum Source: String, Codable, Hashable, Sendable {
         /// The relay network: `send`, `arrive`, `deliver`, `relay`, `fault`, `connect`, `lost`, `inject`, …
         case network
         /// The members: `member`, `core`, `update`, `timer`, `fault` (tampering), …
@@ -16,14 +16,14 @@ public struct TraceLine: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Virtual time since the run started, in microseconds.
-    public let micros: UInt64
-    public let source: Source
-    public let category: String
+    package let micros: UInt64
+    package let source: Source
+    package let category: String
     /// Who or what it concerns: `alice`, `relay-a`, a link `alice->relay-a`, `rule-3`, …
-    public let subject: String
-    public let detail: String
+    package let subject: String
+    package let detail: String
 
-    public init(micros: UInt64, source: Source, category: String, subject: String, detail: String) {
+    package init(micros: UInt64, source: Source, category: String, subject: String, detail: String) {
         self.micros = micros
         self.source = source
         self.category = category
@@ -32,15 +32,15 @@ public struct TraceLine: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `12.000250 arrive relay-a->alice: EVENT s1 1a2b3c4d kind 445`.
-    public var description: String {
+    package var description: String {
         "\(VirtualInstant(microseconds: micros)) \(category) \(subject): \(detail)"
     }
 }
 
-public enum RunTrace {
+package enum RunTrace {
     /// Both records merged: member entry `i` comes after the first `anchors[i]` network entries.
     /// Missing anchors (an older world) put the member entries last rather than drop them.
-    public static func merged(network: Trace, members: Trace, anchors: [Int]) -> [TraceLine] {
+    package static func merged(network: Trace, members: Trace, anchors: [Int]) -> [TraceLine] {
         var out: [TraceLine] = []
         out.reserveCapacity(network.entries.count + members.entries.count)
         var next = 0
@@ -63,21 +63,21 @@ public enum RunTrace {
     }
 
     /// The whole trace of `world` so far.
-    public static func of(_ world: World) -> [TraceLine] {
+    package static func of(_ world: World) -> [TraceLine] {
         merged(network: world.network.trace, members: world.log, anchors: world.logAnchors)
     }
 }
 
 /// Where a step began in a run's merged trace, for diagrams: the step's entries start at `traceIndex`.
-public struct StepMark: Codable, Hashable, Sendable {
+package struct StepMark: Codable, Hashable, Sendable {
     /// The step's check identity, e.g. `step 'after the race'` or `step 6 (check)`.
-    public let title: String
+    package let title: String
     /// `file:line:column` of the step.
-    public let location: String
+    package let location: String
     /// How many merged trace entries came before the step.
-    public let traceIndex: Int
+    package let traceIndex: Int
 
-    public init(title: String, location: String, traceIndex: Int) {
+    package init(title: String, location: String, traceIndex: Int) {
         self.title = title
         self.location = location
         self.traceIndex = traceIndex

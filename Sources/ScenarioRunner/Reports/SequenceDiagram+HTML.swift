@@ -8,7 +8,7 @@ extension SequenceDiagram {
     static let top = 70
 
     /// The page.
-    public func html() -> String {
+    package func html() -> String {
         let width = max(1, participants.count) * Self.column + 40
         let height = Self.top + (items.count + 1) * Self.row + 30
         var x: [String: Int] = [:]

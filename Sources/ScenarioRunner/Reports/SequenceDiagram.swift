@@ -6,26 +6,26 @@
 import ScenarioModel
 import Simulation
 
-public struct SequenceDiagram: Sendable {
-    public enum Item: Hashable, Sendable {
+package struct SequenceDiagram: Sendable {
+    package enum Item: Hashable, Sendable {
         /// A frame from one lifeline to another; `lost` when it never arrived.
         case arrow(from: String, to: String, label: String, lost: Bool)
         /// A note on some lifelines (all of them when `over` is empty).
         case note(over: [String], text: String, kind: NoteKind)
     }
 
-    public enum NoteKind: String, Hashable, Sendable {
+    package enum NoteKind: String, Hashable, Sendable {
         case step, failure, update, fault
     }
 
-    public let title: String
+    package let title: String
     /// Lifelines, members first then relays, in declaration order.
-    public let participants: [String]
-    public let items: [Item]
+    package let participants: [String]
+    package let items: [Item]
 
     /// The diagram of the run a capsule recorded. `limit` caps the trace entries drawn (the last
     /// ones are kept, where a failure usually is); nil draws them all.
-    public init(capsule: FailureCapsule, limit: Int? = nil) {
+    package init(capsule: FailureCapsule, limit: Int? = nil) {
         let scenario = try? Scenario(yaml: capsule.scenarioText, file: capsule.scenarioFile)
         var participants = scenario?.members.map(\.label) ?? []
         let relays = scenario.map { $0.relays.isEmpty ? WorldConfiguration.standardRelays.map(\.name) : $0.relays.map(\.name) } ?? []
@@ -101,7 +101,7 @@ public struct SequenceDiagram: Sendable {
     }
 
     /// Mermaid `sequenceDiagram` text. Lifelines get short aliases (`P1`…), so any name works.
-    public func mermaid() -> String {
+    package func mermaid() -> String {
         var alias: [String: String] = [:]
         var out = "sequenceDiagram\n"
         out += "    title \(Self.mermaidText(title))\n"

@@ -4,7 +4,7 @@
 // `marmot-conform role-matrix` rewrites them.
 import GroupCore
 
-public enum RoleMatrix {
+package enum RoleMatrix {
     /// One member per rank, named so that a file reads as the cell it checks.
     static let cast: [(label: String, role: Role)] = [
         ("alice", .owner), ("bob", .admin), ("carol", .moderator), ("dave", .member), ("erin", .observer),
@@ -17,24 +17,24 @@ public enum RoleMatrix {
     static let tableRoles: [Role] = [.moderator, .member, .observer]
 
     /// One action's cell: who does what to whom and what the table says.
-    public struct Cell: Sendable {
-        public let actor: Role
-        public let action: RoleAction
-        public let target: Role?
-        public let newRole: Role?
-        public let refusal: PermissionCheck?
+    package struct Cell: Sendable {
+        package let actor: Role
+        package let action: RoleAction
+        package let target: Role?
+        package let newRole: Role?
+        package let refusal: PermissionCheck?
     }
 
     /// A generated file: its path under the repository and its text.
-    public struct File: Sendable {
-        public let path: String
-        public let text: String
+    package struct File: Sendable {
+        package let path: String
+        package let text: String
     }
 
     static func role(of label: String) -> Role { cast.first { $0.label == label }?.role ?? .member }
 
     /// Every generated file: four scenarios and the report.
-    public static func files() -> [File] {
+    package static func files() -> [File] {
         [send(), delete(), block(), setRole()].map { File(path: "scenarios/roles/matrix/\($0.name).yaml", text: $0.text) }
             + [File(path: "docs/role-matrix.md", text: report())]
     }

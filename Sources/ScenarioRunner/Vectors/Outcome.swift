@@ -4,7 +4,7 @@ import Nostr
 import ScenarioModel
 
 /// A JSON-shaped value with a stable order, so that stored vectors diff cleanly.
-public indirect enum Outcome: Hashable, Sendable {
+package indirect enum Outcome: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -15,7 +15,7 @@ public indirect enum Outcome: Hashable, Sendable {
     // MARK: - JSON
 
     /// Pretty-printed JSON with sorted keys (the stored form of a vector).
-    public func json() -> String {
+    package func json() -> String {
         var out = ""
         write(into: &out, indent: 0)
         return out + "\n"
@@ -55,7 +55,7 @@ public indirect enum Outcome: Hashable, Sendable {
 
     /// Parses a stored vector.
     /// - Throws: `ScenarioError` `.invalidValue` for JSON that is not an outcome (e.g. a fractional number).
-    public init(json text: String, file: String) throws(ScenarioError) {
+    package init(json text: String, file: String) throws(ScenarioError) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: text)
@@ -90,18 +90,18 @@ public indirect enum Outcome: Hashable, Sendable {
 }
 
 /// One difference between an expected and an observed outcome.
-public struct OutcomeDifference: Hashable, Sendable, CustomStringConvertible {
+package struct OutcomeDifference: Hashable, Sendable, CustomStringConvertible {
     /// Where, as `members.bob.chats[0].name`.
-    public let path: String
-    public let expected: String
-    public let observed: String
-    public var description: String { "\(path.isEmpty ? "(root)" : path): expected \(expected), observed \(observed)" }
+    package let path: String
+    package let expected: String
+    package let observed: String
+    package var description: String { "\(path.isEmpty ? "(root)" : path): expected \(expected), observed \(observed)" }
 }
 
 extension Outcome {
     /// Every place where `observed` differs from `self` (the expectation), deepest first reported,
     /// in a stable order (sorted keys, list positions).
-    public func differences(from observed: Outcome, path: String = "") -> [OutcomeDifference] {
+    package func differences(from observed: Outcome, path: String = "") -> [OutcomeDifference] {
         switch (self, observed) {
         case (.map(let expected), .map(let actual)):
             var out: [OutcomeDifference] = []
@@ -123,7 +123,7 @@ extension Outcome {
     }
 
     /// A one-line rendering for diffs.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .null: "null"
         case .bool(let b): String(b)

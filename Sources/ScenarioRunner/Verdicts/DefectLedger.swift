@@ -12,19 +12,19 @@
 import ScenarioModel
 
 /// One confirmed engine defect.
-public struct KnownDefect: Hashable, Sendable {
-    public let engine: String
-    public let version: String
-    public let scenario: String
-    public let check: String
-    public let clause: Clause
-    public let reason: String
-    public let link: String
+package struct KnownDefect: Hashable, Sendable {
+    package let engine: String
+    package let version: String
+    package let scenario: String
+    package let check: String
+    package let clause: Clause
+    package let reason: String
+    package let link: String
     /// `YYYY-MM-DD`; after this day the entry no longer excuses the failure, forcing a review.
-    public let expires: String
-    public let location: SourceLocation?
+    package let expires: String
+    package let location: SourceLocation?
 
-    public init(engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
+    package init(engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
                 link: String, expires: String, location: SourceLocation? = nil) {
         self.engine = engine
         self.version = version
@@ -39,15 +39,15 @@ public struct KnownDefect: Hashable, Sendable {
 }
 
 /// The ledger file, loaded and checked.
-public struct DefectLedger: Sendable {
-    public let entries: [KnownDefect]
+package struct DefectLedger: Sendable {
+    package let entries: [KnownDefect]
 
-    public init(entries: [KnownDefect]) { self.entries = entries }
+    package init(entries: [KnownDefect]) { self.entries = entries }
 
     static let keys = ["engine", "version", "scenario", "check", "clause", "reason", "link", "expires"]
 
     /// Parses a ledger file (a YAML list of entries; every field required).
-    public init(yaml text: String, file: String) throws(ScenarioError) {
+    package init(yaml text: String, file: String) throws(ScenarioError) {
         let root = try YAMLLoader.load(text, file: file)
         var entries: [KnownDefect] = []
         for node in try root.list("the ledger") {
@@ -102,7 +102,7 @@ public struct DefectLedger: Sendable {
 
     /// Applies the ledger to a run: a listed failing check becomes a known defect (unless the entry
     /// expired before `today`, a `YYYY-MM-DD` string), a listed passing check an unexpected pass.
-    public func apply(to run: ScenarioRun, engineVersion: String, today: String) -> ScenarioRun {
+    package func apply(to run: ScenarioRun, engineVersion: String, today: String) -> ScenarioRun {
         var run = run
         for index in run.checks.indices {
             let check = run.checks[index]

@@ -3,22 +3,22 @@
 // have verdicts of their own so that a CI gate can act on them.
 
 /// The clause of a specification a check enforces.
-public struct Clause: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct Clause: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The document, e.g. `MIP-03`, `RFC 9420`, `NIP-01`.
-    public let spec: String
+    package let spec: String
     /// The section, e.g. `Commit Message Race Conditions` or `§12.4`.
-    public let section: String
+    package let section: String
 
-    public init(_ spec: String, _ section: String) {
+    package init(_ spec: String, _ section: String) {
         self.spec = spec
         self.section = section
     }
 
-    public var description: String { section.hasPrefix("§") ? "\(spec) \(section)" : "\(spec) \"\(section)\"" }
+    package var description: String { section.hasPrefix("§") ? "\(spec) \(section)" : "\(spec) \"\(section)\"" }
 }
 
 /// The outcome of one check, or of a whole scenario run.
-public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
+package enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     case pass
     case fail
     /// The run could not be judged: infrastructure failed (an engine did not start, a driver died,
@@ -34,21 +34,21 @@ public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     case unexpectedPass = "unexpected-pass"
 
     /// Whether this verdict makes a conformance run fail (exit status 1).
-    public var failsTheRun: Bool { self == .fail || self == .error }
+    package var failsTheRun: Bool { self == .fail || self == .error }
 }
 
 /// The result of one oracle check.
-public struct CheckResult: Hashable, Sendable, Codable {
+package struct CheckResult: Hashable, Sendable, Codable {
     /// A stable name, e.g. `converged` or `member bob: members`.
-    public let check: String
-    public let clause: Clause
-    public var verdict: Verdict
-    public let expected: String?
-    public let observed: String?
+    package let check: String
+    package let clause: Clause
+    package var verdict: Verdict
+    package let expected: String?
+    package let observed: String?
     /// Why, in a sentence (for a known defect: the ledger's reason).
-    public var detail: String
+    package var detail: String
 
-    public init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "") {
+    package init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "") {
         self.check = check
         self.clause = clause
         self.verdict = verdict
@@ -59,26 +59,26 @@ public struct CheckResult: Hashable, Sendable, Codable {
 }
 
 /// One scenario run on one engine selection with one seed.
-public struct ScenarioRun: Hashable, Sendable, Codable {
-    public let scenario: String
-    public let file: String
+package struct ScenarioRun: Hashable, Sendable, Codable {
+    package let scenario: String
+    package let file: String
     /// `swift`, `mdk` or `mixed`.
-    public let engine: String
-    public let seed: UInt64
-    public var checks: [CheckResult]
+    package let engine: String
+    package let seed: UInt64
+    package var checks: [CheckResult]
     /// Why the run did not execute because an engine declares it lacks a capability the scenario
     /// needs (verdict `unsupported`). Infrastructure failures are `error` checks instead.
-    public var notRun: String?
+    package var notRun: String?
     /// The world trace fingerprint, when the run is deterministic.
-    public var fingerprint: String?
+    package var fingerprint: String?
     /// The order the seed gave each `parallel` block's actions, e.g. `alice,carol`; blocks separated by `|`.
-    public var interleaving: String?
+    package var interleaving: String?
     /// The command that reproduces this run.
-    public let reproduce: String
+    package let reproduce: String
     /// The failure capsule written for a failing run.
-    public var capsule: String?
+    package var capsule: String?
 
-    public init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
+    package init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
                 notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil) {
         self.scenario = scenario
         self.file = file
@@ -93,7 +93,7 @@ public struct ScenarioRun: Hashable, Sendable, Codable {
 
     /// The run's verdict: error if any check could not be judged (its other checks are then not
     /// trustworthy), else fail if any check fails; otherwise the most notable of the rest.
-    public var verdict: Verdict {
+    package var verdict: Verdict {
         if checks.contains(where: { $0.verdict == .error }) { return .error }
         if notRun != nil { return .unsupported }
         for candidate in [Verdict.fail, .unexpectedPass, .knownDefect, .info] where checks.contains(where: { $0.verdict == candidate }) {
@@ -104,19 +104,19 @@ public struct ScenarioRun: Hashable, Sendable, Codable {
 }
 
 /// Counts of run verdicts, for the closing line.
-public struct RunSummary: Hashable, Sendable, Codable {
-    public var counts: [Verdict: Int]
+package struct RunSummary: Hashable, Sendable, Codable {
+    package var counts: [Verdict: Int]
 
-    public init(_ runs: [ScenarioRun]) {
+    package init(_ runs: [ScenarioRun]) {
         counts = Dictionary(grouping: runs, by: \.verdict).mapValues(\.count)
     }
 
-    public subscript(verdict: Verdict) -> Int { counts[verdict] ?? 0 }
+    package subscript(verdict: Verdict) -> Int { counts[verdict] ?? 0 }
 
     /// `N passed, N failed` first (the plain line CI systems read), then the other classes present.
     /// Errors count into "failed" there, so that a reader of that pair alone never takes a run
     /// whose infrastructure failed for a pass; `of which N errors` follows it.
-    public var line: String {
+    package var line: String {
         var parts = ["\(self[.pass] + self[.info] + self[.unexpectedPass]) passed", "\(self[.fail] + self[.error]) failed"]
         if self[.error] > 0 { parts[1] += " (of which \(self[.error]) error\(self[.error] == 1 ? "" : "s"))" }
         if self[.unsupported] > 0 { parts.append("\(self[.unsupported]) skipped") }

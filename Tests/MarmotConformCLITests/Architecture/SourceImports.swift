@@ -23,9 +23,10 @@ enum SourceImports {
             .map(\.lastPathComponent).sorted()
     }
 
-    /// Every import of every `.swift` file under `Sources/<target>/`, in file and line order.
-    static func all(root: URL) throws -> [ImportLine] {
-        var found: [ImportLine] = []
+    /// Every `.swift` file under `Sources/<target>/`: its target, its root-relative path and its text,
+    /// in target and path order.
+    static func swiftFiles(root: URL) throws -> [(target: String, file: String, text: String)] {
+        var found: [(target: String, file: String, text: String)] = []
         for target in try targetFolders(root: root) {
             let folder = root.appendingPathComponent("Sources").appendingPathComponent(target)
             guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
@@ -33,10 +34,15 @@ enum SourceImports {
                 .sorted { $0.path < $1.path }
             for file in files {
                 let relative = "Sources/\(target)/" + file.path.dropFirst(folder.path.count + 1)
-                found += imports(in: try String(contentsOf: file, encoding: .utf8), file: relative, target: target)
+                found.append((target, relative, try String(contentsOf: file, encoding: .utf8)))
             }
         }
         return found
+    }
+
+    /// Every import of every `.swift` file under `Sources/<target>/`, in file and line order.
+    static func all(root: URL) throws -> [ImportLine] {
+        try swiftFiles(root: root).flatMap { imports(in: $0.text, file: $0.file, target: $0.target) }
     }
 
     /// The imports of one file: `import M`, `@testable import M`, `@_spi(X) import M`,

@@ -1,0 +1,96 @@
+import Nostr
+
+/// Conformance only: an engine that can also act as a hostile member, building protocol-valid yet
+/// forbidden or deliberately malformed MLS traffic in one of its groups (issue 14). Honest engines
+/// need not offer it; an engine that does declares ``EngineCapability/hostile``. The runner
+/// publishes what it returns; the engine's own group state moves only where an attack says so.
+package protocol HostileEngine: Sendable {
+    func forge(_ request: ForgeRequest) async throws(EngineError) -> ForgedTraffic
+}
+
+/// One attack, in the group whose `h` is `nostrGroupID`.
+package struct ForgeRequest: Sendable, Hashable {
+    package let attack: HostileAttack
+    /// The group's Nostr id (the `h` tag value, hex).
+    package let nostrGroupID: String
+    /// The member the attack names (removed, impersonated, invited, …), if any.
+    package let target: PublicKey?
+    /// The target's key-package event, for attacks that add or welcome it.
+    package let targetKeyPackage: Event?
+    /// Our Nostr identity (the welcome rumors' author).
+    package let sender: PublicKey
+
+    package init(attack: HostileAttack, nostrGroupID: String, target: PublicKey?, targetKeyPackage: Event?, sender: PublicKey) {
+        self.attack = attack
+        self.nostrGroupID = nostrGroupID
+        self.target = target
+        self.targetKeyPackage = targetKeyPackage
+        self.sender = sender
+    }
+}
+
+/// What an attack produced: kind-445 events to publish in order, and welcome rumors to gift-wrap
+/// to the target.
+package struct ForgedTraffic: Sendable, Hashable {
+    package let events: [Event]
+    package let welcomeRumors: [UnsignedEvent]
+
+    package init(events: [Event], welcomeRumors: [UnsignedEvent] = []) {
+        self.events = events
+        self.welcomeRumors = welcomeRumors
+    }
+}
+
+/// The attacks a hostile member makes (the scenario verb `attack` names them by raw value).
+package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
+    /// A non-admin's Add proposal for the target's key package (MIP-03).
+    case proposeAdd = "propose-add"
+    /// A non-admin's Add proposal of a fresh leaf whose credential names the target (an admin).
+    case proposeAddAsAdmin = "propose-add-as-admin"
+    /// A non-admin's Remove proposal of the target.
+    case proposeRemove = "propose-remove"
+    /// A non-admin's GroupContextExtensions proposal naming itself admin.
+    case proposeAdmin = "propose-admin"
+    /// Non-admin commits: Add of the target, Remove of the target, itself made admin.
+    case commitAdd = "commit-add"
+    case commitRemove = "commit-remove"
+    case commitAdmin = "commit-admin"
+    /// A GroupContextExtensions commit carrying two marmot_group_data extensions (RFC 9420 §13.4),
+    /// the first keeping the admins, the second naming only us.
+    case duplicateGroupData = "duplicate-group-data"
+    /// A self-update commit whose confirmation tag is wrong (§6.1).
+    case badConfirmationTag = "bad-confirmation-tag"
+    /// Self-update commits whose UpdatePath leaf breaks RFC 9420 §7.3: it reuses another member's
+    /// encryption key, or its capabilities omit the group's required extensions.
+    case pathLeafKeyReuse = "path-leaf-key-reuse"
+    case pathLeafCapabilities = "path-leaf-capabilities"
+    /// A proposal as a PublicMessage whose membership tag is wrong (§6.2).
+    case badMembershipTag = "bad-membership-tag"
+    /// An application message whose header names the next epoch, or the previous one.
+    case futureEpoch = "future-epoch"
+    case pastEpoch = "past-epoch"
+    /// An application message from us after we were removed, under the keys of our last epoch.
+    case removedMemberMessage = "removed-member-message"
+    /// Two application messages on one ratchet generation (§9.1).
+    case reusedGeneration = "reused-generation"
+    /// An application message with non-zero padding (§6.3.1).
+    case badPadding = "bad-padding"
+    /// An application message whose sender field names the target, signed with our key.
+    case impersonation
+    /// A self-update commit for the epoch before the current one, dated before the commit that
+    /// ended it (MIP-03's race rule under MDK 0.8.0 lets it win).
+    case backdatedCommit = "backdated-commit"
+    /// The Welcome we joined with, sent again to the target (who joined by the same one).
+    case replayedWelcome = "replayed-welcome"
+    /// A new group reusing this group's `h`, with the target invited.
+    case lookalikeGroup = "lookalike-group"
+    /// Welcomes to the target into a fresh group of ours, each broken in one place (§12.4.3.1).
+    case welcomeBadSignature = "welcome-bad-signature"
+    case welcomeBadTreeHash = "welcome-bad-tree-hash"
+    case welcomeBadParentHash = "welcome-bad-parent-hash"
+}
+
+extension EngineCapability {
+    /// Builds hostile traffic (``HostileEngine``).
+    package static let hostile = Self(rawValue: "conformance.hostile")
+}

@@ -1,0 +1,119 @@
+// Unchecked builders: messages that are valid up to exactly one receiver check and break that one
+// (RFC 9420's MUST-reject rules), for conformance attacks and negative tests. They skip the
+// sender-side checks of the honest paths (a removed or reinitialized member may still build) and
+// are `package`: nothing outside this package can reach them.
+import TLSCodec
+
+/// What a commit (or the Welcome it produces) gets wrong on purpose.
+package enum CommitFlaw: Sendable, Hashable {
+    /// The commit's confirmation tag (§6.1) is off by one bit.
+    case confirmationTag
+    /// The GroupInfo signature (§12.4.3) is off by one bit.
+    case groupInfoSignature
+    /// The GroupInfo's tree_hash differs from the ratchet tree it carries (§12.4.3.1); the
+    /// GroupInfo is otherwise consistent (re-signed, its confirmation tag recomputed).
+    case treeHash
+    /// The UpdatePath leaf reuses another member's encryption key (§7.3: keys are unique in the tree).
+    case pathLeafKeyReuse
+    /// The UpdatePath leaf's capabilities omit the group's required extensions (§7.3, §11.1).
+    case pathLeafCapabilities
+    /// A parent node's key in the Welcome's tree no longer matches the parent_hash chain (§7.9.2);
+    /// tree hash, confirmation tag and signature are recomputed over the altered tree.
+    case parentHash
+}
+
+/// What a framed message gets wrong on purpose.
+package enum MessageFlaw: Sendable, Hashable {
+    /// The header names this epoch while the content is protected with the current one's keys.
+    case epoch(UInt64)
+    /// The sender field names this leaf while our key signs (§6.1 signature check).
+    case sender(UInt32)
+    /// Non-zero padding after the content (§6.3.1).
+    case padding
+    /// A PublicMessage whose membership tag is off by one bit (§6.2).
+    case membershipTag
+}
+
+extension Group {
+    /// A commit of `proposals` (plus pending ones by reference) with a path, built without the
+    /// sender's own checks and broken as `flaw` says. The returned `next` is the state an honest
+    /// commit would lead to; adopt it only for a flawless commit.
+    package mutating func uncheckedCommit(
+        adding proposals: [Proposal], flaw: CommitFlaw?, now: UInt64?, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> CreatedCommit {
+        try buildCommit(
+            adding: proposals, forcePath: true, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
+            using: &generator)
+    }
+
+    /// Signs `content` as our leaf and frames it, broken as `flaw` says (none: an ordinary message).
+    package mutating func uncheckedMessage(
+        _ content: Content, flaw: MessageFlaw?, as wireFormat: HandshakeWireFormat,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
+        var framed = FramedContent(
+            groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [], content: content)
+        if case .epoch(let other) = flaw { framed.epoch = other }
+        if case .sender(let other) = flaw { framed.sender = .member(leafIndex: other) }
+        let signed = try AuthenticatedContent.sign(
+            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+        switch wireFormat {
+        case .privateMessage:
+            let padded = flaw == .padding
+            return MLSMessage(
+                body: .privateMessage(
+                    try PrivateMessage.protect(
+                        signed, suite: suite, secretTree: &secretTree, senderDataSecret: secrets.senderDataSecret,
+                        paddingLength: padded ? 8 : 0, paddingByte: padded ? 0x2A : 0, using: &generator)))
+        case .publicMessage:
+            var message = try PublicMessage.protect(signed, suite: suite, membershipKey: secrets.membershipKey, context: context)
+            if flaw == .membershipTag, var tag = message.membershipTag, !tag.isEmpty {
+                tag[0] ^= 0x01
+                message.membershipTag = tag
+            }
+            return MLSMessage(body: .publicMessage(message))
+        }
+    }
+
+    /// How the commit's UpdatePath leaf is altered before it is signed, for the path-leaf flaws.
+    func pathLeafFlaw(_ flaw: CommitFlaw?, tree: RatchetTree) -> (inout LeafNode) -> Void {
+        switch flaw {
+        case .pathLeafKeyReuse:
+            let other = tree.occupiedLeaves.first { $0 != leafIndex }.flatMap { tree.leaf($0)?.encryptionKey }
+            return { leaf in if let other { leaf.encryptionKey = other } }
+        case .pathLeafCapabilities:
+            return { leaf in leaf.capabilities.extensions = [] }
+        default:
+            return { _ in }
+        }
+    }
+
+    /// Alters an unsigned GroupInfo of this (new) epoch as `flaw` says, keeping every other check
+    /// a joiner makes before the broken one satisfied.
+    func breakGroupInfo(_ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID]) throws(MLSError) {
+        switch flaw {
+        case .treeHash:
+            info.groupContext.treeHash[0] ^= 0x01
+        case .parentHash:
+            var altered = tree
+            guard let index = (0..<UInt32(altered.nodes.count)).first(where: { altered.parent(at: $0) != nil }),
+                case .parent(var parent)? = altered[node: index]
+            else { throw MLSError(.invalidTree, "no parent node to alter") }
+            parent.encryptionKey[0] ^= 0x01
+            altered.nodes[Int(index)] = .parent(parent)
+            info.extensions = info.extensions.map { item in
+                guard item.type == ExtensionType.ratchetTree, let bytes = try? serialize(altered.wire) else { return item }
+                return Extension(type: item.type, data: bytes)
+            }
+            info.groupContext.treeHash = altered.treeHash(suite: suite)
+        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities:
+            return
+        }
+        // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
+        let joined = EpochSecrets(
+            suite: suite, joinerSecret: secrets.joinerSecret, pskSecret: suite.pskSecret(try resolvePSKs(psks)),
+            groupContext: try serialize(info.groupContext))
+        info.confirmationTag = suite.confirmationTag(
+            confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
+    }
+}

@@ -1,0 +1,36 @@
+// Test switches for the deep receiver checks. Each check below can be switched off for the current
+// task only (a task-local, so tests running in parallel never see each other's switches); with
+// none switched off, which is always the case outside tests, every check runs. The generated list
+// in docs/receiver-checks.md, checked by Tests/MLSTests/ReceiverCheckTests.swift, names for every
+// check a negative test that fails once the check is off: no check is dead code.
+
+/// One MUST-reject rule of a receiver, by the place that enforces it.
+package enum ReceiverCheck: String, CaseIterable, Sendable {
+    /// A framed message is for our group and epoch (RFC 9420 §6).
+    case epoch
+    /// A member's PublicMessage carries the right membership tag (§6.2).
+    case membershipTag
+    /// The content is signed by its sender's leaf key (§6.1).
+    case signature
+    /// PrivateMessageContent padding is all zero (§6.3.1).
+    case padding
+    /// A commit's confirmation tag matches the new epoch (§6.1, §12.4.2).
+    case confirmationTag
+    /// A Welcome's GroupInfo is signed by its signer's leaf (§12.4.3.1).
+    case groupInfoSignature
+    /// The Welcome's tree hashes to the GroupInfo's tree_hash (§12.4.3.1).
+    case treeHash
+    /// Every parent node of the Welcome's tree is parent-hash valid (§7.9.2).
+    case parentHash
+    /// A commit's UpdatePath leaf is a valid leaf of the new tree: keys unique, required
+    /// capabilities supported (§7.3, §12.4.2).
+    case pathLeaf
+    /// No extension list holds one type twice (§13.4).
+    case duplicateExtensions
+
+    /// Checks switched off in the current task (tests only).
+    @TaskLocal package static var disabled: Set<ReceiverCheck> = []
+
+    /// Whether this check runs.
+    package var isOn: Bool { !Self.disabled.contains(self) }
+}

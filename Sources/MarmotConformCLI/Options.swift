@@ -1,0 +1,86 @@
+// Typed command-line values and the options shared by the commands that run scenarios.
+//
+// ArgumentParser parses and checks each value, so a bad one stops the command before anything runs
+// with the usage status (64) and a message naming the option and what it takes; no command checks
+// strings by hand. The run request (`RunRequest`) is built only here, for `run` and `replay` alike.
+import ArgumentParser
+import ExternalProcessEngine
+import Foundation
+import ScenarioRunner
+
+/// Which engine members without one of their own run on.
+enum EngineSelection: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case mdk, swift, mixed
+
+    var usesSwift: Bool { self != .mdk }
+    var usesMDK: Bool { self != .swift }
+}
+
+/// An inclusive range of world seeds, written `A..B` (`1..200`): A ≤ B, at most a million seeds.
+struct SeedRange: ExpressibleByArgument, Equatable {
+    static let maximumCount: UInt64 = 1_000_000
+
+    let seeds: ClosedRange<UInt64>
+
+    init?(argument: String) {
+        let parts = argument.components(separatedBy: "..")
+        guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high,
+            high - low < Self.maximumCount
+        else { return nil }
+        seeds = low...high
+    }
+
+    var defaultValueDescription: String { "\(seeds.lowerBound)..\(seeds.upperBound)" }
+}
+
+/// How many seconds an engine driver may go without progress before its request fails: (0, 3600].
+struct DriverTimeout: ExpressibleByArgument, Equatable {
+    static let standard = DriverTimeout(checked: Double(ProgressDeadline.defaultSilence.components.seconds))
+
+    let seconds: Double
+
+    private init(checked seconds: Double) { self.seconds = seconds }
+
+    init?(argument: String) {
+        guard let seconds = Double(argument), seconds > 0, seconds <= 3600 else { return nil }
+        self.seconds = seconds
+    }
+
+    var deadline: ProgressDeadline { ProgressDeadline(silence: .milliseconds(Int64(seconds * 1000))) }
+
+    var defaultValueDescription: String { seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)" }
+}
+
+/// The options of every command that runs scenarios on engines (`run`, `replay`).
+struct RunnerOptions: ParsableArguments {
+    @OptionGroup var repository: RepositoryOptions
+
+    @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
+    var ledger: String?
+
+    @Option(help: ArgumentHelp(
+        "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails (at most 3600).",
+        valueName: "seconds"))
+    var driverTimeout: DriverTimeout = .standard
+
+    /// The repository and the ledger file, resolved against the working directory the command was
+    /// started in (call before `Repository.enter()`).
+    func locate() throws -> (repo: Repository, ledger: URL) {
+        let repo = try repository.locateOrExit()
+        return (repo, repo.input(ledger ?? "known-defects.yaml"))
+    }
+
+    /// What the runner needs for one invocation; `replay` passes no vector update and no
+    /// determinism check, so that every recorded check is re-judged by the same pipeline as `run`.
+    func request(
+        repo: Repository, ledger: URL, selection: EngineSelection, seeds: [UInt64], capsules: URL, versions: [String: String],
+        updateVectors: Bool = false, checkDeterminism: Bool = false
+    ) throws -> RunRequest {
+        var request = RunRequest(
+            selection: selection.rawValue, seeds: seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
+            vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
+            ledger: try DefectLedgerFile.load(ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
+        request.reproducePath = repo.absolutePath
+        return request
+    }
+}

@@ -1,0 +1,42 @@
+// The hostile member's verb (issue 14; docs/hostile-members.md):
+//   - attack: { by: mallory, attack: propose-remove, target: bob, group: Team }
+// `by`'s engine builds the attack (it must offer conformance.hostile: our Swift engine does, so a
+// scenario pins the attacker with `engine: swift`); the runner publishes the kind-445 events to
+// `relay` (default `group`) and gift-wraps welcome rumors to the target's inbox.
+
+/// The attacks, by the names scenarios use (EngineInterface's `HostileAttack` lists the same raw
+/// values and says what each does; ModelMappingTests checks they agree).
+package enum AttackName: String, Sendable, Hashable, CaseIterable {
+    case proposeAdd = "propose-add", proposeAddAsAdmin = "propose-add-as-admin", proposeRemove = "propose-remove"
+    case proposeAdmin = "propose-admin", commitAdd = "commit-add", commitRemove = "commit-remove", commitAdmin = "commit-admin"
+    case duplicateGroupData = "duplicate-group-data", badConfirmationTag = "bad-confirmation-tag"
+    case pathLeafKeyReuse = "path-leaf-key-reuse", pathLeafCapabilities = "path-leaf-capabilities"
+    case badMembershipTag = "bad-membership-tag", futureEpoch = "future-epoch", pastEpoch = "past-epoch"
+    case removedMemberMessage = "removed-member-message", reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
+    case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
+    case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
+    case welcomeBadParentHash = "welcome-bad-parent-hash"
+}
+
+/// One attack: who makes it, which, on whom, in which chat.
+package struct AttackStep: Sendable, Hashable {
+    package let by: String
+    package let attack: AttackName
+    package let target: String?
+    package let group: String?
+    package let relay: String
+}
+
+extension StepVocabulary {
+    static let attackVerb = StepVerb(
+        name: "attack", summary: "a hostile member's engine builds an MLS-level attack, which is published as it",
+        shape: .fields([
+            by, FieldSpec("attack", .word(AttackName.allCases.map(\.rawValue)), required: true), FieldSpec("target", .member),
+            FieldSpec("group", .text), FieldSpec("relay", .relay),
+        ]), requirement: .engine(.hostile)
+    ) { f in
+        .attack(AttackStep(
+            by: try f.string("by"), attack: try f.word("attack", as: AttackName.self), target: try f.optionalString("target"),
+            group: try f.optionalString("group"), relay: try f.optionalString("relay") ?? "group"))
+    }
+}

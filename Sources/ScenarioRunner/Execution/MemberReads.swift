@@ -1,0 +1,86 @@
+// The one read surface oracles see members through: what a member's app core shows and what its
+// engine holds, by label. Oracles never hold an engine: every engine answer that feeds a verdict
+// comes through here, so there is one place where a failed read is caught and kept.
+//
+// A read that fails is never taken for an empty answer: it returns nil, the failure is kept with
+// its reason, and the check it fed becomes an `error` (`judged`, `errorCheck`).
+import EngineInterface
+import GroupCore
+import Nostr
+import Simulation
+
+struct MemberReads {
+    let world: World
+    private(set) var failures: [String] = []
+
+    init(_ world: World) { self.world = world }
+
+    // MARK: Reads (nil: no such member, or the read failed and is kept)
+
+    /// What the member's app core shows now (never fails: the core is ours and in process).
+    func state(of label: String) async -> AppState? {
+        await world.member(label)?.core.state()
+    }
+
+    mutating func capabilities(of label: String) async -> EngineCapabilities? {
+        await read(label, "capabilities") { engine async throws(EngineError) in try await engine.capabilities() }
+    }
+
+    /// The groups the member's engine holds.
+    mutating func groups(of label: String) async -> [GroupSnapshot]? {
+        await read(label, "groups") { engine async throws(EngineError) in try await engine.groups() }
+    }
+
+    /// The group with Marmot group id `chatID`, nil when the member's engine holds none (or the read failed).
+    mutating func group(of label: String, chatID: String) async -> GroupSnapshot? {
+        await groups(of: label)?.first { $0.nostrGroupID == chatID }
+    }
+
+    /// The messages the member's engine stored for `group` (`named` names the group in a failure).
+    mutating func messages(of label: String, in group: GroupSnapshot, named: String? = nil) async -> [ReceivedMessage]? {
+        await read(label, "messages of \(named ?? group.name)") { engine async throws(EngineError) in
+            try await engine.messages(in: group.mlsGroupID)
+        }
+    }
+
+    /// The group's roster as the member's engine has it.
+    mutating func members(of label: String, in group: GroupSnapshot) async -> [PublicKey]? {
+        await read(label, "members of \(group.name)") { engine async throws(EngineError) in try await engine.members(of: group.mlsGroupID) }
+    }
+
+    /// The exact MLS state of the group (only for engines declaring `group.exact_state`).
+    mutating func exactState(of label: String, in group: GroupSnapshot) async -> ExactGroupState? {
+        await read(label, "exact state of \(group.name)") { engine async throws(EngineError) in
+            try await engine.exactState(of: group.mlsGroupID)
+        }
+    }
+
+    // MARK: Failures
+
+    var failed: Bool { !failures.isEmpty }
+
+    /// `check` when every read succeeded; else the same check as an `error` naming the failed reads
+    /// (what it would have said is kept in `observed` for the curious, but it decides nothing).
+    func judged(_ check: CheckResult) -> CheckResult {
+        guard failed else { return check }
+        return CheckResult(
+            check: check.check, clause: check.clause, verdict: .error, expected: check.expected, observed: check.observed,
+            detail: "could not read engine state: " + failures.joined(separator: "; "))
+    }
+
+    /// An `error` check for reads that fed no check of their own (e.g. the recorded outcome).
+    func errorCheck(_ name: String, clause: Clause) -> CheckResult? {
+        guard failed else { return nil }
+        return CheckResult(check: name, clause: clause, verdict: .error, detail: "could not read engine state: " + failures.joined(separator: "; "))
+    }
+
+    /// The one place an engine is asked: `body`'s answer, or nil when there is no such member or it
+    /// threw (then the failure is kept as "label: what: error").
+    private mutating func read<T>(_ label: String, _ what: String, _ body: (any ProtocolEngine) async throws(EngineError) -> T) async -> T? {
+        guard let engine = world.member(label)?.engine else { return nil }
+        do { return try await body(engine) } catch {
+            failures.append("\(label): \(what): \(error)")
+            return nil
+        }
+    }
+}
