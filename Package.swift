@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "NativeSwiftEngineTests",
             dependencies: [
-                "NativeSwiftEngine", "Marmot", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
+                "NativeSwiftEngine", "Marmot", "MLS", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
                 "EngineTestSupport", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

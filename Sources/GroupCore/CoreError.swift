@@ -17,6 +17,9 @@ extension CoreError.Code {
     package static let commitSuperseded = Self("core.commitSuperseded")
     /// Every inbox relay of an invitee refused its welcome, every time it was sent.
     package static let welcomeUndelivered = Self("core.welcomeUndelivered")
+    /// An invitee's welcome cannot fit the path even alone (NIP-44, the relays' event size): the
+    /// ratchet tree every welcome carries is too large. The invitee is not added.
+    package static let welcomeTooLarge = Self("core.welcomeTooLarge")
     package static let engine = Self("core.engine")
     package static let busy = Self("core.busy")
     /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).

@@ -54,6 +54,9 @@ package actor GroupCore {
     /// Key-package subscription id → (fetch, invitee, relay).
     var fetchSubscriptions: [String: (fetch: UInt64, peer: PublicKey, relay: String)] = [:]
     var commits: [String: PendingCommit] = [:]
+    /// Invitees of one action left for later add commits, so that each welcome fits its path
+    /// (Groups/GroupCore+Invitations.swift).
+    var invitationQueues: [String: [Event]] = [:]
     /// Stored group events a relay is sending for a subscription of ours, until its EOSE: relays
     /// send history newest first (NIP-01), and commits must be applied oldest first.
     var catchUp: [CatchUpKey: [Event]] = [:]

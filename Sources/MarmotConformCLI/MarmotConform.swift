@@ -114,6 +114,10 @@ struct ScenarioFile {
 }
 
 enum ScenarioFiles {
+    /// A folder holding this file is a family with its own CI line (e.g. `scenarios/scale/`, whose
+    /// worlds of 100+ members take minutes): `run scenarios` skips it, `run scenarios/scale` runs it.
+    static let separateLineMarker = "SEPARATE-CI-LINE"
+
     /// The YAML files named by `paths` (resolved as `Repository.input` does), folders searched
     /// recursively, in a stable order. A path that does not exist, or a folder with no scenario,
     /// stops the command: an empty selection must not "pass".
@@ -128,7 +132,12 @@ enum ScenarioFiles {
             }
             if isDir.boolValue {
                 let entries = (try? fm.subpathsOfDirectory(atPath: url.path)) ?? []
-                let found = entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+                // Families that run on a CI line of their own (a marker file in their folder) are
+                // left out of a folder search above them, and run when named.
+                let separate = entries.filter { ($0 as NSString).lastPathComponent == separateLineMarker }
+                    .map { ($0 as NSString).deletingLastPathComponent + "/" }
+                let found = entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                    .filter { entry in !separate.contains { entry.hasPrefix($0) } }.sorted()
                     .map { url.appendingPathComponent($0) }
                 guard !found.isEmpty else { throw usageError("no scenario (*.yaml, *.yml) under \(path)") }
                 out += found.map { ScenarioFile(url: $0, name: repo.display($0)) }

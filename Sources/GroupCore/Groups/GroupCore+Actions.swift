@@ -120,9 +120,13 @@ extension GroupCore {
         name: String, description: String, admins: [PublicKey], invitees: [(PublicKey, Event)], failed: [FailedPeer]
     ) async {
         let joining = Set(invitees.map(\.0))
+        let admins = [publicKey] + Self.distinct(admins).filter(joining.contains)
+        // Invitees whose welcomes would not fit the path follow in add commits (GroupCore+Invitations).
+        let (invitees, later) = creationInvitees(invitees, name: name, description: description, admins: admins.count)
+        let first = Set(invitees.map(\.0))
         let request = GroupCreation(
             creator: publicKey, keyPackages: invitees.map(\.1), name: name, description: description,
-            relays: configuration.groupRelays, admins: [publicKey] + Self.distinct(admins).filter(joining.contains)
+            relays: configuration.groupRelays, admins: admins.filter { $0 == publicKey || first.contains($0) }
         )
         do {
             let created = try await engine.createGroup(request)
@@ -133,6 +137,8 @@ extension GroupCore {
             record(failed, chatID: chatID)
             note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
             sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })
+            queueInvitations(later, in: chatID)
+            await continueInvitations(in: chatID)
         } catch {
             record(failed, chatID: nil)
             fail(error, during: "creating the group", chatID: nil)

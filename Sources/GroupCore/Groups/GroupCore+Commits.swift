@@ -6,11 +6,13 @@ extension GroupCore {
     /// when one of them accepts it (MIP-02/03), and its welcomes leave only after that merge.
     func commit(_ change: CommitChange, in chat: ChatRecord) async {
         if await deferIfEpochUnsettled(change, in: chat) { return }
+        // Adds are split so that every welcome fits its path (GroupCore+Invitations.swift).
+        if case .add(let keyPackages) = change { return await commitAdd(keyPackages, in: chat) }
         let group = chat.mlsGroupID
         do {
             let evolution: GroupEvolution
             switch change {
-            case .add(let keyPackages): evolution = try await engine.addMembers(to: group, keyPackages: keyPackages)
+            case .add: return
             case .remove(let members): evolution = try await engine.removeMembers(from: group, pubkeys: members)
             case .rename(let name): evolution = try await engine.updateGroupData(of: group, GroupDataChanges(name: name))
             case .admins(let adding, let removing, _):
@@ -179,6 +181,7 @@ extension GroupCore {
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             sendWelcomes(commit.welcomes)
         }
+        await continueInvitations(in: entry.commit.chatID)
     }
 
     /// Kind-445 events of a group whose commit of ours waits for its OK are held back.

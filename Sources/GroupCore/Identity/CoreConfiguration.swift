@@ -65,6 +65,10 @@ package struct CoreConfiguration: Sendable {
         package var welcomeRetryAttempts = 6
         /// How many times a chat or control message every relay refused is sent again, backing off from 2 s.
         package var refusedPublishRetryAttempts = 6
+        /// The largest event (gift wrap JSON) the invitees' inbox relays are assumed to accept:
+        /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
+        /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
+        package var welcomeEventLimitBytes = 65_536
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()

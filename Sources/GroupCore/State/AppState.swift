@@ -134,6 +134,8 @@ package struct FailedPeer: Hashable, Sendable {
         case missingExtensions = "missing_extensions"
         case expired = "expired"
         case timeout = "timeout"
+        /// Its welcome could not fit the gift-wrap path (GroupCore+Invitations.swift).
+        case welcomeTooLarge = "welcome_too_large"
     }
     package var pubkey: PublicKey
     package var reason: Reason

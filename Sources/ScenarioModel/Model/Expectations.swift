@@ -79,13 +79,16 @@ package struct Expectations: Sendable, Hashable {
         }
         var out: [MemberExpectation] = []
         for entry in entries {
-            _ = try Scenario.references(
+            // A key may be a run of labels (m001..m149): the same expectations for each.
+            let labels = try Scenario.references(
                 YAMLNode(value: .scalar(entry.key, quoted: false), location: entry.keyLocation), what, kind: "member",
-                known: members, single: true)
+                known: members, single: LabelRange(entry.key) == nil)
             let fields = try entry.value.fields(of: "expectations of \(entry.key)", allowed: memberFields)
-            out.append(MemberExpectation(label: entry.key, fields: memberFields.compactMap { name in
-                fields[name].map { MemberExpectation.Field(name: name, value: ExpectedValue($0)) }
-            }))
+            for label in labels {
+                out.append(MemberExpectation(label: label, fields: memberFields.compactMap { name in
+                    fields[name].map { MemberExpectation.Field(name: name, value: ExpectedValue($0)) }
+                }))
+            }
         }
         return out
     }

@@ -120,7 +120,16 @@ extension Scenario {
         }
         var names: [String] = []
         for item in items {
-            let name = try item.string(what)
+            let text = try item.string(what)
+            if !single, let range = LabelRange(text) {
+                // A run such as m001..m149: every label of it must be declared.
+                for name in range.labels where !known.contains(name) {
+                    throw ScenarioError(.unknownReference, at: item.location, "unknown \(kind) '\(name)' in the run '\(text)' of \(what)")
+                }
+                names += range.labels
+                continue
+            }
+            let name = text
             guard known.contains(name) else {
                 let hint = Fields.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
                 let declared = known.isEmpty ? "none are declared" : "declared: \(known.joined(separator: ", "))"

@@ -55,6 +55,8 @@ package struct Scenario: Sendable {
     package static let engines = ["swift", "mdk"]
     static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
     package static let chatRelayConducts = ["honest", "alters", "forges"]
+    /// Members one world may hold: bounds the work a file can ask for.
+    static let maximumMemberCount: Int64 = 300
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -94,7 +96,7 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay",
+                    "unverified-group-events", "chat-relay", "count",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -102,18 +104,29 @@ package struct Scenario: Sendable {
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
                 try Self.references(node, "relays", kind: "relay", known: relayNames)
             } ?? []
-            try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
-            var member = MemberSpec(
-                label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
-                publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
-                ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
-                    OwnCommitMergeName(rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
-                } ?? .asReceived,
-                location: f.location)
-            member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
-            member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
-            member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
-            members.append(member)
+            // `count: N` declares N numbered members with these fields (LabelRange).
+            let count = try f["count"]?.integer("count", in: 1...Self.maximumMemberCount)
+            if count != nil, f["name"] != nil {
+                throw ScenarioError(.invalidValue, at: f.location, "a member entry with 'count' declares several members and takes no 'name'")
+            }
+            let labels = count.map { LabelRange.declared(label, count: Int($0)) } ?? [label]
+            for label in labels {
+                try Self.checkUnique(label, at: f.location, among: members.map(\.label), what: "member")
+                var member = MemberSpec(
+                    label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
+                    publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
+                    ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
+                        OwnCommitMergeName(rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
+                    } ?? .asReceived,
+                    location: f.location)
+                member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
+                member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
+                member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
+                members.append(member)
+            }
+        }
+        guard members.count <= Self.maximumMemberCount else {
+            throw ScenarioError(.invalidValue, at: root.location, "\(members.count) members; a world holds at most \(Self.maximumMemberCount)")
         }
 
         var context = StepContext(members: members.map(\.label), relays: relayNames)

@@ -1,0 +1,90 @@
+import EngineInterface
+import Nostr
+
+// One user action that invites many peers ("create with 149 invitees", "add 60") becomes as many
+// commits as it takes for every welcome to reach its invitee: NIP-44 refuses plaintexts above
+// 65,535 bytes and the invitees' inbox relays refuse events above `welcomeEventLimitBytes`, while a
+// welcome carries the whole ratchet tree and, in one commit, every invitee's secrets. So:
+// - creation welcomes the invitees the estimate lets fit (`WelcomeBudget.creationBatchSize`),
+// - an add commit is built, its welcome rumors measured exactly, and built again with half the
+//   invitees (the staged commit cleared) until they fit,
+// - the rest wait in `invitationQueues` and are added once the previous commit has settled and its
+//   welcomes left (MIP-02), one commit in flight at a time as always.
+// An invitee whose welcome cannot fit even alone (the tree itself is too large: ~105-140 members
+// under NIP-44, ~71-98 under 64 KiB relays, fewer as self-updates fill parent nodes) is never
+// committed: it is a failed peer (`welcome_too_large`) and the action fails with
+// `core.welcomeTooLarge`, instead of a member everyone lists and who never joins. When everything fits in one commit, nothing here changes what the core does.
+extension GroupCore {
+    var welcomeBudget: WelcomeBudget { WelcomeBudget(maximumEventBytes: configuration.behaviour.welcomeEventLimitBytes) }
+
+    /// The invitees (in order) the creation commit itself should welcome; the others are queued
+    /// for add commits once the group exists. (Admins named among the later ones are not made
+    /// admins by the creation, whose admin list may name only its own members.)
+    func creationInvitees(_ invitees: [(PublicKey, Event)], name: String, description: String, admins: Int)
+        -> (now: [(PublicKey, Event)], later: [Event])
+    {
+        let groupData = name.utf8.count + description.utf8.count + configuration.groupRelays.map(\.utf8.count).reduce(0, +)
+            + 40 * configuration.groupRelays.count + 33 * admins + 200
+        let count = welcomeBudget.creationBatchSize(keyPackages: invitees.map(\.1), groupDataBytes: groupData)
+        guard count < invitees.count else { return (invitees, []) }
+        note("creating with \(count) of \(invitees.count) invitees; the rest follow in add commits (welcome size)")
+        return (Array(invitees.prefix(count)), invitees.dropFirst(count).map(\.1))
+    }
+
+    /// Builds an add commit whose welcomes all fit, queues the invitees it leaves out, and
+    /// publishes it. Called for every add (user, race retry, queued invitations).
+    func commitAdd(_ keyPackages: [Event], in chat: ChatRecord) async {
+        let group = chat.mlsGroupID
+        var batch = keyPackages
+        do {
+            while true {
+                let evolution = try await engine.addMembers(to: group, keyPackages: batch)
+                if evolution.welcomeRumors.allSatisfy(welcomeBudget.fits) {
+                    queueInvitations(Array(keyPackages.dropFirst(batch.count)), in: chat.chatID)
+                    if batch.count < keyPackages.count {
+                        note("adding \(batch.count) of \(keyPackages.count) invitees in this commit (welcome size)")
+                    }
+                    let change = CommitChange.add(batch)
+                    await publishCommit(evolution, label: change.label, change: change, in: chat.chatID)
+                    return
+                }
+                try await engine.clearPendingCommit(in: group)
+                guard batch.count > 1 else {
+                    let rumorBytes = evolution.welcomeRumors.map { $0.rumorJSON().utf8.count }.max() ?? 0
+                    refuseOversized(keyPackages, in: chat, rumorBytes: rumorBytes)
+                    return
+                }
+                batch = Array(batch.prefix(batch.count / 2))
+            }
+        } catch {
+            fail(error, during: CommitChange.add(batch).label, chatID: chat.chatID)
+        }
+    }
+
+    /// Invitees left for later commits of this chat.
+    func queueInvitations(_ keyPackages: [Event], in chatID: String) {
+        guard !keyPackages.isEmpty else { return }
+        invitationQueues[chatID, default: []] += keyPackages
+        note("\(invitationQueues[chatID]?.count ?? 0) invitee(s) wait for a later add commit")
+    }
+
+    /// After a commit of ours settled (its welcomes left): the next queued invitees, if any.
+    func continueInvitations(in chatID: String) async {
+        guard commits[chatID] == nil, let queued = invitationQueues.removeValue(forKey: chatID), !queued.isEmpty,
+            let chat = chats[chatID], !chat.isRemoved, chat.admins.contains(publicKey)
+        else { return }
+        let fresh = queued.filter { !chat.members.contains($0.pubkey) }
+        guard !fresh.isEmpty else { return }
+        // Through `commit`, so that a multi-admin group's settle rule applies as to any add.
+        await commit(.add(fresh), in: chat)
+    }
+
+    /// Not even one welcome fits: the group is too large for the path. Nobody is committed.
+    private func refuseOversized(_ keyPackages: [Event], in chat: ChatRecord, rumorBytes: Int) {
+        let budget = welcomeBudget
+        let why = "a welcome into \(chat.members.count + 1) members is a \(rumorBytes)-byte rumor; its gift wrap fits NIP-44 "
+            + "and \(budget.maximumEventBytes)-byte relay events only up to \(budget.maximumRumorBytes) bytes"
+        record(keyPackages.map { FailedPeer(pubkey: $0.pubkey, reason: .welcomeTooLarge, detail: why, chatID: nil) }, chatID: chat.chatID)
+        fail(CoreError(.welcomeTooLarge, "\(keyPackages.count) invitee(s) not added: \(why)"), chatID: chat.chatID)
+    }
+}
