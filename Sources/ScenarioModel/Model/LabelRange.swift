@@ -5,20 +5,20 @@
 // 300-line list that nobody reviews.
 
 /// A run of numbered member labels, `m001..m149`: one prefix, two numbers of the same width.
-public struct LabelRange: Hashable, Sendable {
-    public let prefix: String
-    public let first: Int
-    public let last: Int
-    public let width: Int
+package struct LabelRange: Hashable, Sendable {
+    package let prefix: String
+    package let first: Int
+    package let last: Int
+    package let width: Int
 
     /// The labels a `count` declaration makes: `label` + 1…count, padded to the width of `count`.
-    public static func declared(_ label: String, count: Int) -> [String] {
+    package static func declared(_ label: String, count: Int) -> [String] {
         LabelRange(prefix: label, first: 1, last: count, width: String(count).count).labels
     }
 
     /// Parses `a..b`; nil when the text is not of that form (an ordinary label), so that a label
     /// containing no `..` never changes meaning.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let dots = text.firstRange(of: "..") else { return nil }
         let parts = [String(text[..<dots.lowerBound]), String(text[dots.upperBound...])]
         guard let (prefix, first, width) = Self.split(parts[0]), let (prefix2, last, width2) = Self.split(parts[1]),
@@ -34,7 +34,7 @@ public struct LabelRange: Hashable, Sendable {
         self.width = width
     }
 
-    public var labels: [String] {
+    package var labels: [String] {
         (first...last).map { number in
             let digits = String(number)
             return prefix + String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -51,7 +51,7 @@ public struct LabelRange: Hashable, Sendable {
     }
 
     /// Each item of a label list with its ranges expanded, in order.
-    public static func expand(_ items: [String]) -> [String] {
+    package static func expand(_ items: [String]) -> [String] {
         items.flatMap { item in LabelRange(item)?.labels ?? [item] }
     }
 }
