@@ -165,6 +165,6 @@ package enum FaultMatrix {
     /// Every generated file: one scenario per cell, the CI sample's list and the report.
     package static func files() -> [File] {
         cells().map { File(path: $0.path, text: scenario($0)) }
-            + [ciSampleList(), File(path: "docs/fault-matrix.md", text: report())]
+            + [ciSampleList(), separateLineMarker(), File(path: "docs/fault-matrix.md", text: report())]
     }
 }
