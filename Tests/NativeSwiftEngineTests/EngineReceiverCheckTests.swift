@@ -65,6 +65,18 @@ import Testing
             _ = try await bob.engine.processWelcome(wrapperID: wrapper, rumor: rumor)
             return "accepted"
         }
+
+        /// Dave's answer to alice's honest welcome rumor after `change`: the rumor is valid up to
+        /// whatever `change` breaks, and sealed and gift-wrapped as alice would.
+        mutating func daveOpensWelcome(changed change: (inout UnsignedEvent) throws -> Void) async throws -> String {
+            let dave = bench.swiftMember("dave")
+            let added = try await alice.engine.addMembers(to: group, keyPackages: [try await bench.keyPackage(of: dave)])
+            var rumor = added.welcomeRumors[0]
+            try change(&rumor)
+            let (wrapper, unwrapped) = try bench.deliverWelcome(rumor, from: alice, to: dave)
+            _ = try await dave.engine.processWelcome(wrapperID: wrapper, rumor: unwrapped)
+            return "accepted"
+        }
     }
 
     /// The receiver's answer in one word: its reason, or "accepted" / "stored".
@@ -183,6 +195,26 @@ import Testing
             Attack(name: "Welcome to a second group on bob's group's `h` (lookalike-group)", expected: "invalid_welcome") {
                 var room = try await Room(seed: 70)
                 return try await room.bobOpens(.lookalikeGroup)
+            }
+        case .welcomeCipherSuite:
+            // MLS refuses this Welcome too (its secrets are sealed under suite 0x0001's AEAD), so the
+            // answer names the refusing layer: the engine's suite check, or MLS underneath it.
+            Attack(name: "alice's Welcome to dave with cipher_suite rewritten 0x0001 → 0x0003", expected: "invalid_welcome: welcome cipher suite 3") {
+                var room = try await Room(seed: 75)
+                do {
+                    return try await room.daveOpensWelcome { rumor in
+                        var bytes = try Base64Content.decode(rumor.content)
+                        // MLSMessage{version(2), wire_format(2), Welcome{cipher_suite(2), …}}
+                        #expect(Array(bytes[4..<6]) == [0, 1])
+                        bytes[5] = 3
+                        rumor.content = Base64Content.encode(bytes)
+                    }
+                } catch let error as EngineError { return "\(error.code.name): \(error.reason)" }
+            }
+        case .welcomeRumorTags:
+            Attack(name: "alice's welcome rumor to dave without its `e` tag", expected: "invalid_welcome") {
+                var room = try await Room(seed: 76)
+                return try await room.daveOpensWelcome { $0.tags.removeAll { $0.first == "e" } }
             }
         case .senderRemoved:
             Attack(name: "message written after its sender's removal (removed-member-message)", expected: "sender_removed") {

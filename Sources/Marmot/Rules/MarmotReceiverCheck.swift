@@ -37,6 +37,13 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     case welcomeIntoHeldGroup
     /// A Welcome for a second group on the `h` of a group we hold is refused (MIP-01 nostr_group_id).
     case welcomeOntoHeldH
+    /// A Welcome's cipher_suite is the Marmot suite our key packages and groups use (RFC 9420
+    /// §12.4.3.1, MIP-02).
+    case welcomeCipherSuite
+    /// A welcome rumor carries the tags MIP-02 requires: a `relays` tag of ws(s):// URLs, a non-empty
+    /// `e` naming the key-package event, a non-empty `client` when present, one
+    /// `["encoding","base64"]`.
+    case welcomeRumorTags
     /// A message of an earlier epoch written after its sender left the group is not read.
     case senderRemoved
     /// An application message's inner rumor is authored by the MLS sender (MIP-03).

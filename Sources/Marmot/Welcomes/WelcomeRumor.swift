@@ -39,16 +39,8 @@ package enum WelcomeRumor {
     package static func parse(_ rumor: UnsignedEvent) throws(MarmotError) -> Parsed {
         guard rumor.kind == .welcome else { throw MarmotError(.invalidWelcome, "kind \(rumor.kind) is not 444") }
         let relays = Array((rumor.tags.first { $0.first == "relays" } ?? []).dropFirst())
-        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
-            throw MarmotError(.invalidWelcome, "relays tag needs at least one ws(s):// URL")
-        }
-        guard let e = KeyPackageEvent.value(of: "e", in: rumor.tags), !e.isEmpty else {
-            throw MarmotError(.invalidWelcome, "missing e tag naming the key-package event")
-        }
-        if let client = rumor.tags.first(where: { $0.first == "client" }) {
-            guard client.count >= 2, !client[1].isEmpty else { throw MarmotError(.invalidWelcome, "empty client tag") }
-        }
-        try Base64Content.requireTag(in: rumor.tags)
+        let e = KeyPackageEvent.value(of: "e", in: rumor.tags)
+        if MarmotReceiverCheck.welcomeRumorTags.isOn { try requireTags(rumor.tags, relays: relays, e: e) }
         let message: MLSMessage
         do { message = try MLSMessage(tlsBytes: try Base64Content.decode(rumor.content)) } catch let error as MarmotError {
             throw error
@@ -58,6 +50,18 @@ package enum WelcomeRumor {
         guard case .welcome(let welcome) = message.body else {
             throw MarmotError(.invalidWelcome, "MLSMessage wire format \(message.body.wireFormat) is not a Welcome")
         }
-        return Parsed(welcome: welcome, relays: relays, keyPackageEvent: e)
+        return Parsed(welcome: welcome, relays: relays, keyPackageEvent: e ?? "")
+    }
+
+    /// MIP-02's required tags, as MDK 0.8.0 checks them.
+    private static func requireTags(_ tags: [[String]], relays: [String], e: String?) throws(MarmotError) {
+        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+            throw MarmotError(.invalidWelcome, "relays tag needs at least one ws(s):// URL")
+        }
+        guard let e, !e.isEmpty else { throw MarmotError(.invalidWelcome, "missing e tag naming the key-package event") }
+        if let client = tags.first(where: { $0.first == "client" }) {
+            guard client.count >= 2, !client[1].isEmpty else { throw MarmotError(.invalidWelcome, "empty client tag") }
+        }
+        try Base64Content.requireTag(in: tags)
     }
 }
