@@ -74,6 +74,31 @@ import Testing
         #expect(expired.checks[0].detail.contains("expired"))
     }
 
+    /// A race that one seed's schedule reaches is ledgered for that seed: the same failure on another
+    /// seed still fails, and a pass on another seed is a plain pass, not an unexpected one.
+    @Test func seedListedEntriesApplyOnlyToTheirSeeds() throws {
+        let forSeven = try DefectLedger(yaml: Self.yaml + "\n  seeds: [7, 14]", file: "known-defects.yaml")
+        #expect(forSeven.entries[0].seeds == [7, 14])
+        #expect(forSeven.apply(to: VerdictTests.run([.fail]), engineVersion: "0.8.0", today: "2026-11-21").verdict == .knownDefect)
+        let forOthers = try DefectLedger(yaml: Self.yaml + "\n  seeds: [14]", file: "known-defects.yaml")
+        #expect(forOthers.apply(to: VerdictTests.run([.fail]), engineVersion: "0.8.0", today: "2026-11-21").verdict == .fail)
+        #expect(forOthers.apply(to: VerdictTests.run([.pass]), engineVersion: "0.8.0", today: "2026-11-21").verdict == .pass)
+    }
+
+    @Test func seedListsAreCheckedWhereTheyAreWritten() {
+        for (bad, column) in [("seeds: []", 10), ("seeds: [7, 7]", 14), ("seeds: [x]", 11), ("seeds: [-1]", 11)] {
+            let error = #expect(throws: ScenarioError.self) { try DefectLedger(yaml: Self.yaml + "\n  " + bad, file: "l.yaml") }
+            #expect(error?.location.line == 9, "\(bad)")
+            #expect(error?.location.column == column, "\(bad): \(error?.description ?? "")")
+        }
+        // Two entries for one check are allowed only for disjoint seeds.
+        let twice = Self.yaml + "\n  seeds: [1]\n" + Self.yaml + "\n  seeds: [2]"
+        #expect((try? DefectLedger(yaml: twice, file: "l.yaml"))?.entries.count == 2)
+        let overlapping = Self.yaml + "\n  seeds: [1, 2]\n" + Self.yaml + "\n  seeds: [2]"
+        #expect(throws: ScenarioError.self) { try DefectLedger(yaml: overlapping, file: "l.yaml") }
+        #expect(throws: ScenarioError.self) { try DefectLedger(yaml: Self.yaml + "\n" + Self.yaml + "\n  seeds: [2]", file: "l.yaml") }
+    }
+
     /// A check name with a file position would stop matching as soon as a line moves.
     @Test func ledgerRefusesFilePositionsInCheckNames() {
         let positioned = Self.yaml.replacingOccurrences(

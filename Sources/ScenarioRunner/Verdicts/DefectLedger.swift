@@ -9,6 +9,7 @@
 //     reason: a committer that merged its own losing commit never rolls back
 //     link: https://github.com/marmot-protocol/marmot/blob/master/03.md
 //     expires: 2027-06-30
+//     seeds: [14]          # optional: only runs with these seeds (a race that one schedule hits)
 import ScenarioModel
 
 /// One confirmed engine defect.
@@ -22,10 +23,14 @@ package struct KnownDefect: Hashable, Sendable {
     package let link: String
     /// `YYYY-MM-DD`; after this day the entry no longer excuses the failure, forcing a review.
     package let expires: String
+    /// The seeds the entry covers, or nil for every seed. A defect that only one schedule reaches (a
+    /// race decided by the seed) is listed for that seed alone, so the other seeds' passing runs are
+    /// plain passes instead of `unexpected-pass`, and a failure on any other seed still fails.
+    package let seeds: Set<UInt64>?
     package let location: SourceLocation?
 
     package init(engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
-                link: String, expires: String, location: SourceLocation? = nil) {
+                link: String, expires: String, seeds: Set<UInt64>? = nil, location: SourceLocation? = nil) {
         self.engine = engine
         self.version = version
         self.scenario = scenario
@@ -34,6 +39,7 @@ package struct KnownDefect: Hashable, Sendable {
         self.reason = reason
         self.link = link
         self.expires = expires
+        self.seeds = seeds
         self.location = location
     }
 }
@@ -44,14 +50,15 @@ package struct DefectLedger: Sendable {
 
     package init(entries: [KnownDefect]) { self.entries = entries }
 
-    static let keys = ["engine", "version", "scenario", "check", "clause", "reason", "link", "expires"]
+    static let required = ["engine", "version", "scenario", "check", "clause", "reason", "link", "expires"]
+    static let keys = required + ["seeds"]
 
-    /// Parses a ledger file (a YAML list of entries; every field required).
+    /// Parses a ledger file (a YAML list of entries; every field but `seeds` required).
     package init(yaml text: String, file: String) throws(ScenarioError) {
         let root = try YAMLLoader.load(text, file: file)
         var entries: [KnownDefect] = []
         for node in try root.list("the ledger") {
-            let f = try node.fields(of: "a ledger entry", allowed: Self.keys, required: Self.keys)
+            let f = try node.fields(of: "a ledger entry", allowed: Self.keys, required: Self.required)
             let clause = try f.required("clause").fields(of: "clause", allowed: ["spec", "section"], required: ["spec", "section"])
             let expiresNode = try f.required("expires")
             let expires = try expiresNode.string("expires")
@@ -66,14 +73,15 @@ package struct DefectLedger: Sendable {
                     .invalidValue, at: checkNode.location,
                     "check names carry no file position ('\(position)'): name the step, e.g. \"step 'after the race': …\"")
             }
-            if entries.contains(where: { ($0.engine, $0.scenario, $0.check) == key }) {
+            let seeds = try Self.seeds(f["seeds"])
+            if entries.contains(where: { ($0.engine, $0.scenario, $0.check) == key && Self.overlap($0.seeds, seeds) }) {
                 throw ScenarioError(.duplicateName, at: f.location, "a second entry for engine \(key.0), scenario '\(key.1)', check '\(key.2)'")
             }
             entries.append(KnownDefect(
                 engine: key.0, version: try f.required("version").string("version"), scenario: key.1, check: key.2,
                 clause: Clause(try clause.required("spec").string("spec"), try clause.required("section").string("section")),
                 reason: try f.required("reason").string("reason"), link: try f.required("link").string("link"),
-                expires: expires, location: f.location))
+                expires: expires, seeds: seeds, location: f.location))
         }
         self.entries = entries
     }
@@ -92,6 +100,26 @@ package struct DefectLedger: Sendable {
         return nil
     }
 
+    /// `seeds: [14, 20]`: a non-empty list of distinct seeds.
+    static func seeds(_ node: YAMLNode?) throws(ScenarioError) -> Set<UInt64>? {
+        guard let node else { return nil }
+        var seeds = Set<UInt64>()
+        for item in try node.list("seeds") {
+            let seed = UInt64(try item.integer("a seed", in: 0...Int64.max))
+            guard seeds.insert(seed).inserted else {
+                throw ScenarioError(.invalidValue, at: item.location, "seed \(seed) is listed twice")
+            }
+        }
+        guard !seeds.isEmpty else { throw ScenarioError(.invalidValue, at: node.location, "seeds, when given, lists at least one seed") }
+        return seeds
+    }
+
+    /// Two entries for one check may coexist only for disjoint seed lists.
+    static func overlap(_ a: Set<UInt64>?, _ b: Set<UInt64>?) -> Bool {
+        guard let a, let b else { return true }
+        return !a.isDisjoint(with: b)
+    }
+
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
@@ -108,6 +136,7 @@ package struct DefectLedger: Sendable {
             let check = run.checks[index]
             guard let entry = entries.first(where: {
                 $0.engine == run.engine && $0.version == engineVersion && $0.scenario == run.scenario && $0.check == check.check
+                    && ($0.seeds?.contains(run.seed) ?? true)
             }) else { continue }
             switch check.verdict {
             case .fail where entry.expires >= today:
