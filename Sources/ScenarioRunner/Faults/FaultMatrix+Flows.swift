@@ -59,7 +59,9 @@ extension FaultMatrix {
     /// add fails visibly (`core.allPeersFailed`) and the group stays as it was.
     static let keyPackageLost: [String: Final] = Dictionary(uniqueKeysWithValues: ["drop", "delay", "reorder", "receiver-partitioned"].map {
         ("key-package-\($0)", Final(
-            why: "the invitee's key package does not reach the inviter before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`.",
+            why: $0 == "drop"
+                ? "the inviter's connection to the key-package relay is lost with the invitee's key package (TCP loses no single frame): the lookup fails (`relay_down`, MIP-00) and the add fails with `core.allPeersFailed`."
+                : "the invitee's key package does not reach the inviter before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`.",
             outcome: unchanged, errors: ["alice": ["core.allPeersFailed"]]))
     })
 
@@ -92,7 +94,10 @@ extension FaultMatrix {
             points: [keyPackage, welcome(to: "inbox"), welcomeDelivered(to: "carol", inbox: "inbox")],
             outcome: Outcome(members: everyone, probe: "carol"),
             finals: [
-                "key-package-drop": createWithoutBob, "key-package-delay": createWithoutBob, "key-package-reorder": createWithoutBob,
+                "key-package-drop": Final(
+                    why: "alice's connection to the key-package relay is lost with bob's key package (TCP loses no single frame): every lookup there fails (`relay_down`, MIP-00) and no group is created (`core.allPeersFailed`).",
+                    outcome: Outcome(members: [], probe: nil), errors: ["alice": ["core.allPeersFailed"]]),
+                "key-package-delay": createWithoutBob, "key-package-reorder": createWithoutBob,
                 "key-package-receiver-partitioned": Final(
                     why: "alice reaches no key-package relay: every invitee fails (MIP-00) and no group is created (`core.allPeersFailed`).",
                     outcome: Outcome(members: [], probe: nil), errors: ["alice": ["core.allPeersFailed"]]),
