@@ -79,6 +79,20 @@ extension GroupCore {
         send(.event(event), to: silent.sorted())
     }
 
+    /// Our own message, control message or leave proposal came back on a group subscription
+    /// before the relay's OK: the relay stored it (it serves only what it stores), which is what
+    /// its OK would have said, so it counts as that relay's acceptance. Relays send the OK first
+    /// (NIP-01), so this acts only when the OK was lost. True when the event was such a publish.
+    func ownPublishServed(_ event: Event, by url: String) async -> Bool {
+        guard configuration.behaviour.recovery.unansweredPublishes, let purpose = publishes[event.id.hex],
+            purpose.outstanding?.contains(url) == true
+        else { return false }
+        if case .welcome = purpose { return false }
+        note("relay \(url) serves our \(Self.outboxLabel(purpose, event.id.hex)) before its OK: stored, as its OK would say")
+        await acknowledge(eventID: event.id.hex, accepted: true, message: "served", from: url)
+        return true
+    }
+
     /// The publish never got an answer: what it was for fails visibly.
     private func publishUnanswered(_ purpose: PublishPurpose, label: String, sends: Int) {
         let why = "no relay answered \(label) (\(sends) send(s))"

@@ -35,6 +35,9 @@ extension GroupCore {
             if event.kind == .groupEvent, Self.isGroupSubscription(subscription), ownCommitServed(event, by: url) {
                 return
             }
+            if event.kind == .groupEvent, Self.isGroupSubscription(subscription), await ownPublishServed(event, by: url) {
+                return
+            }
             if let lookup = fetchSubscriptions[subscription.rawValue] {
                 await offerKeyPackage(event, invalid: nil, lookup: lookup)
             } else if subscription == Self.directorySubscription {
