@@ -20,6 +20,9 @@ extension CoreError.Code {
     /// An invitee's welcome cannot fit the path even alone (NIP-44, the relays' event size): the
     /// ratchet tree every welcome carries is too large. The invitee is not added.
     package static let welcomeTooLarge = Self("core.welcomeTooLarge")
+    /// A chat message, control message or leave proposal no relay answered (no OK), however
+    /// often it was sent, or every relay kept refusing.
+    package static let publishUnacknowledged = Self("core.publishUnacknowledged")
     package static let engine = Self("core.engine")
     package static let busy = Self("core.busy")
     /// The action names nobody or nothing it can act on (no peers, only ourselves, a non-member).

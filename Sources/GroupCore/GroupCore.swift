@@ -66,6 +66,9 @@ package actor GroupCore {
     var keyPackageAuthors: [String: PublicKey] = [:]
     var publishes: [String: PublishPurpose] = [:]
     var timers: [TimerToken: TimerPurpose] = [:]
+    /// Publishes waiting for their relays' OKs, by event id (Relays/GroupCore+Acknowledgements.swift).
+    var acknowledgementWatches: [String: AcknowledgementWatch] = [:]
+    var nextAcknowledgementToken: UInt64 = 0
     /// Lost relays we are trying to resubscribe to, by attempts so far.
     var reconnectAttempts: [String: Int] = [:]
     var nextNumber: UInt64 = 1
@@ -103,6 +106,7 @@ package actor GroupCore {
         case .timer(let token): await timerFired(token)
         }
         await pumpChatRelay()
+        reconcileAcknowledgementWatches()
         publishStateIfChanged()
         return pending
     }

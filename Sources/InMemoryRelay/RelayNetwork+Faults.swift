@@ -15,8 +15,11 @@ package struct Transit: Sendable {
     let event: Event?
     /// A fault that acts when the frame reaches the relay (`reject`, `withholdOK`).
     var effect: FaultRule.Action?
+    /// The relay's connection a frame to a member travels on.
+    let connection: ConnectionID?
 
-    init(member: String, relay: String, toRelay: Bool, frame: String, meaning: RelayOutput.Meaning?) {
+    init(member: String, relay: String, toRelay: Bool, frame: String, meaning: RelayOutput.Meaning?, connection: ConnectionID? = nil) {
+        self.connection = connection
         self.member = member
         self.relay = relay
         self.toRelay = toRelay
@@ -83,6 +86,9 @@ extension RelayNetwork {
             switch rule.action {
             case .drop:
                 scheduler.record("fault", link, "rule-\(id) drop \(transit.summary)")
+                // A partition already closed the member's connections; any other lost frame
+                // on its way to a member takes its connection with it.
+                if !transit.toRelay, !partitioned.values.contains(id) { breakConnection(of: transit) }
                 return
             case .hold(let tag):
                 scheduler.record("fault", link, "rule-\(id) hold \(transit.summary) under \(tag)")

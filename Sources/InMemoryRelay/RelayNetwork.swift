@@ -48,6 +48,8 @@ package struct RelayNetwork: Sendable {
     var inboxes: [String: [Delivery]] = [:]
     /// Partitioned members and the drop rule that cuts their in-flight frames.
     var partitioned: [String: Int] = [:]
+    /// Connections a lost frame broke (RelayNetwork+LostFrames.swift): what was still in flight on them is lost.
+    var brokenConnections: Set<ConnectionID> = []
     var authorKeys: [String: String] = [:]
     var networkStream: SeededGenerator
     private var nextConnection: UInt64 = 1
@@ -228,12 +230,7 @@ package struct RelayNetwork: Sendable {
 
     private mutating func arrive(_ transit: Transit) {
         let link = "\(transit.member)->\(transit.relay)"
-        if !transit.toRelay {
-            let content = Delivery.Content.frame(transit.frame, transit.meaning ?? .notice)
-            inboxes[transit.member, default: []].append(Delivery(relay: transit.relay, time: scheduler.now, content: content))
-            scheduler.record("arrive", "\(transit.relay)->\(transit.member)", transit.summary)
-            return
-        }
+        guard transit.toRelay else { return arriveAtMember(transit) }
         guard hosts[transit.relay]?.isUp == true, let connection = connection(of: transit.member, at: transit.relay) else {
             scheduler.record("lost", link, "relay down: \(transit.summary)")
             return
@@ -265,7 +262,7 @@ package struct RelayNetwork: Sendable {
 
     mutating func routeOutput(_ output: RelayOutput, from relay: String) {
         guard let member = hosts[relay]?.connections.first(where: { $0.value == output.connection })?.key else { return }
-        route(Transit(member: member, relay: relay, toRelay: false, frame: output.frame, meaning: output.meaning))
+        route(Transit(member: member, relay: relay, toRelay: false, frame: output.frame, meaning: output.meaning, connection: output.connection))
     }
 }
 

@@ -240,6 +240,9 @@ package final class World {
                 time: now.advanced(by: .milliseconds(milliseconds)), sequence: timerSequence, member: label, token: token)
             let index = timers.firstIndex { ($0.time, $0.sequence) > (timer.time, timer.sequence) } ?? timers.endIndex
             timers.insert(timer, at: index)
+        case .cancelTimer(let token):
+            // Not traced: a cancelled timer leaves the run as if it had never been started.
+            timers.removeAll { $0.member == label && $0.token == token }
         case .update(let update):
             members[label]?.updates.append(update)
             record("update", label, "rev \(update.rev): \(update.cause)")

@@ -79,7 +79,8 @@ import Testing
     }
 
     /// Republishing alone: alice never sees her own commit served back (every group event to
-    /// her is lost for a while) and the first OK is lost; the second publish is answered
+    /// her is held back for a while: a lost one would take her connection with it) and the first
+    /// OK is lost; the second publish is answered
     /// `OK true "duplicate:"` and she merges what bob and carol applied.
     @Test func lostOKIsRecoveredByRepublishing() async throws {
         for recovery in [Recovery(), Self.without { $0.storedCommits = false }] {
@@ -89,10 +90,11 @@ import Testing
                 selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK, occurrences: .nth(1)))
             let echo = world.network.addFault(FaultRule(
                 scope: .link(member: "alice", relay: "group"), direction: .toMember,
-                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .drop))
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .hold("echo")))
             await world.dispatch("alice", .rename(chatID: chatID, name: "Renamed"))
             await world.run(for: .seconds(30))
             world.network.removeFault(echo)
+            world.network.release(hold: "echo")
             await world.runUntilQuiescent()
             let split = try await epochs(world, ["alice", "bob", "carol"])
             if recovery.storedCommits {

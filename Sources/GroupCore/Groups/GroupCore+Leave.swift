@@ -17,6 +17,9 @@ extension GroupCore {
     func leave(_ chat: ChatRecord) async {
         do {
             let proposal = try await engine.leaveGroup(chat.mlsGroupID)
+            if configuration.behaviour.recovery.leaveDelivery {
+                trackLeaveProposal(proposal.event, in: chat)
+            }
             publishSigned(proposal.event, to: chat.relays)
             let attempts = (leaveProposals[chat.chatID]?.attempts ?? 0) + 1
             if configuration.behaviour.recovery.leaveProposals {
@@ -44,5 +47,18 @@ extension GroupCore {
             return
         }
         await leave(chat)
+    }
+
+    /// The proposal must reach a relay: it waits in the outbox like a control message (held while
+    /// the relays are unreachable, sent again when refused or unanswered, reported in the end). An
+    /// earlier proposal of ours died with its epoch and is not sent again.
+    private func trackLeaveProposal(_ event: Event, in chat: ChatRecord) {
+        for (eventID, purpose) in publishes.sorted(by: { $0.key < $1.key }) {
+            guard case .proposal(let chatID, _) = purpose, chatID == chat.chatID else { continue }
+            publishes[eventID] = nil
+            outbox.forget(eventID)
+        }
+        publishes[event.id.hex] = .proposal(chatID: chat.chatID, outstanding: Set(chat.relays))
+        outbox.track(event, relays: chat.relays)
     }
 }

@@ -102,6 +102,10 @@ package enum CoreEffect: Hashable, Sendable {
     case send(url: String, message: ClientMessage)
     /// Deliver `.timer(token)` after `milliseconds` of virtual time.
     case startTimer(TimerToken, milliseconds: UInt64)
+    /// Forget a timer started earlier and not fired yet: its `.timer` input must never come.
+    /// (A watch for a publish's OK ends this way when the OK arrives, so that a run where every
+    /// OK comes in time is the same as one without watches.)
+    case cancelTimer(TimerToken)
     /// The state changed.
     case update(AppUpdate)
     /// A decision worth a line in the host's trace (merge, clear, welcome sent, proposal left to

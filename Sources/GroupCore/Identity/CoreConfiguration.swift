@@ -65,6 +65,14 @@ package struct CoreConfiguration: Sendable {
         package var welcomeRetryAttempts = 6
         /// How many times a chat or control message every relay refused is sent again, backing off from 2 s.
         package var refusedPublishRetryAttempts = 6
+        /// How long a chat message, control message, welcome or leave proposal waits for its
+        /// relays' OK before the same signed event is published again to the silent ones (NIP-01
+        /// wants an OK for every EVENT; a relay that lost the frame never sends one). Longer than
+        /// the 10 s a delayed frame takes in the fault matrix, so that a late OK is not raced.
+        package var publishTimeoutMilliseconds: UInt64 = 15_000
+        /// How many times such a publish is sent again without any OK (waiting twice as long each
+        /// time) before it is reported (`core.publishUnacknowledged`, `core.welcomeUndelivered`).
+        package var publishRepublishAttempts = 3
         /// The largest event (gift wrap JSON) the invitees' inbox relays are assumed to accept:
         /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
         /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
@@ -86,6 +94,16 @@ package struct CoreConfiguration: Sendable {
             package var refusedPublishes = true
             /// A non-admin whose leave proposal died with its epoch proposes again.
             package var leaveProposals = true
+            /// Subscriptions that died with their connection (a relay down, a lost frame) are put
+            /// back, with backoff, and catch up on what was stored meanwhile.
+            package var resubscribes = true
+            /// A chat message, control message, welcome or leave proposal with no OK in time is
+            /// published again (the same signed event), then reported.
+            package var unansweredPublishes = true
+            /// A leave proposal is tracked like a control message (held while its relays are
+            /// unreachable, sent again when refused or unanswered, reported when it never gets
+            /// through) instead of being published once and forgotten.
+            package var leaveDelivery = true
             /// Messages ordered after a delete-group are hidden by receivers.
             package var dropsAfterDeletion = true
             /// In a group with several admins, our commit waits for an epoch a received commit

@@ -51,12 +51,13 @@ extension GroupCore {
     }
 
     /// How notes name a waiting event (chat messages by their rumor id, as they always were).
-    private static func outboxLabel(_ purpose: PublishPurpose, _ eventID: String) -> String {
+    static func outboxLabel(_ purpose: PublishPurpose, _ eventID: String) -> String {
         switch purpose {
         case .message(_, let messageID, _): "message \(messageID.prefix(8))"
         case .control: "control \(eventID.prefix(8))"
         case .welcome(let invitee, _, _, _): "welcome \(eventID.prefix(8)) to \(invitee.hex.prefix(8))"
         case .commit: "commit \(eventID.prefix(8))"
+        case .proposal: "leave proposal \(eventID.prefix(8))"
         }
     }
 }

@@ -9,7 +9,7 @@ extension GroupCore {
     /// A relay we hold subscriptions on was lost (they died with the connection): try to put them
     /// back later, with backoff, so a relay that comes back up serves us again.
     func scheduleResubscription(to url: String) {
-        guard !standingSubscriptions(at: url).isEmpty else { return }
+        guard configuration.behaviour.recovery.resubscribes, !standingSubscriptions(at: url).isEmpty else { return }
         let waiting = timers.values.contains { if case .resubscribe(url) = $0 { true } else { false } }
         guard !waiting else { return }
         let attempt = (reconnectAttempts[url] ?? -1) + 1

@@ -35,6 +35,9 @@ extension GroupCore {
             if event.kind == .groupEvent, Self.isGroupSubscription(subscription), ownCommitServed(event, by: url) {
                 return
             }
+            if event.kind == .groupEvent, Self.isGroupSubscription(subscription), await ownPublishServed(event, by: url) {
+                return
+            }
             if let lookup = fetchSubscriptions[subscription.rawValue] {
                 await offerKeyPackage(event, invalid: nil, lookup: lookup)
             } else if subscription == Self.directorySubscription {
@@ -108,6 +111,17 @@ extension GroupCore {
             } else {
                 publishes[eventID] = .control(chatID: chatID, outstanding: outstanding)
             }
+        case .proposal(let chatID, var outstanding):
+            guard outstanding.remove(url) != nil else { return }
+            if !accepted, outstanding.isEmpty, retryAfterRefusal(eventID) {
+                publishes[eventID] = .proposal(chatID: chatID, outstanding: [])
+            } else if accepted || outstanding.isEmpty {
+                publishes[eventID] = nil
+                outbox.forget(eventID)
+                if !accepted { leaveUndelivered(chatID, why: "refused by every relay (\(message))") }
+            } else {
+                publishes[eventID] = .proposal(chatID: chatID, outstanding: outstanding)
+            }
         case .welcome(let invitee, let relays, var outstanding, let retries):
             guard outstanding.remove(url) != nil else { return }
             if accepted {
@@ -121,7 +135,7 @@ extension GroupCore {
         }
     }
 
-    private func setDelivery(_ delivery: ChatMessage.Delivery, of messageID: String, in chatID: String) {
+    func setDelivery(_ delivery: ChatMessage.Delivery, of messageID: String, in chatID: String) {
         guard var chat = chats[chatID], let index = chat.messages.firstIndex(where: { $0.id == messageID }) else { return }
         chat.messages[index].delivery = delivery
         chats[chatID] = chat
@@ -142,6 +156,7 @@ extension GroupCore {
         case .welcomeRetry(let eventID): retryWelcome(eventID)
         case .publishRetry(let eventID): retryPublish(eventID)
         case .deferredCommits(let chatID): await commitDeferred(in: chatID)
+        case .acknowledgementDue(let eventID): acknowledgementDue(eventID)
         }
     }
 }

@@ -17,4 +17,6 @@ enum TimerPurpose: Sendable {
     case publishRetry(eventID: String)
     /// Commits of ours waited for the epoch a received commit made to settle.
     case deferredCommits(chatID: String)
+    /// A publish (not a commit) still had relays that never answered: send it again or report it.
+    case acknowledgementDue(eventID: String)
 }

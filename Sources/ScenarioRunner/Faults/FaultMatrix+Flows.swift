@@ -59,14 +59,13 @@ extension FaultMatrix {
     /// add fails visibly (`core.allPeersFailed`) and the group stays as it was.
     static let keyPackageLost: [String: Final] = Dictionary(uniqueKeysWithValues: ["drop", "delay", "reorder", "receiver-partitioned"].map {
         ("key-package-\($0)", Final(
-            why: "the invitee's key package does not reach the inviter before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`.",
+            why: $0 == "drop"
+                ? "the inviter's connection to the key-package relay is lost with the invitee's key package (TCP loses no single frame): the lookup fails (`relay_down`, MIP-00) and the add fails with `core.allPeersFailed`."
+                : "the invitee's key package does not reach the inviter before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`.",
             outcome: unchanged, errors: ["alice": ["core.allPeersFailed"]]))
     })
 
-    /// Defects the matrix found that are not fixed yet (docs/fault-matrix.md, "Open").
-    static let noResync = "a live event the relay stored but did not deliver is never fetched again (no resync): the receiver is stranded at the old epoch or misses the message."
-    static let lostPublish = "a publish whose EVENT frame is lost gets no OK and is never sent again (no per-publish timeout): the message, control message or welcome is lost."
-    static let leaveLost = "a SelfRemove proposal no relay stored is neither proposed again nor reported: the leaver stays a member everywhere."
+    // Defects the matrix found that are not fixed yet (docs/fault-matrix.md, "Open").
 
     /// A racing commit whose first publish is lost, republished after the others built on the
     /// competing commit (one MIP-03 ranks second).
@@ -95,59 +94,53 @@ extension FaultMatrix {
             points: [keyPackage, welcome(to: "inbox"), welcomeDelivered(to: "carol", inbox: "inbox")],
             outcome: Outcome(members: everyone, probe: "carol"),
             finals: [
-                "key-package-drop": createWithoutBob, "key-package-delay": createWithoutBob, "key-package-reorder": createWithoutBob,
+                "key-package-drop": Final(
+                    why: "alice's connection to the key-package relay is lost with bob's key package (TCP loses no single frame): every lookup there fails (`relay_down`, MIP-00) and no group is created (`core.allPeersFailed`).",
+                    outcome: Outcome(members: [], probe: nil), errors: ["alice": ["core.allPeersFailed"]]),
+                "key-package-delay": createWithoutBob, "key-package-reorder": createWithoutBob,
                 "key-package-receiver-partitioned": Final(
                     why: "alice reaches no key-package relay: every invitee fails (MIP-00) and no group is created (`core.allPeersFailed`).",
                     outcome: Outcome(members: [], probe: nil), errors: ["alice": ["core.allPeersFailed"]]),
-            ],
-            open: open(lostPublish, ["welcome-drop"]).merging(open(noResync, ["welcome-at-invitee-drop"])) { $1 }),
+            ]),
         Flow(
             name: "add", summary: "alice adds dave.", withDave: true,
             actions: ["add-members: { by: alice, members: dave }"],
             points: [keyPackage, published("commit", by: "alice", "add commit"), delivered("commit-at-peer", to: "carol", "add commit"),
                      welcome(to: inviteeInbox), welcomeDelivered(to: "dave", inbox: inviteeInbox)],
             outcome: Outcome(members: withDave, probe: "dave"),
-            finals: commitRefused(faults: [.reject, .relayDown]).merging(keyPackageLost) { $1 },
-            open: open(noResync, ["commit-at-peer-drop", "welcome-at-invitee-drop"]).merging(open(lostPublish, ["welcome-drop"])) { $1 }),
+            finals: commitRefused(faults: [.reject, .relayDown]).merging(keyPackageLost) { $1 }),
         Flow(
             name: "remove", summary: "alice removes carol.",
             actions: ["remove-members: { by: alice, members: carol }"],
             points: [published("commit", by: "alice", "remove commit"), delivered("commit-at-peer", to: "bob", "remove commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
-            finals: commitRefused(),
-            open: open(noResync, ["commit-at-peer-drop"])),
+            finals: commitRefused()),
         Flow(
             name: "rename", summary: "alice renames the group.",
             actions: ["rename: { by: alice, to: \(renamed) }"],
             points: [published("commit", by: "alice", "rename commit"), delivered("commit-at-peer", to: "carol", "rename commit")],
             outcome: Outcome(members: everyone, name: renamed, probe: "carol"),
-            finals: commitRefused(),
-            open: open(noResync, ["commit-at-peer-drop"])),
+            finals: commitRefused()),
         Flow(
             name: "leave", summary: "carol (not an admin) leaves; an admin commits her SelfRemove proposal.",
             actions: ["leave: { by: carol }"],
             points: [published("proposal", by: "carol", "SelfRemove proposal"), delivered("proposal-at-peer", to: "alice", "SelfRemove proposal")],
-            outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
-            open: open(leaveLost, ["proposal-drop", "proposal-reject", "proposal-relay-down", "proposal-sender-partitioned"])
-                .merging(open(noResync, ["proposal-at-peer-drop"])) { $1 }),
+            outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob")),
         Flow(
             name: "send", summary: "carol sends a message.",
             actions: ["send: { by: carol, text: hello }"],
             points: [published("message", by: "carol", "application message"), delivered("message-at-peer", to: "bob", "application message")],
-            outcome: Outcome(members: everyone, messages: ["carol: hello"], probe: "bob"),
-            open: open(noResync, ["message-at-peer-drop"]).merging(open(lostPublish, ["message-drop"])) { $1 }),
+            outcome: Outcome(members: everyone, messages: ["carol: hello"], probe: "bob")),
         Flow(
             name: "set-role", summary: "alice makes carol a moderator (a control message).",
             actions: ["set-role: { by: alice, member: carol, role: moderator }"],
             points: [published("control", by: "alice", "role change"), delivered("control-at-peer", to: "carol", "role change")],
-            outcome: Outcome(members: everyone, chatFields: ["roles: { alice: owner, bob: admin, carol: moderator }"], probe: "carol"),
-            open: open(noResync, ["control-at-peer-drop"]).merging(open(lostPublish, ["control-drop"])) { $1 }),
+            outcome: Outcome(members: everyone, chatFields: ["roles: { alice: owner, bob: admin, carol: moderator }"], probe: "carol")),
         Flow(
             name: "block", summary: "alice blocks carol (a control message).",
             actions: ["block: { by: alice, member: carol }"],
             points: [published("control", by: "alice", "block"), delivered("control-at-peer", to: "bob", "block")],
-            outcome: Outcome(members: everyone, chatFields: ["blocked: [carol]"], probe: "bob"),
-            open: open(noResync, ["control-at-peer-drop"]).merging(open(lostPublish, ["control-drop"])) { $1 }),
+            outcome: Outcome(members: everyone, chatFields: ["blocked: [carol]"], probe: "bob")),
         Flow(
             name: "set-preferences", summary: "alice switches reactions off (a control message).",
             actions: ["set-preferences: { by: alice, reactions: false }"],
@@ -155,8 +148,7 @@ extension FaultMatrix {
             outcome: Outcome(
                 members: everyone,
                 chatFields: ["preferences: { reactions: false, full-deletion: true, disappear-after: 0, history-for-new-members: true, welcome: \"\" }"],
-                probe: "carol"),
-            open: open(noResync, ["control-at-peer-drop"]).merging(open(lostPublish, ["control-drop"])) { $1 }),
+                probe: "carol")),
     ]
 
     /// Pairs of flows racing in one epoch (one `parallel` step): MIP-03 picks the winning commit,
@@ -169,8 +161,7 @@ extension FaultMatrix {
                      welcome(to: inviteeInbox)],
             outcome: Outcome(members: withDave, name: nil, probe: "dave"),
             finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: open(lostPublish, ["welcome-drop"])
-                .merging(open(lateRepublish("rename", seeds: "5-10"), ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
+            open: open(lateRepublish("rename", seeds: "5-10"), ["bob-commit-delay", "bob-commit-drop"])),
         Flow(
             name: "remove-x-rename", summary: "alice removes carol while bob renames the group.",
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
@@ -185,8 +176,7 @@ extension FaultMatrix {
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
             open: open(
                 "carol's leave and alice's rename in one epoch: alice's rename commit arriving late loses a message or forks (7 of swift seeds 1..10).",
-                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"]).merging(
-                open(leaveLost, ["carol-proposal-relay-down"])) { $1 }
+                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"])
                 .merging(open(
                     "with two admins, alice's rename and bob's commit of carol's SelfRemove both stay merged at one epoch: a fork on swift seeds 6 and 8 (10 too with the rename duplicated).",
                     ["alice-commit-duplicate", "alice-commit-withhold-ok", "carol-proposal-duplicate", "carol-proposal-withhold-ok"])) { $1 }),
@@ -203,14 +193,13 @@ extension FaultMatrix {
                                        faults: [.reject, .senderPartitioned])) { $1 },
             open: open(
                 "alice's add commit arriving late in an epoch bob's remove also wants loses a message (2 of swift seeds 1..10).",
-                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"]).merging(open(lostPublish, ["welcome-drop"])) { $1 }
+                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"])
                 .merging(open(
                     lateRepublish("remove", seeds: "4-8 and 10"), ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-message", by: "carol", "application message"), published("alice-commit", by: "alice", "rename commit")],
-            outcome: Outcome(members: everyone, name: nil, messages: ["carol: hello"], probe: "bob"),
-            open: open(lostPublish, ["carol-message-drop"])),
+            outcome: Outcome(members: everyone, name: nil, messages: ["carol: hello"], probe: "bob")),
     ]
 }

@@ -36,7 +36,7 @@ package enum FaultMatrix {
         /// What the fault does, for the report.
         var summary: String {
             switch self {
-            case .drop: "the point's first frame is lost"
+            case .drop: "the point's first frame is lost (on its way to a member, with its connection: TCP loses no single frame)"
             case .delay: "the point's first frame arrives 10 s late"
             case .duplicate: "the point's first frame arrives twice"
             case .reorder: "the point's first frame arrives after the next one on its link"
