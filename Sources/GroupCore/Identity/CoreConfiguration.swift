@@ -94,6 +94,9 @@ package struct CoreConfiguration: Sendable {
             /// Group events no key opens are kept and handed to the engine again after each
             /// commit (they may belong to an epoch not reached yet).
             package var retriesFutureEvents = true
+            /// A commit of ours no relay has taken, timed out while group events came in, is
+            /// cleared (not published again) and asked for again in the epoch that won.
+            package var abandonsOvertakenCommits = true
             package init() {}
         }
 

@@ -1,0 +1,68 @@
+import Nostr
+
+// A commit of ours that no relay has taken yet, overtaken by the group (docs/group-core.md,
+// "Recovery from lost frames", `abandonsOvertakenCommits`).
+//
+// Our commit got no OK in time and no relay served it back: as far as we can tell no relay has
+// it, so nobody else has applied it. Meanwhile the group's relays delivered events we held back,
+// and among them may be a competing commit for our epoch that everyone else applied at once.
+// Publishing ours again now would bring a commit that MIP-03 may still rank first (same second,
+// smaller id) to members who have since built on the other one, past the single rollback point
+// an engine keeps: we would merge ours and stay on a fork of one (fault matrix, add-x-rename,
+// remove-x-rename and add-x-remove, bob-commit drop and delay). So we give ours up instead: the
+// staged commit is cleared, the held events go to the engine in MIP-03 order, and what the user
+// asked for is committed again in the epoch that won, as the settle window does for a commit
+// that lost its race (a rename too: nobody saw ours, so asking again overrules nothing).
+extension GroupCore {
+    /// True when the commit was given up for the held events (the caller does nothing more).
+    func abandonIfOvertaken(_ pending: PendingCommit) async -> Bool {
+        guard configuration.behaviour.recovery.abandonsOvertakenCommits, pending.servedBy.isEmpty,
+            !pending.held.isEmpty, let chat = chats[pending.chatID]
+        else { return false }
+        commits[pending.chatID] = nil
+        publishes[pending.eventID] = nil
+        timers[pending.timer] = nil
+        setBusy("commit-\(pending.chatID)", nil)
+        do {
+            try await engine.clearPendingCommit(in: chat.mlsGroupID)
+        } catch {
+            fail(error, during: "clearing \(pending.label)", chatID: pending.chatID)
+        }
+        note("no relay has commit \(pending.eventID.prefix(8)) (\(pending.label)) and \(pending.held.count) event(s) came meanwhile: cleared, not published again")
+        for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
+        await askAgain(pending)
+        return true
+    }
+
+    /// Commits again, in the group's current epoch, what the abandoned commit was for, when it
+    /// still means something there.
+    private func askAgain(_ pending: PendingCommit) async {
+        guard let change = pending.change, let chat = chats[pending.chatID], !chat.isRemoved else { return }
+        let again: CommitChange?
+        switch change {
+        case .add(let keyPackages):
+            let fresh = keyPackages.filter { !chat.members.contains($0.pubkey) }
+            again = fresh.isEmpty || !chat.admins.contains(publicKey) ? nil : .add(fresh)
+        case .remove(let targets):
+            let still = targets.filter(chat.members.contains)
+            again = still.isEmpty || !chat.admins.contains(publicKey) ? nil : .remove(still)
+        case .admins(let adding, let removing, _):
+            let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
+            again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : change
+        case .rename:
+            again = chat.admins.contains(publicKey) ? change : nil
+        case .selfUpdate:
+            again = change
+        }
+        guard let again else {
+            note("\(change.label) means nothing in epoch \(chat.epoch) any more")
+            return
+        }
+        guard commits[chat.chatID] == nil else {
+            fail(CoreError(.busy, "\(again.label): a commit of ours is waiting for its relays"), chatID: chat.chatID)
+            return
+        }
+        note("asking again for \(again.label) in epoch \(chat.epoch)")
+        await commit(again, in: chat)
+    }
+}
