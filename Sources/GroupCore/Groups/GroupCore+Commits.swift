@@ -179,6 +179,7 @@ extension GroupCore {
             await yieldRace(entry.commit, to: winner)
         } else {
             let commit = entry.commit
+            if configuration.behaviour.recovery.redoesLateReplacedCommits { stood[commit.chatID] = entry }
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             sendWelcomes(commit.welcomes)
         }
@@ -199,7 +200,7 @@ extension GroupCore {
     /// leave (they would strand their invitees on a fork). An add or remove that still means
     /// something is asked for again in the winning epoch; a rename or other change that lost is
     /// reported, since the winner's state is now the group's.
-    private func yieldRace(_ pending: PendingCommit, to winner: Event) async {
+    func yieldRace(_ pending: PendingCommit, to winner: Event) async {
         guard let chat = chats[pending.chatID] else { return }
         note("commit \(pending.eventID.prefix(8)) (\(pending.label)) lost the MIP-03 race to \(winner.id.hex.prefix(8))")
         guard !chat.isRemoved else { return }

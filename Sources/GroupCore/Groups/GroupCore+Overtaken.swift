@@ -66,3 +66,22 @@ extension GroupCore {
         await commit(again, in: chat)
     }
 }
+
+// A commit of ours replaced after its settle window (`redoesLateReplacedCommits`).
+//
+// The settle window is short (1 s), but a competing commit MIP-03 ranks first can arrive later
+// (held back by a relay or a slow link) and still replace ours wherever nothing was built on top
+// of it yet. Members ours removed applied it for good (a removed member leaves the group and
+// keeps no state to roll back), so forgetting the removal would leave them out while everyone
+// else still lists them (fault matrix, remove-x-rename bob-commit reorder). So our commit that
+// stood is remembered until a commit builds on it; replaced before that, it is handled as one
+// replaced inside the window: an add or remove is committed again in the winning epoch.
+extension GroupCore {
+    func stoodCommitApplied(_ event: Event, in chatID: String) async {
+        guard let entry = stood[chatID], let epoch = chats[chatID]?.epoch else { return }
+        stood[chatID] = nil
+        guard epoch <= entry.epoch, event.id.hex != entry.commit.eventID else { return }
+        note("commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window")
+        await yieldRace(entry.commit, to: event)
+    }
+}

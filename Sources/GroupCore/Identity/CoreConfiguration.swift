@@ -97,6 +97,9 @@ package struct CoreConfiguration: Sendable {
             /// A commit of ours no relay has taken, timed out while group events came in, is
             /// cleared (not published again) and asked for again in the epoch that won.
             package var abandonsOvertakenCommits = true
+            /// A commit of ours replaced by a better competing commit after its settle window is
+            /// treated as one replaced within it: what it was for is asked for again.
+            package var redoesLateReplacedCommits = true
             package init() {}
         }
 
