@@ -78,10 +78,25 @@ extension GroupCore {
 // replaced inside the window: an add or remove is committed again in the winning epoch.
 extension GroupCore {
     func stoodCommitApplied(_ event: Event, in chatID: String) async {
-        guard let entry = stood[chatID], let epoch = chats[chatID]?.epoch else { return }
+        guard let entry = stood[chatID], let chat = chats[chatID] else { return }
         stood[chatID] = nil
-        guard epoch <= entry.epoch, event.id.hex != entry.commit.eventID else { return }
+        // A commit that removed us leaves the epoch where it was: not a replacement.
+        guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID else { return }
         note("commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window")
-        await yieldRace(entry.commit, to: event)
+        await yieldRace(entry.commit, to: event, departed: entry.departed)
+    }
+
+    /// Our commit of members' leave proposals lost its race: the proposals died with their
+    /// epoch, and a leaver that applied our commit is out of the group in its own eyes, so it
+    /// will never propose again, while everyone else still lists it (fault matrix, leave-x-rename
+    /// alice-commit delay and reorder: alice's late rename beats bob's commit of carol's leave).
+    /// The leavers still members in the winning epoch are removed by us, an admin (`redoesLostLeaves`).
+    func leaversToRemove(_ departed: [PublicKey], in chat: ChatRecord) -> [PublicKey]? {
+        let still = departed.filter(chat.members.contains)
+        guard configuration.behaviour.recovery.redoesLostLeaves, !still.isEmpty, chat.admins.contains(publicKey) else {
+            return nil
+        }
+        note("the leave of \(still.count) member(s) died with the epoch; removing them")
+        return still
     }
 }

@@ -100,6 +100,9 @@ package struct CoreConfiguration: Sendable {
             /// A commit of ours replaced by a better competing commit after its settle window is
             /// treated as one replaced within it: what it was for is asked for again.
             package var redoesLateReplacedCommits = true
+            /// Our commit of a leave proposal that lost its race is followed by our removal of
+            /// the leavers still listed in the winning epoch.
+            package var redoesLostLeaves = true
             package init() {}
         }
 
