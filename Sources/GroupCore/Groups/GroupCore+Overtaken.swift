@@ -81,9 +81,23 @@ extension GroupCore {
         guard let entry = stood[chatID], let chat = chats[chatID] else { return }
         stood[chatID] = nil
         // A commit that removed us leaves the epoch where it was: not a replacement.
-        guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID else { return }
+        guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID,
+            Self.changesMembers(entry)
+        else { return }
         note("commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window")
         await yieldRace(entry.commit, to: event, departed: entry.departed)
+    }
+
+    /// Only a commit that changed the member list is redone this late: members it added or
+    /// removed hold the group as it left them, and a list that differs from theirs strands them.
+    /// A rename, an admin change or a self-update replaced this late stays replaced, as before
+    /// (a backdated competing commit, scenarios/hostile/backdated-commit.yaml, undoes one).
+    static func changesMembers(_ entry: SettlingCommit) -> Bool {
+        switch entry.commit.change {
+        case .add, .remove: true
+        case nil: !entry.departed.isEmpty
+        default: false
+        }
     }
 
     /// Our commit of members' leave proposals lost its race: the proposals died with their
