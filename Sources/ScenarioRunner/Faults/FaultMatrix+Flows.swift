@@ -72,6 +72,9 @@ extension FaultMatrix {
     /// was only late: it reaches the relay afterwards (docs/group-core.md, "Recovery from lost frames").
     static let zombieCommit = "alice's rename, given up at its timeout because no relay had it while carol's proposal came, reaches the relay 10 s late after all; MIP-03 ranks it before the commit of carol's leave made meanwhile, members whose rollback point is still that epoch adopt it, and alice, who cleared it, cannot: a split (swift seeds 2, 7 and 9)."
 
+    /// The same hazard with nothing competing: a regression of the overtaken-commit rule.
+    static let zombieRename = "REGRESSION of the overtaken-commit rule (passed before it): alice's rename, given up at its timeout because no relay had it while carol's message came, is committed again; the first, 10 s late, reaches the relay after all, MIP-03 ranks it (older created_at) before the second, members adopt it and alice, who cleared it, cannot: a split (swift seeds 1..10). The rule must give a commit up only when a competing commit moved the epoch."
+
     /// Race cells that pass on swift seeds 1..10 since the race rules (docs/group-core.md,
     /// "Recovery from lost frames") and still fail on MDK 0.8.0, not ledgered yet.
     static let mdkKeepsNoRollbackProposal = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice merged her rename and met carol's SelfRemove proposal after it; bob's commit of that proposal, which MIP-03 ranks first, rolls her back and then cannot be applied, since MDK 0.8.0 keeps no proposal of the epoch it can roll back to (our engine does): alice stays at the old epoch with carol, a fork (traced on carol-proposal-duplicate; the other cells end in the same state). Needs a ledger entry and a finding."
@@ -208,6 +211,6 @@ extension FaultMatrix {
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-message", by: "carol", "application message"), published("alice-commit", by: "alice", "rename commit")],
             outcome: Outcome(members: everyone, name: nil, messages: ["carol: hello"], probe: "bob"),
-            open: open(lostPublish, ["carol-message-drop"])),
+            open: open(lostPublish, ["carol-message-drop"]).merging(open(zombieRename, ["alice-commit-delay"])) { $1 }),
     ]
 }
