@@ -62,6 +62,9 @@ package actor GroupCore {
     var catchUp: [CatchUpKey: [Event]] = [:]
     /// Commit event id → our merged commit in its settle window.
     var settling: [String: SettlingCommit] = [:]
+    /// Chat id → our commit that left its settle window standing, until a commit builds on it:
+    /// a competing commit MIP-03 ranks first can still replace it (Groups/GroupCore+Overtaken.swift).
+    var stood: [String: SettlingCommit] = [:]
     /// Key-package event id → author, to match welcome rumors (their `e` tag) to invitees.
     var keyPackageAuthors: [String: PublicKey] = [:]
     var publishes: [String: PublishPurpose] = [:]

@@ -119,6 +119,7 @@ extension NativeSwiftEngine {
                 if case .commit = result { record = restored }
                 return result
             }
+            keepProposalAtRollbackPoint(message, epoch: epoch, record: &record, now: now)
         }
         return .unprocessable(id, reason: "wrong_epoch")
     }

@@ -85,6 +85,7 @@ extension GroupCore {
             await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: true, message: "served", from: url)
             return
         }
+        if await abandonIfOvertaken(pending) { return }
         if behaviour.recovery.storedCommits, pending.republished < behaviour.commitRepublishAttempts,
             !pending.outstanding.isEmpty
         {
@@ -123,11 +124,13 @@ extension GroupCore {
     private func commitAccepted(_ pending: PendingCommit, by url: String) async {
         end(pending)
         let chatID = pending.chatID
-        if await merge(pending, acceptedBy: url), let epoch = chats[chatID]?.epoch {
+        let before = chats[chatID]?.members ?? []
+        if await merge(pending, acceptedBy: url), let chat = chats[chatID] {
             let timer = startTimer(
                 .commitSettled(chatID: chatID, eventID: pending.eventID),
                 milliseconds: configuration.behaviour.commitSettleMilliseconds)
-            settling[pending.eventID] = SettlingCommit(commit: pending, epoch: epoch, timer: timer)
+            settling[pending.eventID] = SettlingCommit(
+                commit: pending, epoch: chat.epoch, timer: timer, departed: before.filter { !chat.members.contains($0) })
         }
         await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
@@ -175,9 +178,10 @@ extension GroupCore {
         guard let entry = settling.removeValue(forKey: eventID) else { return }
         timers[entry.timer] = nil
         if let winner = entry.replacedBy {
-            await yieldRace(entry.commit, to: winner)
+            await yieldRace(entry.commit, to: winner, departed: entry.departed)
         } else {
             let commit = entry.commit
+            if configuration.behaviour.recovery.redoesLateReplacedCommits { stood[commit.chatID] = entry }
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             sendWelcomes(commit.welcomes)
         }
@@ -198,7 +202,7 @@ extension GroupCore {
     /// leave (they would strand their invitees on a fork). An add or remove that still means
     /// something is asked for again in the winning epoch; a rename or other change that lost is
     /// reported, since the winner's state is now the group's.
-    private func yieldRace(_ pending: PendingCommit, to winner: Event) async {
+    func yieldRace(_ pending: PendingCommit, to winner: Event, departed: [PublicKey] = []) async {
         guard let chat = chats[pending.chatID] else { return }
         note("commit \(pending.eventID.prefix(8)) (\(pending.label)) lost the MIP-03 race to \(winner.id.hex.prefix(8))")
         guard !chat.isRemoved else { return }
@@ -223,7 +227,8 @@ extension GroupCore {
             fail(superseded, chatID: pending.chatID)
             return
         case nil:
-            return
+            guard let leavers = leaversToRemove(departed, in: chat) else { return }
+            again = .remove(leavers)
         }
         guard let again else { return }
         guard commits[chat.chatID] == nil else {

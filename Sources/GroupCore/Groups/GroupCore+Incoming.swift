@@ -78,6 +78,7 @@ extension GroupCore {
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
             commitApplied(event, in: chatID)
+            await stoodCommitApplied(event, in: chatID)
             epochEnteredAt[chatID] = now
             await leaveProposalAfterCommit(in: chatID)
             await retryFutureEvents(in: chatID)

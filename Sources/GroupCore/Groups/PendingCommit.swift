@@ -45,4 +45,6 @@ struct SettlingCommit: Sendable {
     let epoch: UInt64
     let timer: TimerToken
     var replacedBy: Event?
+    /// Members our commit took out (for the commit of a leave proposal: the leavers).
+    var departed: [PublicKey] = []
 }

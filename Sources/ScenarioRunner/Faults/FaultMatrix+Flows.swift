@@ -68,10 +68,15 @@ extension FaultMatrix {
     // Defects the matrix found that are not fixed yet (docs/fault-matrix.md, "Open").
 
     /// A racing commit whose first publish is lost, republished after the others built on the
-    /// competing commit (one MIP-03 ranks second).
+    /// competing commit (one MIP-03 ranks second). `abandonsOvertakenCommits` would close these cells
+    /// but is off (docs/group-core.md, "Overtaken commits").
     static func lateRepublish(_ what: String, against other: String = "add", seeds: String) -> String {
         "bob's \(what) commit, its first publish lost or late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's \(other) past their single rollback point: a split (swift seeds \(seeds))."
     }
+
+    /// Race cells that pass on swift seeds 1..10 since the race rules (docs/group-core.md,
+    /// "Recovery from lost frames") and still fail on MDK 0.8.0, not ledgered yet.
+    static let mdkKeepsNoRollbackProposal = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice merged her rename and met carol's SelfRemove proposal after it; bob's commit of that proposal, which MIP-03 ranks first, rolls her back and then cannot be applied, since MDK 0.8.0 keeps no proposal of the epoch it can roll back to (our engine does): alice stays at the old epoch with carol, a fork (traced on carol-proposal-duplicate; the other cells end in the same state). Needs a ledger entry and a finding."
 
     static func open(_ reason: String, _ cells: [String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: cells.map { ($0, reason) })
@@ -168,18 +173,19 @@ extension FaultMatrix {
             points: [published("alice-commit", by: "alice", "remove commit"), published("bob-commit", by: "bob", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
             finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: open(lateRepublish("rename", against: "remove", seeds: "2, 3, 5, 9 and 10; reorder: 9"), ["bob-commit-delay", "bob-commit-drop", "bob-commit-reorder"])),
+            open: open(lateRepublish("rename", against: "remove", seeds: "2, 3, 5, 9 and 10"), ["bob-commit-delay", "bob-commit-drop"])),
         Flow(
             name: "leave-x-rename", summary: "carol leaves while alice renames the group.",
             actions: ["leave: { by: carol }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-proposal", by: "carol", "SelfRemove proposal"), published("alice-commit", by: "alice", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
             open: open(
-                "carol's leave and alice's rename in one epoch: alice's rename commit arriving late loses a message or forks (7 of swift seeds 1..10).",
-                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"])
-                .merging(open(
-                    "with two admins, alice's rename and bob's commit of carol's SelfRemove both stay merged at one epoch: a fork on swift seeds 6 and 8 (10 too with the rename duplicated).",
-                    ["alice-commit-duplicate", "alice-commit-withhold-ok", "carol-proposal-duplicate", "carol-proposal-withhold-ok"])) { $1 }),
+                "carol's leave and alice's rename in one epoch: alice's rename commit arriving late loses a message or forks (some of swift seeds 1..10).",
+                ["alice-commit-delay"])
+                .merging(open(mdkKeepsNoRollbackProposal, [
+                    "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
+                    "carol-proposal-duplicate", "carol-proposal-withhold-ok",
+                ])) { $1 }),
         Flow(
             name: "add-x-remove", summary: "alice adds dave while bob removes carol.", withDave: true,
             actions: ["add-members: { by: alice, members: dave }", "remove-members: { by: bob, members: carol }"],

@@ -1,0 +1,30 @@
+import MLS
+import Nostr
+
+/// Test switches for our engine's recovery rules (docs/group-core.md, "Recovery from lost
+/// frames"): a task-local value, on outside tests, so tests running in parallel never see each
+/// other's switches.
+package enum EngineRecovery {
+    /// A proposal of the epoch the group can still roll back to is kept at the rollback point.
+    @TaskLocal package static var keepsRollbackEpochProposals = true
+}
+
+extension NativeSwiftEngine {
+    /// A proposal of the epoch we just left, while the commit that left it can still lose its
+    /// MIP-03 race: kept in the state the rollback would restore. A competing commit that MIP-03
+    /// ranks first may cover it by reference (MDK commits a SelfRemove that way), and restored
+    /// without it that commit could never be applied: we would stay on the losing commit while
+    /// everyone else took the winner (fault matrix, leave-x-rename: bob commits carol's leave
+    /// while alice renames; alice, whose rename reached the relay first, met carol's proposal
+    /// only after merging it). The caller still answers `wrong_epoch`: nothing changes until
+    /// such a commit arrives.
+    func keepProposalAtRollbackPoint(_ message: MLSMessage, epoch: UInt64, record: inout GroupRecord, now: UInt64) {
+        guard EngineRecovery.keepsRollbackEpochProposals, !message.isFramedCommit, var point = record.rollback,
+            point.mls.epoch == epoch
+        else { return }
+        var kept = point.mls
+        guard case .proposal? = try? kept.process(message, now: now) else { return }
+        point.mls = kept
+        record.rollback = point
+    }
+}
