@@ -13,7 +13,7 @@ import Testing
         let broken: URL
         var selection: [String] {
             ["run", "scenarios/mip02-timing", "scenarios/group-lifecycle/four-members.yaml", broken.path,
-             "--engine", "swift", "--seeds", "2..3", "--check-determinism", "--capsules", directory.appendingPathComponent("capsules").path]
+             "--engine", "swift", "--seeds", "1..2", "--check-determinism", "--capsules", directory.appendingPathComponent("capsules").path]
         }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -100,7 +100,7 @@ import Testing
         #expect(output.text.contains("ended (exited(70)) before reporting it"), "\(output.text)")
         // The other runs went on, on a fresh worker, and passed.
         let others = output.text.split(separator: "\n").filter { $0.hasPrefix("[") && !$0.contains("welcome-waits-for-ok") }
-        #expect(!others.isEmpty && others.allSatisfy { $0.contains("] PASS ") }, "\(output.text)")
+        #expect(others.count == 2 && others.allSatisfy { $0.contains("] PASS ") || $0.contains("] INFO ") }, "\(output.text)")
         let json = try Self.read(fixture.path("r.json"))
         #expect(json.contains(#""verdict" : "error""#), "\(json)")
     }

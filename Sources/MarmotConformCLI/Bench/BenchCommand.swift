@@ -109,6 +109,9 @@ enum EngineBenchReport {
             }
             lines.append(line)
         }
+        var setup = pad("(setup: engines, key packages; not compared)", 52) + pad(seconds(swift.setup), 11)
+        if let mdk { setup += seconds(mdk.setup) }
+        lines.append(setup)
         return lines.joined(separator: "\n")
     }
 

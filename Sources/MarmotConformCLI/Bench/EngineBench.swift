@@ -20,6 +20,8 @@ struct EngineBenchFigures: Sendable {
         "remove members (commit, merge, joiner processes)", "send messages", "receive messages",
     ]
     var seconds: [Double] = []
+    /// Engines started and key packages made and signed (not an operation; printed for scale).
+    var setup: Double = 0
 }
 
 /// One member of the bench: a Nostr identity and its engine.
@@ -52,8 +54,8 @@ struct EngineBench {
 
     /// Runs every operation once, in order, on engines from `make`.
     mutating func measure(_ make: MakeEngine) async throws -> EngineBenchFigures {
-        let cast = try await prepare(make)
-        var figures = EngineBenchFigures()
+        let (cast, setup) = try await Timed.run { try await prepare(make) }
+        var figures = EngineBenchFigures(setup: setup)
         let (created, createTime) = try await Timed.run { try await cast.creator.engine.createGroup(creation(cast.creator, cast.invitations)) }
         figures.seconds.append(createTime)
         let wrapper = try keys.wrapperID(created.welcomeRumors[0], from: cast.creator, to: cast.joiner, now: now)
