@@ -25,6 +25,9 @@ extension MarmotConform.Run {
 
     /// The units in `--jobs` worker processes, each started as this binary with `--worker`.
     func runInWorkers(_ plan: Plan) async throws {
+        // SIGINT/SIGTERM end the workers too (they are listed with the live drivers), and each
+        // worker ends its own drivers the same way.
+        SignalCleanup.installOnce()
         let progress = RunProgress(total: plan.units.count)
         let (scenarios, seeds, name) = (plan.scenarios.count, plan.seeds.count, engine.rawValue)
         let pool = WorkerPool(identities: identities(plan), banner: { Self.banner(scenarios: scenarios, seeds: seeds, engine: name, versions: $0) })
