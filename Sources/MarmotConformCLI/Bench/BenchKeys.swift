@@ -13,9 +13,14 @@ struct BenchKeys {
         try event.signed(with: keypair, using: &generator)
     }
 
-    /// The id of the NIP-59 gift wrap that carries `rumor` from `sender` to `recipient`.
+    /// An id for the gift wrap a welcome arrived in (the engine only records it). Not a real NIP-59
+    /// wrap: a 100-member group's welcome rumor is larger than NIP-44's 65,535-byte plaintext limit
+    /// (docs/findings/welcome-size-limits.md; GroupCore splits such invitations), and wrapping is not
+    /// engine work. A kind-1059 event addressed to the joiner, signed by the sender, naming the rumor.
     mutating func wrapperID(_ rumor: UnsignedEvent, from sender: BenchMember, to recipient: BenchMember, now: UInt64) throws -> EventID {
-        try GiftWrap.wrap(rumor: rumor, sender: sender.keypair, recipient: recipient.pubkey, now: now, using: &generator).id
+        let envelope = UnsignedEvent(
+            pubkey: sender.pubkey, createdAt: now, kind: .giftWrap, tags: [["p", recipient.pubkey.hex]], content: rumor.id.hex)
+        return try envelope.signed(with: sender.keypair, using: &generator).id
     }
 
     /// 32 bytes for an engine's storage encryption.

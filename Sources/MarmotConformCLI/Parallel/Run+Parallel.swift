@@ -30,7 +30,7 @@ extension MarmotConform.Run {
         SignalCleanup.installOnce()
         let progress = RunProgress(total: plan.units.count)
         let (scenarios, seeds, name) = (plan.scenarios.count, plan.seeds.count, engine.rawValue)
-        let pool = WorkerPool(identities: identities(plan), banner: { Self.banner(scenarios: scenarios, seeds: seeds, engine: name, versions: $0) })
+        let pool = WorkerPool(identities: identities(plan), costs: Self.costs(plan), banner: { Self.banner(scenarios: scenarios, seeds: seeds, engine: name, versions: $0) })
         let launch = try workerLaunch(plan)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(jobs.value, max(plan.units.count, 1)) {
@@ -40,6 +40,15 @@ extension MarmotConform.Run {
         guard await pool.anyReady else { throw WorkersDidNotStart(description: await pool.whyNoneStarted) }
         for timed in await pool.finalize() { progress.add(timed) }
         try finish(plan, runs: progress.timed.map(\.run), progress: progress)
+    }
+
+    /// A unit's estimated cost: members × steps (the world's work grows with both; the 50-member
+    /// channel scenario is a third of the swift gate on its own).
+    static func costs(_ plan: Plan) -> [Int] {
+        plan.units.map { unit in
+            let scenario = plan.scenarios[unit.scenario].0
+            return scenario.members.count * (scenario.steps.count + 1)
+        }
     }
 
     /// How each unit is named should its worker die (as the runner names it).

@@ -21,6 +21,9 @@ actor WorkerPool {
     let total: Int
     private let identities: [UnitIdentity]
     private let banner: @Sendable ([String: String]) -> String
+    /// The order units are handed out: biggest estimated first, so that a long scenario does not
+    /// start last and leave the other workers idle at the end (reports keep the plan's order).
+    private let dispatch: [Int]
     private var nextUnit = 0
     private var started: [Int: ContinuousClock.Instant] = [:]
     private var results: [TimedRun?]
@@ -28,8 +31,9 @@ actor WorkerPool {
     private var bannerShown = false
     private var startFailures: [String] = []
 
-    init(identities: [UnitIdentity], banner: @escaping @Sendable ([String: String]) -> String) {
+    init(identities: [UnitIdentity], costs: [Int], banner: @escaping @Sendable ([String: String]) -> String) {
         self.identities = identities
+        dispatch = identities.indices.sorted { (costs[$0], $1) > (costs[$1], $0) }
         self.banner = banner
         total = identities.count
         results = Array(repeating: nil, count: identities.count)
@@ -38,9 +42,10 @@ actor WorkerPool {
     /// The next unit to run, or nil when every unit has been handed out.
     func take() -> Int? {
         guard nextUnit < total else { return nil }
-        defer { nextUnit += 1 }
-        started[nextUnit] = .now
-        return nextUnit
+        let unit = dispatch[nextUnit]
+        nextUnit += 1
+        started[unit] = .now
+        return unit
     }
 
     /// A worker is up; the first one's engine versions make the banner (as `--jobs 1` prints it).
