@@ -18,7 +18,7 @@ struct MarmotConform: AsyncParsableCommand {
             """,
         version: ToolVersion.current,
         subcommands: [
-            Run.self, Replay.self, Trace.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, FaultMatrixCommand.self, BenchRelay.self,
+            Run.self, Replay.self, Trace.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, FaultMatrixCommand.self, BenchRelay.self, MergeReports.self, Bench.self,
             RelayServe.self,
         ]
     )
@@ -150,7 +150,8 @@ enum ScenarioFiles {
 
     /// Loads every file with its text (kept for failure capsules), printing each error as
     /// `file:line:column: message` on stderr; files that do not load are counted, not returned.
-    static func load(_ files: [ScenarioFile]) -> (scenarios: [(Scenario, text: String)], invalid: Int) {
+    /// `quiet`: count errors without printing them (a `run --jobs` worker; its parent prints them).
+    static func load(_ files: [ScenarioFile], quiet: Bool = false) -> (scenarios: [(Scenario, text: String)], invalid: Int) {
         var scenarios: [(Scenario, text: String)] = []
         var invalid = 0
         for file in files {
@@ -159,10 +160,10 @@ enum ScenarioFiles {
                 scenarios.append((try Scenario(yaml: text, file: file.name), text))
             } catch let error as ScenarioError {
                 invalid += 1
-                Console.error("\(error)")
+                if !quiet { Console.error("\(error)") }
             } catch {
                 invalid += 1
-                Console.error("\(file.name):1:1: cannot read the file: \(error)")
+                if !quiet { Console.error("\(file.name):1:1: cannot read the file: \(error)") }
             }
         }
         return (scenarios, invalid)

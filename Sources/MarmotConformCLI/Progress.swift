@@ -42,8 +42,52 @@ enum ProgressPrinter {
 }
 
 enum Reports {
-    static func write(_ runs: [TimedRun], junit: URL?, json: URL?) throws {
+    /// `shard`: which part of a run these runs are (`run --shard`), recorded in the JSON for `merge-reports`.
+    static func write(_ runs: [TimedRun], junit: URL?, json: URL?, shard: ShardRecord? = nil) throws {
         if let junit { try Data(JUnitReport.xml(runs).utf8).write(to: junit, options: .atomic) }
-        if let json { try Data(JSONReport.json(runs, toolVersion: ToolVersion.current).utf8).write(to: json, options: .atomic) }
+        if let json {
+            try Data(JSONReport.json(runs, toolVersion: ToolVersion.current, shard: shard).utf8).write(to: json, options: .atomic)
+        }
+    }
+}
+
+/// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
+/// The runs of one `run` invocation as they finish: timed, printed with `[i/N]`.
+final class RunProgress {
+    let total: Int
+    let stopwatch = Stopwatch()
+    private(set) var timed: [TimedRun] = []
+
+    init(total: Int) { self.total = total }
+
+    func record(_ run: ScenarioRun) {
+        record(timed: TimedRun(run, seconds: stopwatch.lap()))
+    }
+
+    /// A run timed elsewhere (one unit of a shard), printed now.
+    func record(timed run: TimedRun) {
+        timed.append(run)
+        ProgressPrinter.print(run, index: timed.count, total: total)
+    }
+
+    /// A run already printed (by the `--jobs` pool, in order).
+    func add(_ run: TimedRun) { timed.append(run) }
+}
+
+final class Stopwatch {
+    private let start = ContinuousClock.now
+    private var last = ContinuousClock.now
+
+    /// Seconds since the previous lap (or the start).
+    func lap() -> Double {
+        let now = ContinuousClock.now
+        defer { last = now }
+        return Self.seconds(now - last)
+    }
+
+    var total: Double { Self.seconds(ContinuousClock.now - start) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -52,10 +52,27 @@ extension MarmotConform {
         @Option(help: "Where failure capsules are written (default: run/capsules under the repository root).")
         var capsules: String?
 
+        @Option(help: ArgumentHelp(
+            "Run scenarios in this many worker processes (1: in this process). Reports are those of --jobs 1, in the same order.",
+            valueName: "N"))
+        var jobs = JobCount(1)
+
+        @Option(help: ArgumentHelp(
+            "Run only part K of N of the scenario × seed units (a CI matrix runs all N; merge-reports joins their JSON).",
+            valueName: "K/N"))
+        var shard: ShardSpec?
+
+        @Flag(help: .hidden)
+        var worker = false
+
         @OptionGroup var options: RunnerOptions
 
         func validate() throws {
             if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
+            if updateVectors, jobs.value > 1 || shard != nil {
+                throw ValidationError("--update-vectors rewrites shared files: run it without --jobs and --shard")
+            }
+            if trace, jobs.value > 1 { throw ValidationError("--trace prints one run at a time: run it without --jobs") }
         }
 
         /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
@@ -69,6 +86,12 @@ extension MarmotConform {
             let capsuleURL: URL
             let junit: URL?
             let json: URL?
+            /// The paths given, resolved (workers get them absolute: they start in the root).
+            let resolvedPaths: [String]
+            /// The units this invocation runs (its shard's, with --shard), in report order.
+            let units: [RunUnit]
+            /// Units of the whole run before sharding (recorded in a shard's JSON report).
+            let allUnits: Int
         }
 
         func plan() throws -> Plan {
@@ -78,14 +101,17 @@ extension MarmotConform {
             let capsuleURL = capsules.map(repo.output) ?? repo.root.appendingPathComponent("run/capsules")
             let junitURL = junit.map(repo.output), jsonURL = json.map(repo.output)
             try repo.enter()
-            var (scenarios, invalid) = ScenarioFiles.load(files)
+            let resolvedPaths = paths.map { repo.input($0).path }
+            var (scenarios, invalid) = ScenarioFiles.load(files, quiet: worker)
             if let filter {
                 scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) }
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
+            let all = RunUnits.all(scenarioCount: scenarios.count, seeds: seedList)
             return Plan(
                 repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL,
-                capsuleURL: capsuleURL, junit: junitURL, json: jsonURL)
+                capsuleURL: capsuleURL, junit: junitURL, json: jsonURL, resolvedPaths: resolvedPaths,
+                units: shard.map { $0.select(all) } ?? all, allUnits: all.count)
         }
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
@@ -96,11 +122,14 @@ extension MarmotConform {
 
         func run() async throws {
             let plan = try plan()
+            if worker { return try await serveAsWorker(plan) }
+            if jobs.value > 1 { return try await runInWorkers(plan) }
+            if shard != nil { return try await runShard(plan) }
             let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
             let request = try request(plan, versions: session.versions)
             let runner = ConformanceRunner(executor: executor(session))
             let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
-            Console.line(banner(plan, session))
+            Console.line(banner(plan, session.versions))
             let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
             await session.shutdown()
             try finish(plan, runs: runs, progress: progress)
@@ -112,13 +141,18 @@ extension MarmotConform {
             return executor
         }
 
-        func banner(_ plan: Plan, _ session: EngineSession) -> String {
-            let versions = session.versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
-            return "marmot-conform: \(plan.scenarios.count) scenario(s) × \(plan.seeds.count) seed(s) on \(engine.rawValue) [\(versions)]"
+        func banner(_ plan: Plan, _ versions: [String: String]) -> String {
+            Self.banner(scenarios: plan.scenarios.count, seeds: plan.seeds.count, engine: engine.rawValue, versions: versions)
+        }
+
+        static func banner(scenarios: Int, seeds: Int, engine: String, versions: [String: String]) -> String {
+            let names = versions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+            return "marmot-conform: \(scenarios) scenario(s) × \(seeds) seed(s) on \(engine) [\(names)]"
         }
 
         func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress) throws {
-            try Reports.write(progress.timed, junit: plan.junit, json: plan.json)
+            let part = shard.map { ShardRecord(index: $0.index, count: $0.count, units: plan.allUnits) }
+            try Reports.write(progress.timed, junit: plan.junit, json: plan.json, shard: part)
             if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)
@@ -214,39 +248,6 @@ extension Repository {
     /// A scenario file's absolute path (scenario identities are root-relative).
     func absolutePath(_ file: String) -> String {
         file.hasPrefix("/") ? file : root.appendingPathComponent(file).path
-    }
-}
-
-/// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
-/// The runs of one `run` invocation as they finish: timed, printed with `[i/N]`.
-final class RunProgress {
-    let total: Int
-    let stopwatch = Stopwatch()
-    private(set) var timed: [TimedRun] = []
-
-    init(total: Int) { self.total = total }
-
-    func record(_ run: ScenarioRun) {
-        timed.append(TimedRun(run, seconds: stopwatch.lap()))
-        ProgressPrinter.print(timed[timed.count - 1], index: timed.count, total: total)
-    }
-}
-
-final class Stopwatch {
-    private let start = ContinuousClock.now
-    private var last = ContinuousClock.now
-
-    /// Seconds since the previous lap (or the start).
-    func lap() -> Double {
-        let now = ContinuousClock.now
-        defer { last = now }
-        return Self.seconds(now - last)
-    }
-
-    var total: Double { Self.seconds(ContinuousClock.now - start) }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 
