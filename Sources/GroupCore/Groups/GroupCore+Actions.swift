@@ -33,8 +33,21 @@ extension GroupCore {
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.rename(name), in: chat)
+        case .updateDescription(let chatID, let description):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            await commit(.groupData(GroupDataChanges(description: description), label: "describe"), in: chat)
+        case .updateRelays(let chatID, let relays):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            var seen: Set<String> = []
+            let relays = relays.filter { seen.insert($0).inserted }
+            guard !relays.isEmpty else {
+                fail(CoreError(.invalidAction, "a group needs at least one relay"), chatID: chatID)
+                return
+            }
+            await commit(.groupData(GroupDataChanges(relays: relays), label: "set relays"), in: chat)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            leaveRequested.insert(chatID)
             guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
             await leave(chat)
         case .sendMessage(let chatID, let text):
@@ -44,14 +57,20 @@ extension GroupCore {
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
-        case .openChat(let chatID):
+        case .openChat(let chatID, let pageSize):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
                 return
             }
             currentChatID = chatID
+            openPage = OpenChatPage(size: pageSize)
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
+        case .loadOlderMessages(let chatID):
+            loadOlderMessages(chatID)
+        case .selfUpdate(let chatID):
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            await commit(.selfUpdate, in: chat)
         case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast:
             await performChannelAction(action)
         case .mute(let chatID):
