@@ -33,18 +33,8 @@ extension GroupCore {
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.rename(name), in: chat)
-        case .updateDescription(let chatID, let description):
-            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
-            await commit(.groupData(GroupDataChanges(description: description), label: "describe"), in: chat)
-        case .updateRelays(let chatID, let relays):
-            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
-            var seen: Set<String> = []
-            let relays = relays.filter { seen.insert($0).inserted }
-            guard !relays.isEmpty else {
-                fail(CoreError(.invalidAction, "a group needs at least one relay"), chatID: chatID)
-                return
-            }
-            await commit(.groupData(GroupDataChanges(relays: relays), label: "set relays"), in: chat)
+        case .updateDescription, .updateRelays, .selfUpdate:
+            await performGroupDataAction(action)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             leaveRequested.insert(chatID)
@@ -68,9 +58,6 @@ extension GroupCore {
             changed("open \(chatID.prefix(8))")
         case .loadOlderMessages(let chatID):
             loadOlderMessages(chatID)
-        case .selfUpdate(let chatID):
-            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
-            await commit(.selfUpdate, in: chat)
         case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast:
             await performChannelAction(action)
         case .mute(let chatID):
