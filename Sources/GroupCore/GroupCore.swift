@@ -25,6 +25,12 @@ package actor GroupCore {
     var published = AppState()
     var chats: [String: ChatRecord] = [:]
     var currentChatID: String?
+    /// Chats whose removal we told the UI about, and the chats we asked to leave (so that our own
+    /// leave is told as `left`, not `removed`).
+    var chatEvents: [ChatEvent] = []
+    var leaveRequested: Set<String> = []
+    /// How much of the open chat's history its view shows (State/OpenChatPage.swift).
+    var openPage = OpenChatPage(size: ChatViewState.defaultPageSize)
     var errors: [AppError] = []
     var failedPeers: [FailedPeer] = []
     var rejections: [Rejection] = []

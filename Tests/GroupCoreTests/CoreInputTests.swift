@@ -39,8 +39,14 @@ import Testing
         await harness.handle(.action(.createGroup(
             peers: [harness.keypair.publicKey], name: "me alone", description: "", onPartialFailure: .proceed)))
         await harness.handle(.action(.createGroup(peers: [], name: "nobody", description: "", onPartialFailure: .proceed)))
+        // Paging, describing, moving and self-updating name a chat that must exist (and be open).
+        await harness.handle(.action(.loadOlderMessages(chatID: unknown)))
+        await harness.handle(.action(.updateDescription(chatID: unknown, description: "d")))
+        await harness.handle(.action(.updateRelays(chatID: unknown, relays: ["wss://r"])))
+        await harness.handle(.action(.selfUpdate(chatID: unknown)))
         #expect(await harness.state().errors.map(\.code) == [
             .notStarted, .unknownChat, .unknownChat, .invalidAction, .invalidAction,
+            .invalidAction, .unknownChat, .unknownChat, .unknownChat,
         ])
         // The engine's refusal of our own key package is reported with the engine's code.
         var publishing = CoreHarness(seed: 12, publishesKeyPackage: true)

@@ -51,7 +51,7 @@ struct CommitTimingTests {
         #expect(world.coreNotes(of: "carol").contains { $0.hasPrefix("joined") && $0.contains("at epoch 3") })
         for label in ["alice", "bob", "carol"] {
             #expect(try await world.engineEpoch(of: label) == 4, "\(label)")
-            #expect(try await world.chat(chatID, of: label)?.members.count == 3, "\(label)")
+            #expect(try await world.chat(chatID, of: label)?.roster.count == 3, "\(label)")
         }
         #expect(try await world.errorCodes(of: "alice").isEmpty)
         try await world.checkUpdateStreams()

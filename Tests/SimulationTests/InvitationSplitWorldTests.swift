@@ -51,10 +51,10 @@ import Testing
         // A 10-member creation's welcomes are ~5.8 KB each; 4,500 bytes forces several commits.
         let chat = try await world.onlyChat(of: "alice")
         let everyone = Set(try (["alice"] + Self.invitees).map(world.key))
-        #expect(Set(chat.members.map(\.pubkey)) == everyone)
+        #expect(Set(chat.roster.map(\.pubkey)) == everyone)
         #expect(try await world.state(of: "alice").errors.isEmpty)
         for label in Self.invitees {
-            #expect(Set(try #require(try await world.chat(chat.chatID, of: label), "\(label)").members.map(\.pubkey)) == everyone)
+            #expect(Set(try #require(try await world.chat(chat.chatID, of: label), "\(label)").roster.map(\.pubkey)) == everyone)
         }
         try await world.checkUpdateStreams()
     }
@@ -65,11 +65,11 @@ import Testing
         let alice = try await world.state(of: "alice")
         let chat = try await world.onlyChat(of: "alice")
         let refused = alice.failedPeers.filter { $0.reason == .welcomeTooLarge }.map(\.pubkey)
-        #expect(!refused.isEmpty && chat.members.count > 1)
-        #expect(chat.members.count + refused.count == 10)
+        #expect(!refused.isEmpty && chat.roster.count > 1)
+        #expect(chat.roster.count + refused.count == 10)
         #expect(alice.errors.contains { $0.code == .welcomeTooLarge })
         // Nobody in the member list is left without the group: every listed member joined.
-        for label in Self.invitees where chat.members.map(\.pubkey).contains(try world.key(label)) {
+        for label in Self.invitees where chat.roster.map(\.pubkey).contains(try world.key(label)) {
             #expect(try await world.chat(chat.chatID, of: label) != nil, "\(label) is listed but never joined")
         }
     }

@@ -32,7 +32,7 @@ struct KeyPackageFailureTests {
         await world.runUntilQuiescent()
 
         let chat = try await world.onlyChat(of: "alice")
-        #expect(Set(chat.members.map(\.pubkey)) == [try world.key("alice"), try world.key("bob")])
+        #expect(Set(chat.roster.map(\.pubkey)) == [try world.key("alice"), try world.key("bob")])
         #expect(try await world.onlyChat(of: "bob").chatID == chat.chatID)
         let failed = try await world.state(of: "alice").failedPeers
         let reasons = Dictionary(uniqueKeysWithValues: failed.map { ($0.pubkey, $0.reason) })
@@ -50,7 +50,7 @@ struct KeyPackageFailureTests {
         let expected: Set = [try world.key("alice"), try world.key("bob"), try world.key("dave")]
         for label in ["alice", "bob", "dave"] {
             let summary = try #require(try await world.chat(chat.chatID, of: label), "\(label)")
-            #expect(Set(summary.members.map(\.pubkey)) == expected, "\(label)")
+            #expect(Set(summary.roster.map(\.pubkey)) == expected, "\(label)")
             #expect(summary.epoch == 4, "\(label): epoch 1, bob's update, dave's add, dave's update")
         }
         #expect(try await world.state(of: "alice").failedPeers.count == 3, "the successful add reports nobody")

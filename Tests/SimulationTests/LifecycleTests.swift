@@ -20,7 +20,7 @@ struct LifecycleTests {
         let bobChat = try await world.onlyChat(of: "bob")
         #expect(aliceChat.chatID == bobChat.chatID)
         #expect(!aliceChat.isGroup, "two members and the default name make a 1:1 chat")
-        #expect(Set(bobChat.members.map(\.pubkey)) == [try world.key("alice"), try world.key("bob")])
+        #expect(Set(bobChat.roster.map(\.pubkey)) == [try world.key("alice"), try world.key("bob")])
         #expect(bobChat.members.first { $0.pubkey == (try? world.key("alice")) }?.name == "alice", "names come from kind 0")
         // bob self-updated after joining: both moved from epoch 1 to 2, nobody ahead.
         #expect(aliceChat.epoch == 2 && bobChat.epoch == 2)
@@ -169,7 +169,7 @@ struct LifecycleTests {
         let keys = Set(try members.map { try world.key($0) })
         for label in members {
             let chat = try #require(try await world.chat(chatID, of: label), "\(label) has no chat \(chatID)")
-            #expect(Set(chat.members.map(\.pubkey)) == keys, "\(label) members")
+            #expect(Set(chat.roster.map(\.pubkey)) == keys, "\(label) members")
             #expect(chat.groupName == name, "\(label) name")
             #expect(chat.epoch == epoch, "\(label) epoch")
             #expect(!chat.isRemoved, "\(label) removed")

@@ -33,7 +33,7 @@ struct MixedEngineWorldTests {
         for label in ["alice", "bob", "carol"] {
             #expect(try await world.messages(in: chatID, of: label) == ["a", "b", "c"], "\(label)")
             let chat = try #require(try await world.chat(chatID, of: label))
-            #expect(chat.groupName == "Mixed renamed" && chat.epoch == 4 && chat.members.count == 3, "\(label)")
+            #expect(chat.groupName == "Mixed renamed" && chat.epoch == 4 && chat.roster.count == 3, "\(label)")
             let state = try await world.state(of: label)
             #expect(state.errors.isEmpty && state.rejections.isEmpty, "\(label): \(state.errors) \(state.rejections)")
         }

@@ -38,7 +38,7 @@ import Testing
         let members = Set(try ["alice", "bob", "dave"].map { try world.key($0) })
         for label in ["alice", "bob", "dave"] {
             let chat = try #require(try await world.chat(chatID, of: label), "\(label)")
-            #expect(Set(chat.members.map(\.pubkey)) == members, "\(label)")
+            #expect(Set(chat.roster.map(\.pubkey)) == members, "\(label)")
             #expect(chat.groupName == "Native renamed" && !chat.isRemoved, "\(label)")
             #expect(try await world.state(of: label).errors.isEmpty, "\(label)")
         }

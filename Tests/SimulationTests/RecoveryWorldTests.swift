@@ -66,7 +66,7 @@ import Testing
     @Test func lostOKIsRecoveredFromTheStoredCommit() async throws {
         let (world, chatID) = try await lostOK(recovery: Recovery())
         #expect(Set(try await epochs(world, ["alice", "bob", "carol", "dave"])).count == 1)
-        #expect(try await world.chat(chatID, of: "dave")?.members.count == 4)
+        #expect(try await world.chat(chatID, of: "dave")?.roster.count == 4)
         #expect(try await world.errorCodes(of: "alice").isEmpty)
         #expect(world.coreNotes(of: "alice").contains { $0.hasPrefix("relay wss://group.relay.test serves our commit") })
         #expect(world.coreNotes(of: "alice").contains { $0.contains("but wss://group.relay.test serves it") })
@@ -171,7 +171,7 @@ import Testing
 
     @Test func welcomeWaitsForTheInboxRelay() async throws {
         let world = try await welcomeWhileInboxDown(recovery: Recovery())
-        #expect(try await world.onlyChat(of: "dave").members.count == 4)
+        #expect(try await world.onlyChat(of: "dave").roster.count == 4)
         #expect(Set(try await epochs(world, ["alice", "bob", "dave"])).count == 1)
         try await world.checkUpdateStreams()
 

@@ -87,7 +87,8 @@ extension GroupCore {
         chats[channelID] = chat
         changed("broadcast \(inner.id.hex.prefix(8)) in \(channelID.prefix(8))")
         if let intent = NotificationRules.intent(
-            for: message, chatID: channelID, context: .channel(name: channel.name), muted: notifications.muted.contains(channelID))
+            for: message, chatID: channelID, context: .channel(name: channel.name), muted: notifications.muted.contains(channelID),
+            badge: unreadBadge())
         {
             notifications.intents.append(intent)
             changed("notify \(inner.id.hex.prefix(8))")

@@ -7,6 +7,7 @@ struct ChatRecord: Sendable {
     let chatID: String
     let mlsGroupID: MLSGroupID
     var name: String
+    var description: String
     var members: [PublicKey]
     var admins: [PublicKey]
     var relays: [String]
@@ -22,6 +23,7 @@ struct ChatRecord: Sendable {
         chatID = snapshot.nostrGroupID
         mlsGroupID = snapshot.mlsGroupID
         name = snapshot.name
+        description = snapshot.description
         self.members = members
         admins = snapshot.admins
         self.relays = relays

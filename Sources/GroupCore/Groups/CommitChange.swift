@@ -1,3 +1,4 @@
+import EngineInterface
 import Nostr
 
 /// A commit the core asks its engine for.
@@ -6,6 +7,8 @@ enum CommitChange: Sendable {
     case remove([PublicKey])
     case rename(String)
     case selfUpdate
+    /// Other group data (MIP-01: description, relays) changed by an admin; `label` names the action.
+    case groupData(GroupDataChanges, label: String)
     /// Marmot admins (MIP-01 `admin_pubkeys`) gained and lost, applied to the list of the epoch
     /// the commit is built in; `label` names the action it serves.
     case admins(adding: [PublicKey], removing: [PublicKey], label: String)
@@ -22,6 +25,7 @@ enum CommitChange: Sendable {
         case .rename: "rename"
         case .selfUpdate: "self-update"
         case .admins(_, _, let label): label
+        case .groupData(_, let label): label
         }
     }
 }

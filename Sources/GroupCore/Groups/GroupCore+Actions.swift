@@ -33,8 +33,11 @@ extension GroupCore {
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.rename(name), in: chat)
+        case .updateDescription, .updateRelays, .selfUpdate:
+            await performGroupDataAction(action)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
+            leaveRequested.insert(chatID)
             guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
             await leave(chat)
         case .sendMessage(let chatID, let text):
@@ -44,14 +47,17 @@ extension GroupCore {
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
-        case .openChat(let chatID):
+        case .openChat(let chatID, let pageSize):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
                 return
             }
             currentChatID = chatID
+            openPage = OpenChatPage(size: pageSize)
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
+        case .loadOlderMessages(let chatID):
+            loadOlderMessages(chatID)
         case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast:
             await performChannelAction(action)
         case .mute(let chatID):

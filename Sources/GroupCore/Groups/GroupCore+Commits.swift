@@ -19,6 +19,7 @@ extension GroupCore {
                 let admins = CommitChange.admins(chat.admins, adding: adding, removing: removing)
                 evolution = try await engine.updateGroupData(of: group, GroupDataChanges(admins: admins))
             case .selfUpdate: evolution = try await engine.selfUpdate(in: group)
+            case .groupData(let changes, _): evolution = try await engine.updateGroupData(of: group, changes)
             }
             await publishCommit(evolution, label: change.label, change: change, in: chat.chatID)
         } catch {
@@ -222,7 +223,7 @@ extension GroupCore {
             // Still wanted if the winning epoch's list differs from what we asked for.
             let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
             again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : pending.change
-        case .rename:
+        case .rename, .groupData:
             // The winner's state is the group's now; renaming again would overrule MIP-03.
             fail(superseded, chatID: pending.chatID)
             return

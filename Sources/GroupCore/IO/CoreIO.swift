@@ -16,8 +16,19 @@ package enum AppAction: Hashable, Sendable {
     case removeMembers(chatID: String, members: [PublicKey])
     case leave(chatID: String)
     case rename(chatID: String, name: String)
+    /// Changes the group's description (MIP-01 group data; admins only).
+    case updateDescription(chatID: String, description: String)
+    /// Moves the group to these relays (MIP-01 group data; admins only): every member then reads
+    /// and publishes the group's events there.
+    case updateRelays(chatID: String, relays: [String])
     case sendMessage(chatID: String, text: String)
-    case openChat(chatID: String)
+    /// Opens a chat: its view shows the newest `pageSize` messages, and the chat counts as read.
+    case openChat(chatID: String, pageSize: Int = ChatViewState.defaultPageSize)
+    /// Shows one more page of older messages in the open chat (`ChatViewState.canLoadOlder`).
+    case loadOlderMessages(chatID: String)
+    /// Commits a fresh leaf of ours (MIP-02 self-update: post-compromise security), on demand
+    /// rather than only after joining.
+    case selfUpdate(chatID: String)
     /// Gives `member` a role (Roles/PermissionTable.swift says who may).
     case setRole(chatID: String, member: PublicKey, role: Role)
     /// Deletes a message (by rumor id) for everyone.

@@ -8,10 +8,19 @@ extension GroupCore {
         let context: NotificationRules.Context = chat.isGroup ? .group(name: chat.name) : .direct
         guard
             let intent = NotificationRules.intent(
-                for: message, chatID: chat.chatID, context: context, muted: notifications.muted.contains(chat.chatID))
+                for: message, chatID: chat.chatID, context: context, muted: notifications.muted.contains(chat.chatID),
+                badge: unreadBadge())
         else { return }
         notifications.intents.append(intent)
         changed("notify \(message.id.prefix(8))")
+    }
+
+    /// The app badge: unread messages over the chats the chat list shows (chat relays show none,
+    /// fan-out groups are not chats). A sum, so the dictionary's order does not matter. Channels keep
+    /// no unread count, so a broadcast does not raise it.
+    func unreadBadge() -> Int {
+        guard chatRelayConduct == nil else { return 0 }
+        return chats.values.reduce(0) { $0 + (channels.isFanOut($1.chatID) ? 0 : $1.unread) }
     }
 
     /// Mutes or unmutes a chat or a channel we subscribe to: muted chats keep counting unread

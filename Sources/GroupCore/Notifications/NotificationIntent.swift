@@ -9,18 +9,32 @@ package struct NotificationIntent: Hashable, Sendable {
     package var body: String
     /// The chat id: notifications of one chat stack together.
     package var threadID: String
+    /// The sound to play: `NotificationRules.defaultSound`, or nil for a silent notification
+    /// (muted chats raise none at all, so every intent raised today plays the default sound).
+    package var sound: String?
+    /// The app badge: messages unread across the chat list when the intent was raised, this one
+    /// included (the product story's "badge = unread count").
+    package var badge: Int
     package var payload: NotificationPayload
 
-    package init(title: String, body: String, threadID: String, payload: NotificationPayload) {
+    package init(title: String, body: String, threadID: String, sound: String?, badge: Int, payload: NotificationPayload) {
         self.title = title
         self.body = body
         self.threadID = threadID
+        self.sound = sound
+        self.badge = badge
         self.payload = payload
     }
 }
 
+/// What a notification is about (the payload's `type`; the product story has one kind so far).
+package enum NotificationType: String, Hashable, Sendable {
+    case newMessage = "new_message"
+}
+
 /// What tapping a notification needs to open the right message.
 package struct NotificationPayload: Hashable, Sendable {
+    package var type: NotificationType = .newMessage
     package var chatID: String
     /// The inner rumor id (the id chat views use).
     package var messageID: String

@@ -37,9 +37,16 @@ package enum NotificationRules {
         }
     }
 
-    /// The intent for one message, or nil when it must not alert (ours, or a muted chat).
+    /// The sound an alerting notification plays (the platform's default).
+    package static let defaultSound = "default"
+
+    /// The sound for a chat: the default one, none when the chat is muted.
+    package static func sound(muted: Bool) -> String? { muted ? nil : defaultSound }
+
+    /// The intent for one message, or nil when it must not alert (ours, or a muted chat); `badge`
+    /// is the unread count to show on the app icon.
     package static func intent(
-        for message: ChatMessage, chatID: String, context: Context, muted: Bool
+        for message: ChatMessage, chatID: String, context: Context, muted: Bool, badge: Int
     ) -> NotificationIntent? {
         guard !message.isMine, !muted else { return nil }
         // A sender without a known profile name is "Someone", not a key prefix nobody can read.
@@ -47,6 +54,7 @@ package enum NotificationRules {
         let isGroup = if case .direct = context { false } else { true }
         return NotificationIntent(
             title: title(senderName: sender, context: context), body: body(of: message.content), threadID: chatID,
+            sound: sound(muted: muted), badge: badge,
             payload: NotificationPayload(
                 chatID: chatID, messageID: message.id, senderID: message.senderPubkey.hex, isGroup: isGroup,
                 timestamp: message.timestamp))

@@ -25,8 +25,23 @@ package struct AppState: Hashable, Sendable {
     package var channels: [ChannelState] = []
     /// Our join-by-link requests and where each stands.
     package var joinResults: [JoinResult] = []
+    /// What happened to us in chats, oldest first: the UI tells a removed member so, rather than
+    /// only greying the chat out (`ChatSummary.isRemoved`).
+    package var chatEvents: [ChatEvent] = []
 
     package init() {}
+}
+
+/// Something that happened to us in a chat.
+package struct ChatEvent: Hashable, Sendable {
+    package enum Kind: String, Hashable, Sendable {
+        /// An admin's commit took us out.
+        case removed
+        /// We asked to leave, and the commit took us out.
+        case left
+    }
+    package var chatID: String
+    package var kind: Kind
 }
 
 /// One row of the chat list.
@@ -36,7 +51,17 @@ package struct ChatSummary: Hashable, Sendable {
     /// More than two members, or a name other than the 1:1 default.
     package var isGroup: Bool
     package var groupName: String
+    /// Every member except ourselves (the product's member list), in the group's order.
     package var members: [MemberInfo]
+    /// Our own entry while the group's member list, as last read, holds us (a removed member's
+    /// list is the one it last saw, so it still does).
+    package var me: MemberInfo?
+    /// Whether we are a Marmot admin of the group (MIP-01 `admin_pubkeys`).
+    package var isAdmin: Bool
+    /// The group's description (MIP-01 group data).
+    package var description: String
+    /// The newest message's text and `created_at` (messages are kept in `created_at` order, ties by
+    /// id), nil while the chat has none; the chat list is ordered by `lastMessageAt`.
     package var lastMessage: String?
     package var lastMessageAt: UInt64?
     package var unreadCount: Int
@@ -66,6 +91,11 @@ package struct ChatSummary: Hashable, Sendable {
     package var preferences: GroupPreferences?
 }
 
+extension ChatSummary {
+    /// The whole member list: the others and, while the list holds us, ourselves last.
+    package var roster: [MemberInfo] { members + [me].compactMap { $0 } }
+}
+
 /// A member as a chat shows it.
 package struct MemberInfo: Hashable, Sendable {
     package var pubkey: PublicKey
@@ -81,8 +111,9 @@ package struct ChatViewState: Hashable, Sendable {
     package var members: [MemberInfo]
     package var isAdmin: Bool
     package var epoch: UInt64
-    /// Ordered by created_at, ties by message id.
+    /// The newest page(s) of the history, ordered by created_at, ties by message id.
     package var messages: [ChatMessage]
+    /// Older messages exist than the view shows (`AppAction.loadOlderMessages` shows a page more).
     package var canLoadOlder: Bool
 }
 

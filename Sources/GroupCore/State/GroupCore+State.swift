@@ -16,6 +16,7 @@ extension GroupCore {
         next.rejections = rejections + roleRejections()
         next.joinResults = joinResultsForState()
         next.notifications = notifications.intents
+        next.chatEvents = chatEvents
         next.channels = channelStates()
         next.rev = published.rev
         guard next != published else { return }
@@ -35,8 +36,10 @@ extension GroupCore {
 
     private func summary(_ chat: ChatRecord) -> ChatSummary {
         let roles = roleView(of: chat)
+        let everyone = memberInfo(chat)
         return ChatSummary(
-            chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: memberInfo(chat),
+            chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: everyone.filter { $0.pubkey != publicKey },
+            me: everyone.first { $0.pubkey == publicKey }, isAdmin: chat.admins.contains(publicKey), description: chat.description,
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
             isMuted: notifications.muted.contains(chat.chatID),
@@ -48,27 +51,27 @@ extension GroupCore {
         )
     }
 
-    private func view(_ chat: ChatRecord) -> ChatViewState {
-        ChatViewState(
-            chatID: chat.chatID, groupName: chat.name, members: memberInfo(chat), isAdmin: chat.admins.contains(publicKey),
-            epoch: chat.epoch, messages: chat.messages, canLoadOlder: false
-        )
-    }
-
     /// Re-reads a group from the engine (members, admins, name, epoch, removal).
     func refresh(_ chatID: String) async {
         guard var chat = chats[chatID] else { return }
         do {
             let snapshot = try await engine.group(chat.mlsGroupID)
             chat.name = snapshot.name
+            chat.description = snapshot.description
             chat.admins = snapshot.admins
             chat.epoch = snapshot.epoch
             if snapshot.state == .inactive {
-                if !chat.isRemoved { note("removed from \(chatID.prefix(8))") }
+                if !chat.isRemoved {
+                    note("removed from \(chatID.prefix(8))")
+                    // Told in the same update as the flag, so no update is added.
+                    chatEvents.append(ChatEvent(chatID: chatID, kind: leaveRequested.remove(chatID) != nil ? .left : .removed))
+                }
                 chat.isRemoved = true
             } else {
                 chat.members = try await engine.members(of: chat.mlsGroupID)
-                chat.relays = try await engine.relays(of: chat.mlsGroupID)
+                let relays = try await engine.relays(of: chat.mlsGroupID)
+                moveSubscription(of: chatID, from: chat.relays, to: relays)
+                chat.relays = relays
             }
             chats[chatID] = chat
             changed("refresh \(chatID.prefix(8)) epoch \(chat.epoch)")
@@ -98,6 +101,20 @@ extension GroupCore {
         } catch {
             fail(error, during: "reading new group", chatID: snapshot.nostrGroupID)
         }
+    }
+
+    /// An admin moved the group (MIP-01 relays): subscribe on the relays it gained (stored events
+    /// wait for the EOSE, like any first subscription) and close it on those it left. Nothing is
+    /// sent while the list stays the same, which is every refresh but a relay change.
+    func moveSubscription(of chatID: String, from old: [String], to new: [String]) {
+        let gained = new.filter { !old.contains($0) }
+        let left = old.filter { !new.contains($0) }
+        guard !gained.isEmpty || !left.isEmpty else { return }
+        note("group \(chatID.prefix(8)) moved to \(new.count) relay(s): +\(gained.count) -\(left.count)")
+        if !gained.isEmpty {
+            send(.request(subscription: Self.groupSubscription(chatID), filters: [Self.groupFilter(chatID)]), to: gained)
+        }
+        for url in left { emit(.send(url: url, message: .close(Self.groupSubscription(chatID)))) }
     }
 
     static func groupSubscription(_ chatID: String) -> SubscriptionID { SubscriptionID("g-\(chatID.prefix(32))") }

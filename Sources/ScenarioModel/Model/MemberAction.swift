@@ -29,6 +29,16 @@ package enum MemberAction: Sendable, Hashable {
     case react(message: String, emoji: String, group: String?)
     case publishRoles(group: String?)
     case mute(group: String?)
+    /// Opens the chat with a view of `pageSize` messages (the core's default when nil).
+    case openChat(pageSize: Int?, group: String?)
+    /// Shows one more page of the open chat's older messages.
+    case loadOlder(group: String?)
+    /// Changes the group's description (admins).
+    case describe(to: String, group: String?)
+    /// Moves the group to these relays (admins; relay names).
+    case setRelays([String], group: String?)
+    /// Commits a fresh leaf of the member's own.
+    case selfUpdate(group: String?)
     case unmute(group: String?)
     case createChannel(relays: [String], name: String, description: String, welcome: String, owners: [String])
     case retryChannel(channel: String?)

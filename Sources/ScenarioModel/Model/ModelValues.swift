@@ -29,6 +29,7 @@ package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     case removeMembers = "group.remove_members"
     case leave = "group.leave"
     case updateGroupData = "group.update_data"
+    case selfUpdate = "group.self_update"
     case applicationMessages = "message.application"
     /// Builds a hostile member's attacks (the `attack` verb).
     case hostile = "conformance.hostile"

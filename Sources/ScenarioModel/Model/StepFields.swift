@@ -21,6 +21,8 @@ package struct StepFields: Sendable {
     /// A list of labels (a single label counts as a list of one; runs such as `m001..m149` are
     /// expanded, see `LabelRange`); empty when absent.
     package func labels(_ key: String) throws(ScenarioError) -> [String] { LabelRange.expand(try node(key)?.stringList(key) ?? []) }
+    /// A list of relay names (a single name counts as a list of one); empty when absent.
+    package func relayNames(_ key: String) throws(ScenarioError) -> [String] { try node(key)?.stringList(key) ?? [] }
     package func flag(_ key: String, default value: Bool) throws(ScenarioError) -> Bool { try node(key)?.boolean(key) ?? value }
     package func optionalFlag(_ key: String) throws(ScenarioError) -> Bool? { try node(key)?.boolean(key) }
     package func duration(_ key: String) throws(ScenarioError) -> ScenarioDuration { try required(key).duration(key) }

@@ -101,6 +101,23 @@ extension StepVocabulary {
         .member("unmute", "a member unmutes a chat", needs: .local, [by, FieldSpec("group", .text)]) { f in
             .unmute(group: try f.optionalString("group"))
         },
+        .member("open-chat", "a member opens a chat: its view shows the newest page of messages", needs: .local, [
+            by, FieldSpec("group", .text), FieldSpec("page-size", .integer(1...10_000)),
+        ]) { f in
+            .openChat(pageSize: try f.optionalInteger("page-size", in: 1...10_000).map { Int($0) }, group: try f.optionalString("group"))
+        },
+        .member("load-older", "a member shows one more page of the open chat's older messages", needs: .local, [
+            by, FieldSpec("group", .text),
+        ]) { f in .loadOlder(group: try f.optionalString("group")) },
+        .member("describe", "an admin changes the group's description", needs: .engine(.updateGroupData), [
+            by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
+        ]) { f in .describe(to: try f.string("to"), group: try f.optionalString("group")) },
+        .member("set-relays", "an admin moves the group to these relays", needs: .engine(.updateGroupData), [
+            by, FieldSpec("relays", .relays, required: true), FieldSpec("group", .text),
+        ]) { f in .setRelays(try f.relayNames("relays"), group: try f.optionalString("group")) },
+        .member("self-update", "a member commits a fresh leaf of its own (MIP-02 self-update)", needs: .engine(.selfUpdate), [
+            by, FieldSpec("group", .text),
+        ]) { f in .selfUpdate(group: try f.optionalString("group")) },
         .member("create-channel", "an owner creates a channel served by chat relays", needs: .engine(.createGroup), [
             by, FieldSpec("relays", .members, required: true), FieldSpec("name", .text, required: true),
             FieldSpec("description", .text), FieldSpec("welcome", .text), FieldSpec("owners", .members),

@@ -25,6 +25,8 @@ enum ExpectationChecks {
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")
+        case "chat-order", "open-chat": Clause("GroupCore", "state model")
+        case "chat-events": Clause("MIP-01", "Group State Changes")
         default: Clause("MIP-01", "Group State Changes")
         }
     }
@@ -45,9 +47,10 @@ enum ExpectationChecks {
         for member in expectations.members {
             let observed = observedMembers[member.label].flatMap { if case .map(let m) = $0 { m } else { nil } }
             for field in member.fields {
-                let expected = Outcome(field.value)
+                var expected = Outcome(field.value)
                 // An outcome lists role rejections only when there are some.
-                let actual = observed?[field.name] ?? (["role-rejections", "join-results"].contains(field.name) ? .list([]) : .null)
+                var actual = observed?[field.name] ?? (["role-rejections", "join-results"].contains(field.name) ? .list([]) : .null)
+                if field.name == "chats", let byName = Self.inNameOrder(expected, actual) { (expected, actual) = byName }
                 let differences = expected.partialDifferences(from: actual, path: "\(member.label).\(field.name)")
                 results.append(CheckResult(
                     check: prefix + "member \(member.label): \(field.name)", clause: clause(for: field.name),
@@ -56,6 +59,25 @@ enum ExpectationChecks {
             }
         }
         return results
+    }
+}
+
+extension ExpectationChecks {
+    /// Both chat lists sorted by name, when every chat on each side has a name of its own; nil
+    /// otherwise (then they are compared as listed). The outcome sorts chats by what vectors
+    /// store, so a second chat's epoch would otherwise decide which expected entry meets which.
+    static func inNameOrder(_ expected: Outcome, _ actual: Outcome) -> (Outcome, Outcome)? {
+        func sortedByName(_ list: Outcome) -> Outcome? {
+            guard case .list(let chats) = list else { return nil }
+            let names = chats.map { chat -> String? in
+                if case .map(let fields) = chat, case .string(let name)? = fields["name"] { name } else { nil }
+            }
+            let known = names.compactMap { $0 }
+            guard known.count == chats.count, Set(known).count == known.count else { return nil }
+            return .list(zip(known, chats).sorted { $0.0 < $1.0 }.map(\.1))
+        }
+        guard let expected = sortedByName(expected), let actual = sortedByName(actual) else { return nil }
+        return (expected, actual)
     }
 }
 

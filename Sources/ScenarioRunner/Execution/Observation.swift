@@ -35,11 +35,17 @@ enum Observation {
         let snapshots = await reads.groups(of: label) ?? []
         var chats: [Outcome] = []
         for chat in state.chatList {
+            // The whole roster, ourselves included (the summary lists the others and `me` apart).
+            let roster = chat.roster
             var fields: [String: Outcome] = [
                 "name": .string(chat.groupName),
-                "members": .list(chat.members.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
-                "admins": .list(chat.members.filter(\.isAdmin).map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
+                "members": .list(roster.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
+                "admins": .list(roster.filter(\.isAdmin).map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
                 "removed": .bool(chat.isRemoved),
+                // Checked by `expect` only; vectors leave them out (ConformanceRunner.vectorOutcome).
+                "others": .list(chat.members.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
+                "is-admin": .bool(chat.isAdmin), "description": .string(chat.description),
+                "last-message": chat.lastMessage.map(Outcome.string) ?? .null,
             ]
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
@@ -74,17 +80,33 @@ enum Observation {
             }
             chats.append(.map(fields))
         }
-        chats.sort { $0.summary < $1.summary }
+        chats.sort { storedSummary($0, without: ConformanceRunner.expectOnlyChatKeys) < storedSummary($1, without: ConformanceRunner.expectOnlyChatKeys) }
         var notifications: [Outcome] = []
         for intent in state.notifications {
             notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, label: label, names: names, reads: &reads))
         }
+        // The chat list as shown, by name (most recent message first): checked by `expect` only.
+        let chatOrder = state.chatList.map { Outcome.string($0.groupName) }
         let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
         var fields: [String: Outcome] = [
             // A set, written sorted, like messages: arrival order within a run is not engine-independent.
-            "notifications": .list(notifications.sorted { $0.summary < $1.summary }),
+            "notifications": .list(notifications.sorted {
+                storedSummary($0, without: ConformanceRunner.expectOnlyNotificationKeys)
+                    < storedSummary($1, without: ConformanceRunner.expectOnlyNotificationKeys)
+            }),
             "channels": .list(state.channels.map { channelOutcome($0, names: names) }),
             "chats": .list(chats),
+            "chat-order": .list(chatOrder),
+            "chat-events": .list(state.chatEvents.map { event in
+                .string("\(event.kind.rawValue): \(state.chatList.first { $0.chatID == event.chatID }?.groupName ?? "unknown chat")")
+            }),
+            "open-chat": state.currentChat.map { view in
+                .map([
+                    "name": .string(view.groupName), "can-load-older": .bool(view.canLoadOlder),
+                    // In view order (created_at, ties by id), not sorted: the order is the point.
+                    "messages": .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }),
+                ])
+            } ?? .null,
             "failed-peers": .list(state.failedPeers.map {
                 .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
             }.sorted { $0.summary < $1.summary }),
@@ -97,9 +119,17 @@ enum Observation {
         return .map(fields)
     }
 
+    /// A map's summary without the keys vectors leave out: lists are sorted by what vectors store,
+    /// so expect-only fields never change the order `expect` sections compare in.
+    static func storedSummary(_ entry: Outcome, without keys: [String]) -> String {
+        guard case .map(var fields) = entry else { return entry.summary }
+        for key in keys { fields[key] = nil }
+        return Outcome.map(fields).summary
+    }
+
     /// A notification intent by labels and chat name; `payload` is `ok` when the intent points at
     /// its own chat (thread id = chat id, is-group as the chat) and at a message of that chat with
-    /// that sender and timestamp, else what does not match.
+    /// that sender and timestamp, else what does not match; `type`, `sound` and `badge` as raised.
     static func notificationOutcome(
         _ intent: NotificationIntent, state: AppState, snapshots: [GroupSnapshot], label: String, names: [PublicKey: String],
         reads: inout MemberReads
@@ -129,6 +159,9 @@ enum Observation {
             "title": .string(intent.title), "body": .string(intent.body), "chat": .string(chat?.groupName ?? channel?.name ?? "unknown chat"),
             "sender": .string(sender), "group": .bool(payload.isGroup),
             "payload": .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")),
+            // Checked by `expect` only; vectors leave them out (ConformanceRunner.vectorOutcome).
+            "type": .string(payload.type.rawValue), "sound": intent.sound.map(Outcome.string) ?? .null,
+            "badge": .integer(Int64(intent.badge)),
         ])
     }
 

@@ -30,6 +30,13 @@ extension StepInterpreter {
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
         case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
         case .unmute(let group): return .unmute(chatID: try await chat(of: by, named: group))
+        case .openChat(let pageSize, let group):
+            return .openChat(chatID: try await chat(of: by, named: group), pageSize: pageSize ?? ChatViewState.defaultPageSize)
+        case .loadOlder(let group): return .loadOlderMessages(chatID: try await chat(of: by, named: group))
+        case .describe(let text, let group): return .updateDescription(chatID: try await chat(of: by, named: group), description: text)
+        case .setRelays(let relays, let group):
+            return .updateRelays(chatID: try await chat(of: by, named: group), relays: relays.map(WorldConfiguration.url(of:)))
+        case .selfUpdate(let group): return .selfUpdate(chatID: try await chat(of: by, named: group))
         case .createChannel(let relays, let name, let description, let welcome, let owners):
             return .createChannel(relays: try keys(relays), name: name, description: description, welcomeMessage: welcome, coOwners: try keys(owners))
         case .retryChannel(let name): return .retryChannel(channelID: try await channel(of: by, named: name).channelID)
