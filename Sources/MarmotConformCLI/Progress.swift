@@ -42,8 +42,10 @@ enum ProgressPrinter {
 }
 
 enum Reports {
-    static func write(_ runs: [TimedRun], junit: URL?, json: URL?) throws {
+    static func write(_ runs: [TimedRun], junit: URL?, json: URL?, context: JSONReport.Context = JSONReport.Context()) throws {
         if let junit { try Data(JUnitReport.xml(runs).utf8).write(to: junit, options: .atomic) }
-        if let json { try Data(JSONReport.json(runs, toolVersion: ToolVersion.current).utf8).write(to: json, options: .atomic) }
+        if let json {
+            try Data(JSONReport.json(runs, toolVersion: ToolVersion.current, context: context).utf8).write(to: json, options: .atomic)
+        }
     }
 }

@@ -103,7 +103,7 @@ extension MarmotConform {
             Console.line(banner(plan, session))
             let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
             await session.shutdown()
-            try finish(plan, runs: runs, progress: progress)
+            try finish(plan, runs: runs, progress: progress, request: request)
         }
 
         func executor(_ session: EngineSession) -> ScenarioExecutor {
@@ -117,8 +117,9 @@ extension MarmotConform {
             return "marmot-conform: \(plan.scenarios.count) scenario(s) × \(plan.seeds.count) seed(s) on \(engine.rawValue) [\(versions)]"
         }
 
-        func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress) throws {
-            try Reports.write(progress.timed, junit: plan.junit, json: plan.json)
+        func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress, request: RunRequest) throws {
+            let context = JSONReport.Context(profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger)
+            try Reports.write(progress.timed, junit: plan.junit, json: plan.json, context: context)
             if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)
