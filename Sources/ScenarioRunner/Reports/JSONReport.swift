@@ -31,8 +31,14 @@ package enum JSONReport {
         package let reason: String, link: String, expires: String
 
         package init(_ defect: KnownDefect) {
-            (engine, version, scenario, check) = (defect.engine, defect.version, defect.scenario, defect.check)
-            (clause, reason, link, expires) = (defect.clause, defect.reason, defect.link, defect.expires)
+            engine = defect.engine
+            version = defect.version
+            scenario = defect.scenario
+            check = defect.check
+            clause = defect.clause
+            reason = defect.reason
+            link = defect.link
+            expires = defect.expires
         }
     }
 
