@@ -100,6 +100,19 @@ import Testing
         }
     }
 
+    /// A check of a profiled rule covers its own clause and the one the run's profile cites for the rule.
+    @Test func aProfiledCheckCoversTheClauseItsProfileCites() throws {
+        for (profile, cited) in [(SpecProfile.mdk080, "NIP-01 Events and signatures"), (.marmotCurrent, "transports/nostr.md Group message delivery")] {
+            let check = CheckResult(check: "member bob: chats", clause: Clause("MIP-01", "Group State Changes"), verdict: .pass, rule: .groupEventSignature)
+            var run = profile.judge(ScenarioRun(scenario: "probe", file: "scenarios/p/p.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
+            run.clauses = []
+            let report = try Certification(json: Data(try JSONReport.json([TimedRun(run, seconds: 0)], toolVersion: "t").utf8), file: "r.json")
+            let rows = try #require(report.sections.first).clauses
+            #expect(rows.first { $0.clause == cited }?.checks == ["member bob: chats"], "\(profile)")
+            #expect(rows.count == (profile == .standard ? 2 : 1), "\(rows.map(\.clause))")
+        }
+    }
+
     @Test func familiesComeFromTheFolderUnderScenarios() {
         #expect(Certification.family(of: "scenarios/roles/matrix/x.yaml") == "roles")
         #expect(Certification.family(of: "/abs/scenarios/hostile/a.yaml") == "hostile")

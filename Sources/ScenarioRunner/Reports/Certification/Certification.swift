@@ -106,10 +106,18 @@ package struct Certification: Sendable {
         for run in runs {
             for clause in run.clauses ?? [] { rows[clause, default: Tally()].scenarios[run.scenario] = run.verdict }
             for check in run.checks {
-                let key = citation(check.clause)
-                rows[key, default: Tally()].scenarios[run.scenario] = run.verdict
-                rows[key, default: Tally()].checks.insert(check.check)
-                rows[key, default: Tally()].verdicts[check.verdict, default: 0] += 1
+                // A check of a profiled rule also covers the clause the run's profile cites for that rule.
+                var keys = [citation(check.clause)]
+                if let rule = check.rule, case .holds(let clause) = rule.status(under: run.profile ?? .standard),
+                    citation(clause) != keys[0]
+                {
+                    keys.append(citation(clause))
+                }
+                for key in keys {
+                    rows[key, default: Tally()].scenarios[run.scenario] = run.verdict
+                    rows[key, default: Tally()].checks.insert(check.check)
+                    rows[key, default: Tally()].verdicts[check.verdict, default: 0] += 1
+                }
             }
         }
         for entry in ledger { rows[citation(entry.clause), default: Tally()].defects += 1 }
