@@ -56,6 +56,7 @@ import Testing
         #expect(cited.count > 30, "read too few clauses")
         let missing = cited.filter { !text.contains("\n| \($0) |") }
         #expect(missing.isEmpty, "clauses cited by scenarios but missing from the report: \(missing.sorted())")
+        #expect(text.contains("### Spec texts") && !text.contains(" | unknown |"), "a cited spec document has no known text and version")
     }
 
     @Test func brokenCopyFailsWithADiffAndACapsuleThatReplayReproduces() throws {

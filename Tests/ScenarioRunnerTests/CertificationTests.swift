@@ -113,6 +113,21 @@ import Testing
         }
     }
 
+    /// Every clause a shipped scenario cites names a spec document the report can date.
+    @Test func specTextsNameTheVersionOfEveryDocumentClausesCite() throws {
+        #expect(SpecTexts.document(of: "MIP-03 Commit Messages") == "MIP-03")
+        #expect(SpecTexts.document(of: "NIP-44 Encryption limits") == "NIP-44")
+        #expect(SpecTexts.document(of: "RFC 9420 §12.1.3") == "RFC 9420")
+        #expect(SpecTexts.document(of: "Unheard-of 1") == nil)
+        #expect(SpecTexts.version(of: "MIP-03", under: .mdk080).contains("MDK 0.8.0"))
+        #expect(SpecTexts.version(of: "MIP-03", under: .marmotCurrent).contains("adopted"))
+        let report = try Certification(json: try Self.document(), file: "run.json")
+        let texts = Certification.specTexts(try #require(report.sections.first))
+        #expect(texts.map(\.document) == ["MIP-01", "MIP-02", "MIP-03", "NIP-01"])
+        #expect(texts.allSatisfy { $0.version != "unknown" })
+        #expect(report.markdown().contains("| NIP-01 | nostr-protocol/nips 01.md, master as of 2026-11 |"))
+    }
+
     @Test func familiesComeFromTheFolderUnderScenarios() {
         #expect(Certification.family(of: "scenarios/roles/matrix/x.yaml") == "roles")
         #expect(Certification.family(of: "/abs/scenarios/hostile/a.yaml") == "hostile")

@@ -32,6 +32,8 @@ extension Certification {
         for rule in ProfiledRule.allCases {
             out += "<tr><td><code>\(rule.rawValue)</code></td><td>\(text(rule.summary))</td><td>\(text(describe(rule.status(under: s.profile))))</td></tr>\n"
         }
+        out += "</table>\n<h3>Spec texts</h3>\n<table class=\"specs\"><thead><tr><th>spec</th><th>text and version</th></tr></thead>\n"
+        for (document, version) in specTexts(s) { out += "<tr class=\"spec\"><td>\(text(document))</td><td>\(text(version))</td></tr>\n" }
         out += "</table>\n<h3>Families × verdicts</h3>\n<table class=\"families\"><thead><tr><th>family</th>"
         out += verdicts.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n"
         for (family, counts) in s.families {

@@ -23,6 +23,8 @@ extension Certification {
         for rule in ProfiledRule.allCases {
             out += "| `\(rule.rawValue)` | \(cell(rule.summary)) | \(cell(describe(rule.status(under: s.profile)))) |\n"
         }
+        out += "\n### Spec texts\n\n| spec | text and version |\n|---|---|\n"
+        for (document, version) in specTexts(s) { out += "| \(cell(document)) | \(cell(version)) |\n" }
         out += "\n### Families × verdicts\n\n| family | " + verdicts.map(\.rawValue).joined(separator: " | ") + " |\n"
         out += "|---|" + String(repeating: "---:|", count: verdicts.count) + "\n"
         for (family, counts) in s.families {

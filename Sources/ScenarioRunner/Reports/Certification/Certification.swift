@@ -142,6 +142,13 @@ package struct Certification: Sendable {
         section.runs.compactMap { run in run.fingerprint.map { (run.scenario, run.seed, $0) } }
     }
 
+    /// The spec documents the section's clauses name, each with its text and version or date under
+    /// the section's profile.
+    static func specTexts(_ section: Section) -> [(document: String, version: String)] {
+        Set(section.clauses.compactMap { SpecTexts.document(of: $0.clause) }).sorted()
+            .map { ($0, SpecTexts.version(of: $0, under: section.profile)) }
+    }
+
     /// `3 pass, 1 fail`: the non-zero counts, in column order.
     static func tally(_ counts: [Verdict: Int]) -> String {
         verdicts.compactMap { verdict in counts[verdict].flatMap { $0 > 0 ? "\($0) \(verdict.rawValue)" : nil } }.joined(separator: ", ")
