@@ -144,7 +144,7 @@ package struct Certification: Sendable {
 
     /// The spec documents the section's clauses name, each with its text and version or date under
     /// the section's profile.
-    static func specTexts(_ section: Section) -> [(document: String, version: String)] {
+    package static func specTexts(_ section: Section) -> [(document: String, version: String)] {
         Set(section.clauses.compactMap { SpecTexts.document(of: $0.clause) }).sorted()
             .map { ($0, SpecTexts.version(of: $0, under: section.profile)) }
     }
