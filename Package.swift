@@ -12,6 +12,9 @@ let package = Package(
         .executable(name: "marmot-conform", targets: ["MarmotConformCLI"]),
         .library(name: "Nostr", targets: ["Nostr"]),
         .library(name: "MLS", targets: ["MLS"]),
+        // The Swift compatibility kit: a Swift Marmot engine runs the scenarios from its own `swift test`
+        // (it implements EngineInterface's ProtocolEngine and hands the kit a factory).
+        .library(name: "MarmotConformanceKit", targets: ["MarmotConformanceKit", "EngineInterface"]),
         .executable(name: "mls-bench", targets: ["MLSBench"]),
         .executable(name: "marmot-fuzz", targets: ["MarmotFuzz"]),
     ],
@@ -118,6 +121,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The compatibility kit (library product): the runner on a caller's engine factory.
+        .target(
+            name: "MarmotConformanceKit",
+            dependencies: ["ScenarioRunner", "ScenarioModel", "EngineInterface", "Simulation", "DeterministicScheduler", "ErrorCodes"],
+            swiftSettings: strict
+        ),
+
         // Fuzzing: the untrusted-input decoders as targets (library), and their libFuzzer entry
         // point / corpus replayer (built with -sanitize=fuzzer only by ci/fuzz).
         .target(name: "FuzzTargets", dependencies: ["Marmot", "MLS", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
@@ -177,6 +187,11 @@ let package = Package(
         .testTarget(
             name: "InMemoryRelayTests",
             dependencies: ["InMemoryRelay", "Nostr", "ConformanceTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MarmotConformanceKitTests",
+            dependencies: ["MarmotConformanceKit", "EngineInterface", "NativeSwiftEngine"],
             swiftSettings: strict
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], swiftSettings: strict),

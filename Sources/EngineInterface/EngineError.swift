@@ -4,41 +4,41 @@ import ErrorCodes
 ///
 /// Two errors are equal when their codes are, so tests compare `error.code` (or the error itself) without
 /// depending on an engine's wording. Codes are open: a driver may report codes this build does not name.
-package typealias EngineError = ModuleError<EngineErrorDomain>
+public typealias EngineError = ModuleError<EngineErrorDomain>
 
 /// Types the codes of `EngineError` (codes of other modules cannot be compared with them).
-package enum EngineErrorDomain {}
+public enum EngineErrorDomain {}
 
 // Codes defined by docs/driver-protocol.md ("Errors"); the same names are used for ingest rejections.
 extension EngineError.Code {
-    package static let badRequest = Self("bad_request")
-    package static let unknownMethod = Self("unknown_method")
-    package static let unknownInstance = Self("unknown_instance")
-    package static let instanceExists = Self("instance_exists")
-    package static let engineUnavailable = Self("engine_unavailable")
-    package static let unknownGroup = Self("unknown_group")
-    package static let unknownWelcome = Self("unknown_welcome")
-    package static let notAdmin = Self("not_admin")
-    package static let adminCannotLeave = Self("admin_cannot_leave")
-    package static let cannotRemoveSelf = Self("cannot_remove_self")
-    package static let lastAdmin = Self("last_admin")
-    package static let invalidKeyPackage = Self("invalid_key_package")
-    package static let invalidWelcome = Self("invalid_welcome")
-    package static let invalidEncoding = Self("invalid_encoding")
-    package static let invalidInput = Self("invalid_input")
-    package static let storage = Self("storage")
-    package static let engineError = Self("engine_error")
-    package static let `internal` = Self("internal")
+    public static let badRequest = Self("bad_request")
+    public static let unknownMethod = Self("unknown_method")
+    public static let unknownInstance = Self("unknown_instance")
+    public static let instanceExists = Self("instance_exists")
+    public static let engineUnavailable = Self("engine_unavailable")
+    public static let unknownGroup = Self("unknown_group")
+    public static let unknownWelcome = Self("unknown_welcome")
+    public static let notAdmin = Self("not_admin")
+    public static let adminCannotLeave = Self("admin_cannot_leave")
+    public static let cannotRemoveSelf = Self("cannot_remove_self")
+    public static let lastAdmin = Self("last_admin")
+    public static let invalidKeyPackage = Self("invalid_key_package")
+    public static let invalidWelcome = Self("invalid_welcome")
+    public static let invalidEncoding = Self("invalid_encoding")
+    public static let invalidInput = Self("invalid_input")
+    public static let storage = Self("storage")
+    public static let engineError = Self("engine_error")
+    public static let `internal` = Self("internal")
 
     // Ingest rejections reported by `processMessage` as `.rejected`.
-    package static let commitFromNonAdmin = Self("commit_from_non_admin")
-    package static let undecryptable = Self("undecryptable")
-    package static let authorMismatch = Self("author_mismatch")
-    package static let wrongEpoch = Self("wrong_epoch")
+    public static let commitFromNonAdmin = Self("commit_from_non_admin")
+    public static let undecryptable = Self("undecryptable")
+    public static let authorMismatch = Self("author_mismatch")
+    public static let wrongEpoch = Self("wrong_epoch")
 
     // Client-side failures: the driver could not answer.
-    package static let driverDied = Self("driver_died")
-    package static let timeout = Self("timeout")
-    package static let malformedResponse = Self("malformed_response")
-    package static let launchFailed = Self("launch_failed")
+    public static let driverDied = Self("driver_died")
+    public static let timeout = Self("timeout")
+    public static let malformedResponse = Self("malformed_response")
+    public static let launchFailed = Self("launch_failed")
 }

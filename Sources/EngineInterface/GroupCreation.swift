@@ -1,16 +1,16 @@
 import Nostr
 
 /// The inputs of MIP-01 group creation.
-package struct GroupCreation: Hashable, Sendable {
-    package var creator: PublicKey
+public struct GroupCreation: Hashable, Sendable {
+    public var creator: PublicKey
     /// Signed key-package events (kind 30443 or 443) of the invitees, in welcome order.
-    package var keyPackages: [Event]
-    package var name: String
-    package var description: String
-    package var relays: [String]
-    package var admins: [PublicKey]
+    public var keyPackages: [Event]
+    public var name: String
+    public var description: String
+    public var relays: [String]
+    public var admins: [PublicKey]
 
-    package init(
+    public init(
         creator: PublicKey,
         keyPackages: [Event],
         name: String,
@@ -29,24 +29,24 @@ package struct GroupCreation: Hashable, Sendable {
 
 /// A new group, already merged at the creator, and the kind-444 welcome rumors to gift-wrap to the
 /// invitees (same order as `GroupCreation.keyPackages`).
-package struct CreatedGroup: Hashable, Sendable {
-    package let group: GroupSnapshot
-    package let welcomeRumors: [UnsignedEvent]
+public struct CreatedGroup: Hashable, Sendable {
+    public let group: GroupSnapshot
+    public let welcomeRumors: [UnsignedEvent]
 
-    package init(group: GroupSnapshot, welcomeRumors: [UnsignedEvent]) {
+    public init(group: GroupSnapshot, welcomeRumors: [UnsignedEvent]) {
         self.group = group
         self.welcomeRumors = welcomeRumors
     }
 }
 
 /// Which parts of the Marmot group data (extension 0xF2EE) a commit changes; nil leaves a field as is.
-package struct GroupDataChanges: Hashable, Sendable {
-    package var name: String?
-    package var description: String?
-    package var relays: [String]?
-    package var admins: [PublicKey]?
+public struct GroupDataChanges: Hashable, Sendable {
+    public var name: String?
+    public var description: String?
+    public var relays: [String]?
+    public var admins: [PublicKey]?
 
-    package init(name: String? = nil, description: String? = nil, relays: [String]? = nil, admins: [PublicKey]? = nil) {
+    public init(name: String? = nil, description: String? = nil, relays: [String]? = nil, admins: [PublicKey]? = nil) {
         self.name = name
         self.description = description
         self.relays = relays

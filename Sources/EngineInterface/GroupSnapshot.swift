@@ -1,27 +1,27 @@
 import Nostr
 
 /// One member's stored view of a group.
-package struct GroupSnapshot: Hashable, Sendable {
+public struct GroupSnapshot: Hashable, Sendable {
     /// Membership state as the engine reports it.
-    package struct State: RawRepresentable, Hashable, Sendable {
-        package let rawValue: String
-        package init(rawValue: String) { self.rawValue = rawValue }
-        package static let active = Self(rawValue: "active")
-        package static let inactive = Self(rawValue: "inactive")
-        package static let pending = Self(rawValue: "pending")
+    public struct State: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let active = Self(rawValue: "active")
+        public static let inactive = Self(rawValue: "inactive")
+        public static let pending = Self(rawValue: "pending")
     }
 
-    package let mlsGroupID: MLSGroupID
+    public let mlsGroupID: MLSGroupID
     /// hex of the 32-byte Marmot group id carried in kind-445 `h` tags.
-    package let nostrGroupID: String
-    package let name: String
-    package let description: String
+    public let nostrGroupID: String
+    public let name: String
+    public let description: String
     /// Sorted ascending.
-    package let admins: [PublicKey]
-    package let epoch: UInt64
-    package let state: State
+    public let admins: [PublicKey]
+    public let epoch: UInt64
+    public let state: State
 
-    package init(
+    public init(
         mlsGroupID: MLSGroupID,
         nostrGroupID: String,
         name: String,

@@ -2,19 +2,19 @@ import Nostr
 
 /// A MIP-00 key package as an engine returns it: event content and tags, not yet signed. The engine
 /// never holds the member's Nostr key, so the caller turns this into an event and signs it.
-package struct KeyPackageDraft: Hashable, Sendable {
+public struct KeyPackageDraft: Hashable, Sendable {
     /// base64 of the TLS `KeyPackage`.
-    package let content: String
+    public let content: String
     /// Tags for kind 30443 (with the `d` tag).
-    package let tags: [[String]]
+    public let tags: [[String]]
     /// Tags for the legacy kind 443 copy (no `d` tag).
-    package let legacyTags: [[String]]
+    public let legacyTags: [[String]]
     /// The `d` tag value, reused to replace this key package later.
-    package let dTag: String
+    public let dTag: String
     /// RFC 9420 KeyPackageRef (the `i` tag), hex.
-    package let keyPackageRef: String
+    public let keyPackageRef: String
 
-    package init(content: String, tags: [[String]], legacyTags: [[String]], dTag: String, keyPackageRef: String) {
+    public init(content: String, tags: [[String]], legacyTags: [[String]], dTag: String, keyPackageRef: String) {
         self.content = content
         self.tags = tags
         self.legacyTags = legacyTags
@@ -23,7 +23,7 @@ package struct KeyPackageDraft: Hashable, Sendable {
     }
 
     /// The unsigned key-package event of `author` at `createdAt`: kind 30443, or the legacy 443 copy.
-    package func unsignedEvent(author: PublicKey, createdAt: UInt64, legacy: Bool = false) -> UnsignedEvent {
+    public func unsignedEvent(author: PublicKey, createdAt: UInt64, legacy: Bool = false) -> UnsignedEvent {
         UnsignedEvent(
             pubkey: author,
             createdAt: createdAt,

@@ -1,20 +1,20 @@
 import Nostr
 
 /// A processed but not yet accepted MIP-02 welcome: what an app shows in an invitation prompt.
-package struct PendingWelcome: Hashable, Sendable {
+public struct PendingWelcome: Hashable, Sendable {
     /// The welcome rumor's id; names the welcome in accept and decline.
-    package let id: EventID
-    package let wrapperID: EventID
-    package let mlsGroupID: MLSGroupID
-    package let groupName: String
-    package let groupDescription: String
+    public let id: EventID
+    public let wrapperID: EventID
+    public let mlsGroupID: MLSGroupID
+    public let groupName: String
+    public let groupDescription: String
     /// Sorted ascending.
-    package let groupAdmins: [PublicKey]
-    package let groupRelays: [String]
-    package let welcomer: PublicKey
-    package let memberCount: Int
+    public let groupAdmins: [PublicKey]
+    public let groupRelays: [String]
+    public let welcomer: PublicKey
+    public let memberCount: Int
 
-    package init(
+    public init(
         id: EventID,
         wrapperID: EventID,
         mlsGroupID: MLSGroupID,

@@ -1,6 +1,6 @@
 /// What a member's engine made of one kind-445 group event. Rejections are values, not thrown errors:
 /// a peer breaking a MIP rule is an outcome a scenario asserts on.
-package enum ProcessingResult: Hashable, Sendable {
+public enum ProcessingResult: Hashable, Sendable {
     /// An authenticated application message.
     case applicationMessage(ReceivedMessage)
     /// A commit was applied (or was our own echo); the epoch advanced, or we were removed.

@@ -7,7 +7,7 @@ import Nostr
 /// Every operation either returns a typed value or throws a typed ``EngineError``; ingest rejections are
 /// ``ProcessingResult`` values. Commit-producing calls never merge: the caller publishes the event and
 /// then calls ``mergePendingCommit(in:)`` (or ``clearPendingCommit(in:)`` if the relays refused it).
-package protocol ProtocolEngine: Sendable {
+public protocol ProtocolEngine: Sendable {
     /// Name, version and capability set of the engine.
     func capabilities() async throws(EngineError) -> EngineCapabilities
 

@@ -33,6 +33,8 @@ struct SeedRange: ExpressibleByArgument, Equatable {
     var defaultValueDescription: String { "\(seeds.lowerBound)..\(seeds.upperBound)" }
 }
 
+extension SpecProfile: ExpressibleByArgument {}
+
 /// How many seconds an engine driver may go without progress before its request fails: (0, 3600].
 struct DriverTimeout: ExpressibleByArgument, Equatable {
     static let standard = DriverTimeout(checked: Double(ProgressDeadline.defaultSilence.components.seconds))
@@ -63,6 +65,11 @@ struct RunnerOptions: ParsableArguments {
         valueName: "seconds"))
     var driverTimeout: DriverTimeout = .standard
 
+    @Option(help: ArgumentHelp(
+        "The spec profile the engine claims: checks of rules the profile does not hold are reported (info), not judged.",
+        valueName: SpecProfile.allCases.map(\.rawValue).joined(separator: "|")))
+    var profile: SpecProfile = .standard
+
     /// The repository and the ledger file, resolved against the working directory the command was
     /// started in (call before `Repository.enter()`).
     func locate() throws -> (repo: Repository, ledger: URL) {
@@ -81,6 +88,7 @@ struct RunnerOptions: ParsableArguments {
             vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
             ledger: try DefectLedgerFile.load(ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
         request.reproducePath = repo.absolutePath
+        request.profile = profile
         return request
     }
 }

@@ -42,16 +42,16 @@ enum ProgressPrinter {
 }
 
 enum Reports {
-    /// `shard`: which part of a run these runs are (`run --shard`), recorded in the JSON for `merge-reports`.
-    static func write(_ runs: [TimedRun], junit: URL?, json: URL?, shard: ShardRecord? = nil) throws {
+    /// `context`: what the runs were judged with (profile, engine versions, ledger) and, for
+    /// `run --shard K/N`, which part of a run they are (for `merge-reports`).
+    static func write(_ runs: [TimedRun], junit: URL?, json: URL?, context: JSONReport.Context = JSONReport.Context()) throws {
         if let junit { try Data(JUnitReport.xml(runs).utf8).write(to: junit, options: .atomic) }
         if let json {
-            try Data(JSONReport.json(runs, toolVersion: ToolVersion.current, shard: shard).utf8).write(to: json, options: .atomic)
+            try Data(JSONReport.json(runs, toolVersion: ToolVersion.current, context: context).utf8).write(to: json, options: .atomic)
         }
     }
 }
 
-/// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
 /// The runs of one `run` invocation as they finish: timed, printed with `[i/N]`.
 final class RunProgress {
     let total: Int
@@ -74,6 +74,7 @@ final class RunProgress {
     func add(_ run: TimedRun) { timed.append(run) }
 }
 
+/// Wall-clock laps, for run durations (the CLI is where the wall clock may be read).
 final class Stopwatch {
     private let start = ContinuousClock.now
     private var last = ContinuousClock.now

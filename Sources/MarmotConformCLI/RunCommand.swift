@@ -132,7 +132,7 @@ extension MarmotConform {
             Console.line(banner(plan, session.versions))
             let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
             await session.shutdown()
-            try finish(plan, runs: runs, progress: progress)
+            try finish(plan, runs: runs, progress: progress, request: request)
         }
 
         func executor(_ session: EngineSession) -> ScenarioExecutor {
@@ -150,9 +150,10 @@ extension MarmotConform {
             return "marmot-conform: \(scenarios) scenario(s) × \(seeds) seed(s) on \(engine) [\(names)]"
         }
 
-        func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress) throws {
+        func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress, request: RunRequest) throws {
             let part = shard.map { ShardRecord(index: $0.index, count: $0.count, units: plan.allUnits) }
-            try Reports.write(progress.timed, junit: plan.junit, json: plan.json, shard: part)
+            let context = JSONReport.Context(profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger, shard: part)
+            try Reports.write(progress.timed, junit: plan.junit, json: plan.json, context: context)
             if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)

@@ -6,7 +6,9 @@ import Testing
 /// internals across the package with `package`, so that no symbol there reads as a promise to users;
 /// and the `MLS` library hands out no epoch secret, secret tree or private key.
 @Suite struct AccessTests {
-    static let vended: Set<String> = ["Nostr", "MLS", "ErrorCodes", "TLSCodec"]
+    /// `MarmotConformanceKit` is the compatibility kit (a library product, issue 15) and
+    /// `EngineInterface` the `ProtocolEngine` its users implement: both added deliberately.
+    static let vended: Set<String> = ["Nostr", "MLS", "ErrorCodes", "TLSCodec", "MarmotConformanceKit", "EngineInterface"]
 
     /// Types MLS keeps `package` (no public declaration may be of them, or mention them): the
     /// epoch's secrets, the ratchets and the member's private keys.
@@ -56,6 +58,18 @@ import Testing
             .flatMap { file in Self.publicLines(in: file.text).map { "\(file.file):\($0)" } }
         #expect(misplaced.isEmpty, "public outside the vended libraries (use package):\n\(misplaced.joined(separator: "\n"))")
         #expect(files.filter { $0.target == "MLS" }.contains { !Self.publicLines(in: $0.text).isEmpty }, "MLS declares its API public")
+    }
+
+    /// The kit's API is public (it is what a Swift engine's own tests call), and so is the engine
+    /// protocol it takes; the hostile-member seam in EngineInterface stays `package`.
+    @Test func theKitAndItsEngineProtocolArePublicButNotTheHostileSeam() throws {
+        let files = try Self.repositoryFiles()
+        for target in ["MarmotConformanceKit", "EngineInterface"] {
+            #expect(files.filter { $0.target == target }.contains { !Self.publicLines(in: $0.text).isEmpty }, "\(target) declares its API public")
+        }
+        let hostile = files.filter { $0.file.hasSuffix("EngineInterface/HostileEngine.swift") }
+        #expect(hostile.count == 1)
+        #expect(hostile.allSatisfy { Self.publicLines(in: $0.text).isEmpty }, "HostileEngine stays package")
     }
 
     @Test func theMLSLibraryHandsOutNoSecret() throws {

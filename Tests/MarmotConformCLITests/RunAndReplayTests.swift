@@ -40,10 +40,23 @@ import Testing
         return url
     }
 
+    /// Also the certification report of that whole run: its clause coverage lists every clause any
+    /// scenario of the run cites (issue 15's acceptance line).
     @Test func shippedScenariosPassOnTheSwiftEngineWithDeterminismChecked() throws {
-        let output = try Self.run(["run", "--engine", "swift", "--check-determinism"])
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("run.json"), markdown = directory.appendingPathComponent("report.md")
+        let output = try Self.run(["run", "--engine", "swift", "--check-determinism", "--json", json.path])
         #expect(output.status == 0, "\(output.text)")
         #expect(output.text.contains(" passed, 0 failed"))
+        let report = try Self.run(["report", json.path, "--md", markdown.path])
+        #expect(report.status == 0, "\(report.text)")
+        let text = try String(contentsOf: markdown, encoding: .utf8)
+        let cited = try CitedClauses.under([Vectors.repositoryRoot.appendingPathComponent("scenarios")])
+        #expect(cited.count > 30, "read too few clauses")
+        let missing = cited.filter { !text.contains("\n| \($0) |") }
+        #expect(missing.isEmpty, "clauses cited by scenarios but missing from the report: \(missing.sorted())")
+        #expect(text.contains("### Spec texts") && !text.contains(" | unknown |"), "a cited spec document has no known text and version")
     }
 
     @Test func brokenCopyFailsWithADiffAndACapsuleThatReplayReproduces() throws {

@@ -43,8 +43,12 @@ extension MarmotConform {
             } catch let problem as ShardMerge.Problem {
                 throw usageError(problem.description)
             }
+            // Shards of one run share its profile and ledger; engine versions are the union.
+            var context = parsed.first?.context ?? JSONReport.Context()
+            for part in parsed { context.engineVersions.merge(part.context.engineVersions) { first, _ in first } }
             try Reports.write(
-                merged, junit: junit.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, json: json.map { URL(fileURLWithPath: $0, relativeTo: cwd) })
+                merged, junit: junit.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, json: json.map { URL(fileURLWithPath: $0, relativeTo: cwd) },
+                context: context)
             let runs = merged.map(\.run)
             Console.line("merged \(parsed.count) shard report(s): \(runs.count) run(s)")
             Console.line(RunSummary(runs).line)

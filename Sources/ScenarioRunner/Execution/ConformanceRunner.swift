@@ -23,6 +23,8 @@ package struct RunRequest: Sendable {
     /// How a reproduce command names a scenario file (the CLI makes it absolute, so that the
     /// command works from any directory).
     package var reproducePath: @Sendable (String) -> String = { $0 }
+    /// The spec profile the engine is judged by (`--profile`).
+    package var profile = SpecProfile.standard
 
     package init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
@@ -56,6 +58,7 @@ package struct ConformanceRunner: Sendable {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             for seed in request.seeds {
                 let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(request.selection) --seed \(seed)"
+                    + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
                 var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
                 if execution.run.notRun == nil {
                     if request.checkDeterminism {
@@ -77,13 +80,14 @@ package struct ConformanceRunner: Sendable {
                             execution.run.checks.append(fingerprints.check(key, fingerprint))
                         }
                     }
-                    let version = request.engineVersions[request.selection] ?? ""
-                    execution.run = request.ledger.apply(to: execution.run, engineVersion: version, today: request.today)
+                    execution.run = judged(execution.run, of: scenario, request: request)
                     // A broken run is as worth replaying as a failing one (a driver that died mid-run).
                     if execution.run.verdict.failsTheRun {
                         execution.run.capsule = writeCapsule(execution, text: text, request: request)
                     }
                 }
+                execution.run.clauses = scenario.clauses
+                if execution.run.profile == nil { execution.run.profile = request.profile }
                 progress(execution.run)
                 runs.append(execution.run)
             }
@@ -94,6 +98,15 @@ package struct ConformanceRunner: Sendable {
             }
         }
         return runs
+    }
+
+    /// The run judged by the request's spec profile, then by the known-defects ledger (a ledger
+    /// entry names a check as the profile judged it).
+    func judged(_ run: ScenarioRun, of scenario: Scenario, request: RunRequest) -> ScenarioRun {
+        var run = run
+        run.checks = ProfiledRule.tag(run.checks, of: scenario)
+        run = request.profile.judge(run)
+        return request.ledger.apply(to: run, engineVersion: request.engineVersions[request.selection] ?? "", today: request.today)
     }
 
     /// The outcome as stored: the whole outcome, with the two parts that are not the same on

@@ -33,6 +33,7 @@ extension StepInterpreter {
         // adopted spec no longer lets timestamps choose group state. Shown, not judged.
         return [CheckResult(
             check: "\(title): a backdated commit replaces the last applied commit", clause: Clause("MIP-03", "Commit Message Race Conditions"),
-            verdict: .info, detail: "\(step.by) undid the last commit with a self-update dated one second before it")]
+            verdict: .info, detail: "\(step.by) undid the last commit with a self-update dated one second before it",
+            rule: .commitRaceByTimestamp)]
     }
 }

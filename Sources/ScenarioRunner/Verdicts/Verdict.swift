@@ -41,20 +41,25 @@ package enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
 package struct CheckResult: Hashable, Sendable, Codable {
     /// A stable name, e.g. `converged` or `member bob: members`.
     package let check: String
-    package let clause: Clause
+    package var clause: Clause
     package var verdict: Verdict
     package let expected: String?
     package let observed: String?
     /// Why, in a sentence (for a known defect: the ledger's reason).
     package var detail: String
+    /// The rule this check enforces when the spec profiles differ on it (`SpecProfile`); nil for
+    /// a rule every profile holds alike.
+    package var rule: ProfiledRule?
 
-    package init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "") {
+    package init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "",
+                rule: ProfiledRule? = nil) {
         self.check = check
         self.clause = clause
         self.verdict = verdict
         self.expected = expected
         self.observed = observed
         self.detail = detail
+        self.rule = rule
     }
 }
 
@@ -77,6 +82,10 @@ package struct ScenarioRun: Hashable, Sendable, Codable {
     package let reproduce: String
     /// The failure capsule written for a failing run.
     package var capsule: String?
+    /// The clauses the scenario file cites (`clauses:`), for the certification report.
+    package var clauses: [String]?
+    /// The spec profile the run was judged by (`run --profile`).
+    package var profile: SpecProfile?
 
     package init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
                 notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil) {
