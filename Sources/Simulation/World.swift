@@ -218,6 +218,8 @@ package final class World {
     private func feed(_ input: CoreInput, to label: String) async {
         guard let core = members[label]?.core else { return }
         clock.set(network.unixSeconds)
+        // Only under a schedule explorer: the member's inputs make its part of the state key.
+        network.choices?.absorb(input: "\(input)", into: "member \(label)", at: now.microseconds)
         let effects = await core.handle(input, now: network.unixSeconds)
         for effect in effects { carryOut(effect, for: label) }
     }
