@@ -39,6 +39,9 @@ package struct ScheduleChoices: Sendable {
     /// What the driver of the world is doing now (e.g. the scenario step and parallel orders so far),
     /// mixed into every state key.
     package var context = ""
+    /// Whether choices are taken now. While closed (a scenario's setup, before its first race) every
+    /// choice is the default and no point is recorded.
+    package var isOpen = true
     /// Per component (relay or member), a running hash of every input it was handed, with the
     /// instant: a component's state is a function of these, so equal digests mean equal state.
     private var digests: [String: UInt64] = [:]
@@ -47,7 +50,7 @@ package struct ScheduleChoices: Sendable {
 
     /// Takes the next choice among `options` alternatives (nothing is recorded when there is only one).
     package mutating func choose(among options: Int, label: String, extra: UInt64 = 0) -> Int {
-        guard options > 1 else { return 0 }
+        guard options > 1, isOpen else { return 0 }
         let index = points.count
         var taken = index < prescribed.count ? prescribed[index] : 0
         if taken < 0 || taken >= options { taken = 0 }

@@ -52,6 +52,9 @@ extension MarmotConform {
         @Option(help: "Where the failure capsule is written (default: run/capsules/explore under the repository root).")
         var capsules: String?
 
+        @Flag(help: "Run only the default schedule and list its choice points (label, alternatives), then stop.")
+        var listPoints = false
+
         @OptionGroup var options: RunnerOptions
 
         struct Plan {
@@ -77,11 +80,19 @@ extension MarmotConform {
             let session = try await EngineSession.start(for: .swift, driverTimeout: options.driverTimeout)
             let explorer = makeExplorer(plan, session)
             Console.line("marmot-conform explore: \(plan.scenario.file) on swift, seed \(seed), budget \(budget.text)")
+            if listPoints { return await list(explorer, session) }
             let start = ContinuousClock.now
             let report = await explorer.explore(budget: budget.budget)
             let seconds = Stopwatch.seconds(ContinuousClock.now - start)
             await session.shutdown()
             try finish(report, seconds: seconds, explorer: explorer, plan: plan, versions: session.versions)
+        }
+
+        func list(_ explorer: Explorer, _ session: EngineSession) async {
+            let execution = await explorer.run([])
+            await session.shutdown()
+            for (index, point) in execution.choicePoints.enumerated() { Console.line("\(index): \(point.label) (\(point.options) alternatives)") }
+            Console.line("\(execution.choicePoints.count) choice point(s) on the default schedule")
         }
 
         func makeExplorer(_ plan: Plan, _ session: EngineSession) -> Explorer {

@@ -219,7 +219,10 @@ package final class World {
         guard let core = members[label]?.core else { return }
         clock.set(network.unixSeconds)
         // Only under a schedule explorer: the member's inputs make its part of the state key.
-        network.choices?.absorb(input: "\(input)", into: "member \(label)", at: now.microseconds)
+        if network.choices != nil {
+            let instant = now.microseconds
+            network.choices?.absorb(input: "\(input)", into: "member \(label)", at: instant)
+        }
         let effects = await core.handle(input, now: network.unixSeconds)
         for effect in effects { carryOut(effect, for: label) }
     }

@@ -67,7 +67,12 @@ package struct ScenarioExecutor: Sendable {
             }
             return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
         })
-        if let schedule { world.network.choices = ScheduleChoices(prescribed: schedule) }
+        if let schedule {
+            // Choices open at the first `parallel` step; a scenario without one is all race.
+            var choices = ScheduleChoices(prescribed: schedule)
+            choices.isOpen = !scenario.steps.contains { if case .parallel = $0.action { true } else { false } }
+            world.network.choices = choices
+        }
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
         interpreter.traceSink = traceSink
         traceSink?("--- trace of \(scenario.file) [\(selection), seed \(seed)]")
