@@ -99,6 +99,8 @@ package struct ScenarioExecutor: Sendable {
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        // The oracles' own traffic (the decryptability probe) is measurement, not the scenario: no choices.
+        world.network.choices?.isOpen = false
         interpreter.streamTrace()
         run.checks += interpreter.unmatchedSelectors()
         run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
