@@ -78,6 +78,21 @@ package struct EventQueue<Payload> {
         return heap.popFirst()
     }
 
+    /// Removes and returns every pending item due at the earliest pending time, in (time, sequence)
+    /// order: the simultaneously enabled items a schedule explorer chooses among. Give back the
+    /// ones not run with `reinsert(_:)`.
+    package mutating func popTies() -> [Scheduled<Payload>] {
+        guard let first = popFirst() else { return [] }
+        var ties = [first]
+        while let time = peekTime(), time == first.time, let next = popFirst() { ties.append(next) }
+        return ties
+    }
+
+    /// Puts back an item taken out by `popTies()`, keeping its id (and so its place in the order).
+    package mutating func reinsert(_ item: Scheduled<Payload>) {
+        heap.insert(item)
+    }
+
     private mutating func dropCancelledTop() {
         while let top = heap.first, cancelled.contains(top.id) {
             cancelled.remove(top.id)

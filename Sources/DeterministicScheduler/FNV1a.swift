@@ -7,12 +7,17 @@
 
 /// 64-bit FNV-1a.
 package enum FNV1a64 {
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01B3
 
     /// The FNV-1a 64 hash of `bytes`.
     package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var value = offsetBasis
+        absorb(bytes, into: offsetBasis)
+    }
+
+    /// Continues the hash `value` over `bytes` (incremental hashing).
+    package static func absorb(_ bytes: some Sequence<UInt8>, into value: UInt64) -> UInt64 {
+        var value = value
         for byte in bytes {
             value ^= UInt64(byte)
             value = value &* prime

@@ -68,6 +68,21 @@ package struct Scheduler<Payload> {
         return item
     }
 
+    /// Like `runNext()`, but when several items are due at the earliest time, `choose` picks which
+    /// runs (an index into them, in (time, sequence) order; nil or out of range: the first, as
+    /// `runNext()` would). The others stay pending with their places. For schedule exploration.
+    package mutating func runNext(choosingAmongTies choose: ([Scheduled<Payload>]) -> Int?) -> Scheduled<Payload>? {
+        var ties = queue.popTies()
+        guard !ties.isEmpty else { return nil }
+        var index = 0
+        if ties.count > 1, let chosen = choose(ties), ties.indices.contains(chosen) { index = chosen }
+        let item = ties.remove(at: index)
+        for other in ties { queue.reinsert(other) }
+        clock.advance(to: item.time)
+        trace.record(at: clock.now, "deliver", item.label, "\(item.id)")
+        return item
+    }
+
     /// Pops the earliest item only if it is due at or before `deadline`; otherwise moves the clock
     /// to `deadline` and returns nil.
     package mutating func runNext(until deadline: VirtualInstant) -> Scheduled<Payload>? {

@@ -52,6 +52,8 @@ package struct RelayNetwork: Sendable {
     var brokenConnections: Set<ConnectionID> = []
     var authorKeys: [String: String] = [:]
     var networkStream: SeededGenerator
+    /// Set by a schedule explorer: same-instant ties are then its choice (RelayNetwork+Choices).
+    package var choices: ScheduleChoices?
     private var nextConnection: UInt64 = 1
 
     /// An empty world; `seed` fixes all randomness (jitter, challenges), `epochUnixSeconds` the
@@ -178,7 +180,7 @@ package struct RelayNetwork: Sendable {
     @discardableResult
     package mutating func runUntilIdle(limit: Int = 1_000_000) -> Int {
         var count = 0
-        while count < limit, let item = scheduler.runNext() {
+        while count < limit, let item = nextItem(until: nil) {
             handle(item.payload)
             count += 1
         }
@@ -191,7 +193,7 @@ package struct RelayNetwork: Sendable {
 
     /// Runs every delivery due up to `instant`, then moves the clock there.
     package mutating func run(until instant: VirtualInstant) {
-        while let item = scheduler.runNext(until: instant) { handle(item.payload) }
+        while let item = nextItem(until: instant) { handle(item.payload) }
     }
 
     /// Moves the clock forward without delivering (deliveries due meanwhile run first).

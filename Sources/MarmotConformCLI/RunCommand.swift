@@ -210,7 +210,9 @@ extension MarmotConform {
             let loaded = try load()
             let session = try await EngineSession.start(for: loaded.engine, driverTimeout: options.driverTimeout)
             let request = try request(loaded, versions: session.versions)
-            let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
+            var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
+            executor.schedule = loaded.recorded.schedule  // an explored schedule (docs/explore.md), else the seeded run
+            let runner = ConformanceRunner(executor: executor)
             let progress = RunProgress(total: 1)
             let scenarios = [(loaded.scenario, text: loaded.recorded.scenarioText)]
             let runs = await runner.run(scenarios, request: request) { progress.record($0) }

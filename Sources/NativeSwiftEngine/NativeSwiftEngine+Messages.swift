@@ -247,7 +247,7 @@ extension NativeSwiftEngine {
         } catch {
             return .rejected(EngineError(error))
         }
-        record.rollback = before
+        record.rollback = PlantedRaceBug.receivedCommitIsFinal ? nil : before
         return .commit(id)
     }
 

@@ -218,6 +218,11 @@ package final class World {
     private func feed(_ input: CoreInput, to label: String) async {
         guard let core = members[label]?.core else { return }
         clock.set(network.unixSeconds)
+        // Only under a schedule explorer: the member's inputs make its part of the state key.
+        if network.choices != nil {
+            let instant = now.microseconds
+            network.choices?.absorb(input: "\(input)", into: "member \(label)", at: instant)
+        }
         let effects = await core.handle(input, now: network.unixSeconds)
         for effect in effects { carryOut(effect, for: label) }
     }

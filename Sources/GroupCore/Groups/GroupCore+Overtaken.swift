@@ -49,7 +49,7 @@ extension GroupCore {
         case .admins(let adding, let removing, _):
             let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
             again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : change
-        case .rename:
+        case .rename, .groupData:
             again = chat.admins.contains(publicKey) ? change : nil
         case .selfUpdate:
             again = change

@@ -68,11 +68,13 @@ package struct ConformanceRunner: Sendable {
                         // Only a run whose own checks all held may become the stored outcome: a
                         // known defect (an MDK run's lost message, say) must never be recorded.
                         if !execution.run.checks.contains(where: { $0.verdict.failsTheRun }) { outcomesBySeed[seed] = outcome }
-                        if scenario.storesVector {
+                        // A stored vector is the seeded run's outcome; an explored schedule may end elsewhere.
+                        if scenario.storesVector, executor.schedule == nil {
                             execution.run.checks.append(vectorCheck(scenario, outcome: outcome, request: request))
                         }
                     }
-                    if let fingerprint = execution.run.fingerprint {
+                    // Pins are of seeded runs; a run on a prescribed schedule (explore, replay) has none.
+                    if let fingerprint = execution.run.fingerprint, executor.schedule == nil {
                         let key = "\(scenario.vectorName) \(request.selection) seed \(seed)"
                         if request.updateVectors {
                             fingerprints.entries[key] = fingerprint
@@ -218,7 +220,8 @@ package struct ConformanceRunner: Sendable {
             scenarioFile: execution.run.file, scenarioText: text, engine: execution.run.engine,
             engineVersions: request.engineVersions, seed: execution.run.seed, stepLog: execution.stepLog,
             trace: execution.trace, steps: execution.steps, fingerprint: execution.run.fingerprint,
-            failures: execution.run.checks.filter { $0.verdict.failsTheRun }, reproduce: execution.run.reproduce)
+            failures: execution.run.checks.filter { $0.verdict.failsTheRun }, reproduce: execution.run.reproduce,
+            schedule: executor.schedule)
         do {
             let (data, fileName) = try capsule.encoded()
             let url = request.capsuleDirectory.appendingPathComponent(fileName)

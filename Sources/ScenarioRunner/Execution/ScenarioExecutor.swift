@@ -17,6 +17,8 @@ package struct Execution: Sendable {
     package let trace: [TraceLine]
     /// Where each step began in `trace`.
     package var steps: [StepMark] = []
+    /// The choice points met, when the run followed a schedule (`ScenarioExecutor.schedule`).
+    package var choicePoints: [ChoicePoint] = []
 }
 
 /// Interprets a scenario's steps against a `World` and checks its expectations.
@@ -33,6 +35,10 @@ package struct ScenarioExecutor: Sendable {
     /// Receives the run's trace as it happens (`run --trace`): a header, then after every step the
     /// entries it added, one formatted line each.
     package var traceSink: (@Sendable (String) -> Void)?
+    /// A prescribed schedule (docs/explore.md): the world runs without jitter, so that concurrent
+    /// frames arrive at the same instant, and takes these choices at its choice points (0: the
+    /// default). nil: the seeded world of `run`, untouched.
+    package var schedule: [Int]?
 
     package init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -61,6 +67,12 @@ package struct ScenarioExecutor: Sendable {
             }
             return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
         })
+        if let schedule {
+            // Choices open at the first `parallel` step; a scenario without one is all race.
+            var choices = ScheduleChoices(prescribed: schedule)
+            choices.isOpen = !scenario.steps.contains { if case .parallel = $0.action { true } else { false } }
+            world.network.choices = choices
+        }
         var interpreter = StepInterpreter(world: world, scenario: scenario, seed: seed)
         interpreter.traceSink = traceSink
         traceSink?("--- trace of \(scenario.file) [\(selection), seed \(seed)]")
@@ -87,6 +99,8 @@ package struct ScenarioExecutor: Sendable {
         run.checks += await interpreter.run(scenario.steps)
         // Let what the steps set in motion finish before judging.
         _ = await world.runUntilQuiescent()
+        // The oracles' own traffic (the decryptability probe) is measurement, not the scenario: no choices.
+        world.network.choices?.isOpen = false
         interpreter.streamTrace()
         run.checks += interpreter.unmatchedSelectors()
         run.interleaving = Interleaving.describe(orders: interpreter.orders, trace: world.network.trace, members: world.labels)
@@ -101,17 +115,20 @@ package struct ScenarioExecutor: Sendable {
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
-        return Execution(run: run, outcome: outcome, stepLog: interpreter.log, trace: RunTrace.of(world), steps: interpreter.marks)
+        var execution = Execution(run: run, outcome: outcome, stepLog: interpreter.log, trace: RunTrace.of(world), steps: interpreter.marks)
+        execution.choicePoints = world.network.choices?.points ?? []
+        return execution
     }
 
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
-        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: Self.jitter) }
+        let jitter = schedule == nil ? Self.jitter : .zero
+        guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: jitter) }
         let relays = scenario.relays.map { relay in
             WorldConfiguration.RelaySpec(
                 relay.name, role: Self.role(relay.roles.first), policy: Self.policy(relay.policies),
                 startsDown: relay.policies.contains("down"))
         }
-        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: Self.jitter)
+        return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: jitter)
     }
 
     /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller).

@@ -1,5 +1,6 @@
 // World steps that take more than a line: parallel blocks, waits with their `never` watch, and
 // faults (a relay down, a member partitioned, a rule on selected frames).
+import DeterministicScheduler
 import GroupCore
 import InMemoryRelay
 import Nostr
@@ -18,6 +19,7 @@ extension StepInterpreter {
             actions.append((member.by, try await appAction(for: member)))
         }
         actions.shuffle(using: &generator)
+        actions = exploredOrder(actions, name: name)
         log.append("  order: \(actions.map(\.0).joined(separator: ", "))")
         orders.append(actions.map(\.0).joined(separator: ","))
         var entrants: [RenameRace.Entrant] = []
@@ -29,6 +31,21 @@ extension StepInterpreter {
             }
         }
         if let name, !entrants.isEmpty { races[name] = RenameRace(entrants: entrants) }
+    }
+
+    /// Under a schedule explorer, the order is its choice: position by position, which of the actions
+    /// not yet placed goes next, 0 keeping the seeded order (docs/explore.md).
+    func exploredOrder<Action>(_ actions: [Action], name: String?) -> [Action] {
+        guard world.network.choices != nil else { return actions }
+        var left = actions, order: [Action] = [], picks: [UInt8] = []
+        while !left.isEmpty {
+            // The picks so far are part of the state: the next position's choice differs after each.
+            let extra = FNV1a64.absorb(picks, into: world.network.choiceStateExtra())
+            let index = world.network.choices?.choose(among: left.count, label: "parallel \(name ?? "step \(stepNumber)")", extra: extra) ?? 0
+            picks.append(UInt8(truncatingIfNeeded: index))
+            order.append(left.remove(at: index))
+        }
+        return order
     }
 
     mutating func wait(_ step: WaitStep, title: String) async -> CheckResult {

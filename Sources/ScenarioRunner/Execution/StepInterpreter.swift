@@ -52,6 +52,8 @@ struct StepInterpreter {
             // The check identity (what the ledger names) carries no file position: see StepIdentity.
             let title = StepIdentity.title(of: step, number: stepNumber)
             streamTrace()
+            world.network.choices?.context = "step \(stepNumber) orders \(orders)"
+            if case .parallel = step.action { world.network.choices?.isOpen = true }  // the setup is over (docs/explore.md)
             traceSink?("== \(title) at \(step.location)")
             log.append("\(world.now) \(title) at \(step.location)")
             marks.append(StepMark(title: title, location: "\(step.location)", traceIndex: world.network.trace.count + world.log.count))

@@ -10,8 +10,12 @@ import ScenarioModel
 
 package struct FailureCapsule: Hashable, Sendable, Codable {
     /// Bumped on any incompatible change of this format. 2: the whole merged trace (`trace`)
-    /// replaced the last 80 lines (`traceTail`).
+    /// replaced the last 80 lines (`traceTail`). 3: a capsule with a `schedule` (written by
+    /// `explore`); one without is still written as 2, and every 2 still reads.
     package static let formatVersion = 2
+    /// The format of a capsule that carries a schedule: a build that knows only 2 refuses it
+    /// rather than replay the seeded run in its place.
+    package static let scheduleFormatVersion = 3
     /// Capsules larger than this many bytes of JSON are written gzip'd.
     package static let compressionThreshold = 256 * 1024
 
@@ -33,10 +37,15 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
     /// The failing checks with expected and observed values.
     package let failures: [CheckResult]
     package let reproduce: String
+    /// The choices the run took at its choice points (docs/explore.md), 0 the default; absent for
+    /// a seeded run. Replay follows it in the explorer's world (no jitter).
+    package let schedule: [Int]?
 
     package init(scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
-                stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String) {
-        format = Self.formatVersion
+                stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String,
+                schedule: [Int]? = nil) {
+        format = schedule == nil ? Self.formatVersion : Self.scheduleFormatVersion
+        self.schedule = schedule
         self.scenarioFile = scenarioFile
         self.scenarioText = scenarioText
         self.engine = engine
@@ -80,8 +89,9 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
         guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
             throw ScenarioError(.invalidValue, at: here, "not a failure capsule: no format number")
         }
-        guard header.format == Self.formatVersion else {
-            throw ScenarioError(.invalidValue, at: here, "capsule format \(header.format); this build reads format \(Self.formatVersion)")
+        guard header.format == Self.formatVersion || header.format == Self.scheduleFormatVersion else {
+            throw ScenarioError(
+                .invalidValue, at: here, "capsule format \(header.format); this build reads formats \(Self.formatVersion) and \(Self.scheduleFormatVersion)")
         }
         do {
             self = try JSONDecoder().decode(FailureCapsule.self, from: data)
@@ -93,6 +103,6 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
     /// A file name that identifies the run: `<scenario file stem>-<engine>-seed<N>.capsule.json`.
     package var suggestedFileName: String {
         let stem = URL(fileURLWithPath: scenarioFile).deletingPathExtension().lastPathComponent
-        return "\(stem)-\(engine)-seed\(seed).capsule.json"
+        return "\(stem)-\(engine)-seed\(seed)\(schedule == nil ? "" : "-schedule").capsule.json"
     }
 }
