@@ -44,8 +44,8 @@ extension MarmotConform {
                 throw usageError(problem.description)
             }
             // Shards of one run share its profile and ledger; engine versions are the union.
-            var context = parsed.first?.context ?? JSONReport.Context()
-            for part in parsed { context.engineVersions.merge(part.context.engineVersions) { first, _ in first } }
+            var context = parsed.first?.1.context ?? JSONReport.Context()
+            for (_, part) in parsed { context.engineVersions.merge(part.context.engineVersions) { first, _ in first } }
             try Reports.write(
                 merged, junit: junit.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, json: json.map { URL(fileURLWithPath: $0, relativeTo: cwd) },
                 context: context)

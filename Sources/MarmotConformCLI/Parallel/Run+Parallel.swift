@@ -20,7 +20,7 @@ extension MarmotConform.Run {
             progress.record(timed: await Self.runUnit(unit, plan: plan, runner: runner, request: request))
         }
         await session.shutdown()
-        try finish(plan, runs: progress.timed.map(\.run), progress: progress)
+        try finish(plan, runs: progress.timed.map(\.run), progress: progress, request: request)
     }
 
     /// The units in `--jobs` worker processes, each started as this binary with `--worker`.
@@ -39,7 +39,7 @@ extension MarmotConform.Run {
         }
         guard await pool.anyReady else { throw WorkersDidNotStart(description: await pool.whyNoneStarted) }
         for timed in await pool.finalize() { progress.add(timed) }
-        try finish(plan, runs: progress.timed.map(\.run), progress: progress)
+        try finish(plan, runs: progress.timed.map(\.run), progress: progress, request: try request(plan, versions: await pool.versions))
     }
 
     /// A unit's estimated cost: members × steps (the world's work grows with both; the 50-member

@@ -29,6 +29,8 @@ actor WorkerPool {
     private var results: [TimedRun?]
     private var printed = 0
     private var bannerShown = false
+    /// The first ready worker's engine versions (the JSON report records them, as `--jobs 1` does).
+    private(set) var versions: [String: String] = [:]
     private var startFailures: [String] = []
 
     init(identities: [UnitIdentity], costs: [Int], banner: @escaping @Sendable ([String: String]) -> String) {
@@ -52,6 +54,7 @@ actor WorkerPool {
     func ready(_ versions: [String: String]) {
         guard !bannerShown else { return }
         bannerShown = true
+        self.versions = versions
         Console.line(banner(versions))
     }
 
