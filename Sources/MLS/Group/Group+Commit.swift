@@ -111,7 +111,7 @@ extension Group {
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         var path: UpdatePath?
         var pathSecrets: [UInt32: [UInt8]] = [:]
-        if forcePath || applied.requiresPath {
+        if forcePath || applied.requiresPath, flaw != .noPath {
             guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
@@ -126,6 +126,10 @@ extension Group {
                 }, alterLeaf: alterLeaf, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
+            if flaw == .extraPathNode {
+                let extra = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
+                path?.nodes.append(UpdatePathNode(encryptionKey: extra.publicKey, encryptedPathSecrets: []))
+            }
             pathSecrets = created.pathSecrets
             next.privateKeys = created.privateKeys
         }

@@ -43,7 +43,13 @@ extension Group {
                     throw MLSError(.invalidProposal, "SelfRemove of a leaf touched twice")
                 }
             case .preSharedKey(let id):
-                guard psks.insert(id).inserted else { throw MLSError(.invalidProposal, "PSK listed twice") }
+                guard psks.insert(id).inserted || !ReceiverCheck.duplicatePSK.isOn else {
+                    throw MLSError(.invalidProposal, "PSK listed twice")
+                }
+                // §8.4: psk_nonce is a fresh value of length KDF.Nh.
+                guard id.nonce.count == suite.hashLength || !ReceiverCheck.pskNonceLength.isOn else {
+                    throw MLSError(.invalidProposal, "psk_nonce of \(id.nonce.count) bytes, KDF.Nh is \(suite.hashLength)")
+                }
                 if case .resumption(let usage, _, _) = id.kind, usage != 1 {
                     throw MLSError(.invalidProposal, "resumption PSK with usage \(usage) in a regular commit")
                 }
