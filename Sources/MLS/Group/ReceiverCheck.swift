@@ -27,17 +27,18 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case pathLeaf
     /// No extension list holds one type twice (§13.4).
     case duplicateExtensions
-    /// A member sender names a non-blank leaf (§6: the leaf_index of a member sender refers to a
-    /// non-blank leaf).
+    /// A member sender names a non-blank leaf (§6: a member sender is identified by the leaf_index
+    /// of its leaf; a blank leaf is no member).
     case blankLeafSender
-    /// A commit whose proposals need an UpdatePath carries one (§12.4: path is required unless
-    /// every proposal is Add, PSK or ReInit and the list is not empty; §12.4.2).
+    /// A commit whose proposals need an UpdatePath carries one (§12.4, checked as §12.4.2 says):
+    /// an empty commit, or one covering an Update, Remove, SelfRemove, GroupContextExtensions or
+    /// ExternalInit.
     case pathRequired
     /// An UpdatePath has one node per node of the sender's filtered direct path, and one
     /// ciphertext per node of each copath resolution (§7.6, §12.4.2).
     case updatePathShape
     /// Every non-blank parent between an unmerged leaf and the parent listing it lists it too
-    /// (§7.9, checked by a joiner as §12.4.3.1 requires).
+    /// (a joiner's check of the ratchet tree, §12.4.3.1).
     case unmergedLeaves
     /// A commit's proposals name no PreSharedKeyID twice (§12.2).
     case duplicatePSK
@@ -51,8 +52,9 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case keyPackageCipherSuite
     /// A Welcome's GroupContext names protocol version mls10 (§8.1, §12.4.3.1).
     case groupContextVersion
-    /// A joiner supports every non-default GroupContext extension: its leaf lists them (§12.4.3.1
-    /// with §7.2 and §13.4; the same rule §12.1.7 applies to members for GroupContextExtensions).
+    /// A joiner supports every non-default GroupContext extension: its own leaf's capabilities list
+    /// them (§7.2 capabilities, §11 group extensions every member must support; the rule §12.1.7
+    /// applies to members for GroupContextExtensions, checked here by the joiner of itself).
     case joinerExtensions
     /// The Welcome's cipher suite is the one of the KeyPackage it is for (§12.4.3.1).
     case welcomeKeyPackageSuite

@@ -50,9 +50,9 @@ public struct RatchetTree: Hashable, Sendable {
         }
     }
 
-    /// §7.9 (a joiner's check, §12.4.3.1): every non-blank parent between an unmerged leaf and the
-    /// parent `top` that lists it lists it too; a leaf added after a parent got its key is
-    /// unmerged at every non-blank parent above it.
+    /// RFC 9420 §12.4.3.1 (a joiner's check of the tree): every non-blank parent between an
+    /// unmerged leaf and the parent `top` that lists it lists it too; a leaf added after a parent
+    /// got its key is unmerged at every non-blank parent above it.
     private func requireListedBelow(_ leaf: UInt32, up top: UInt32) throws(MLSError) {
         guard ReceiverCheck.unmergedLeaves.isOn else { return }
         for node in TreeMath.directPath(TreeMath.nodeIndex(ofLeaf: leaf), leaves: leafCount) {
