@@ -44,7 +44,7 @@ extension EngineReceiverCheckTests {
     /// answer to its Welcome, delivered in alice's honest welcome rumor to him (its `e` names dave's
     /// key-package event, its relays are the group's) with the content replaced.
     static func daveOpensForeignWelcome(
-        seed: UInt64, suite: CipherSuite, relays: [String] = MemberBench.relays, senderSkips: Set<ReceiverCheck> = []
+        seed: UInt64, suite: CipherSuite, senderSkips: Set<ReceiverCheck> = [], data change: (inout GroupData) -> Void = { _ in }
     ) async throws -> String {
         var room = try await Room(seed: seed)
         let dave = room.bench.swiftMember("dave")
@@ -58,9 +58,10 @@ extension EngineReceiverCheckTests {
             capabilities: Capabilities(
                 cipherSuites: [suite.id], extensions: MarmotCapabilities.keyPackageExtensions, proposals: MarmotCapabilities.proposals),
             lifetime: Lifetime(notBefore: 0, notAfter: .max), using: &generator)
-        let data = GroupData(
+        var data = GroupData(
             nostrGroupID: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }, name: "Foreign", description: "",
-            admins: [room.alice.pubkey], relays: relays)
+            admins: [room.alice.pubkey], relays: MemberBench.relays)
+        change(&data)
         let extensions = try MarmotCapabilities.groupContextExtensions(data: data, invitees: [invitee])
         let welcome = try ReceiverCheck.$disabled.withValue(senderSkips) {
             var group = try Group(creating: Array("foreign".utf8), creator: creator, extensions: extensions, using: &generator)

@@ -263,12 +263,23 @@ import Testing
             Attack(name: "bob's key package validated 85 days after it was made (lifetime 84 days)", expected: "invalid_key_package") {
                 try await aliceValidatesBobsKeyPackage(seed: 85, later: 85 * Self.day) { _ in }
             }
-        case .groupDataFields:
+        case .groupDataVersion:
+            Attack(name: "Welcome into a real group whose 0xF2EE version is 0", expected: "invalid_welcome: groupData.invalid: version 0") {
+                try await daveOpensForeignWelcome(seed: 92, suite: MarmotCapabilities.suite) { $0.version = 0 }
+            }
+        case .groupDataRelays:
             Attack(
                 name: "Welcome into a real group whose 0xF2EE relays list an http:// URL",
                 expected: "invalid_welcome: groupData.invalid: relay http://relay.one.test is not a ws(s):// URL"
             ) {
-                try await daveOpensForeignWelcome(seed: 86, suite: MarmotCapabilities.suite, relays: ["http://relay.one.test"])
+                try await daveOpensForeignWelcome(seed: 86, suite: MarmotCapabilities.suite) { $0.relays = ["http://relay.one.test"] }
+            }
+        case .groupDataImages:
+            Attack(
+                name: "Welcome into a real group whose 0xF2EE image_hash has 5 bytes",
+                expected: "invalid_welcome: groupData.invalid: image_hash has 5 bytes, expected 0 or 32"
+            ) {
+                try await daveOpensForeignWelcome(seed: 93, suite: MarmotCapabilities.suite) { $0.imageHash = [1, 2, 3, 4, 5] }
             }
         case .welcomeForOurKeyPackage:
             Attack(

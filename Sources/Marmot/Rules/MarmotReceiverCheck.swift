@@ -66,10 +66,13 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     case keyPackageRef
     /// A key package's lifetime includes the time it is validated at (RFC 9420 §10.1, MIP-00).
     case keyPackageLifetime
-    /// The 0xF2EE group data's field values: version not 0, relays ws(s):// URLs, image fields
-    /// empty or of their exact length (MIP-01). (Lengths that frame the structure, UTF-8 text and
-    /// admin keys are decoding itself: without them there is no group data to read.)
-    case groupDataFields
+    /// The 0xF2EE group data's version is not 0 (MIP-01). (Lengths that frame the structure,
+    /// UTF-8 text and admin keys are decoding itself: without them there is no group data to read.)
+    case groupDataVersion
+    /// The 0xF2EE group data's relays are ws(s):// URLs (MIP-01).
+    case groupDataRelays
+    /// The 0xF2EE group data's image fields are empty or of their exact length (MIP-01).
+    case groupDataImages
     /// A Welcome names one of our key packages (MIP-02): we do not try a Welcome sealed to others.
     case welcomeForOurKeyPackage
     /// An application message's rumor is UTF-8 (MIP-03); with the check off, bad bytes would be
