@@ -12,35 +12,63 @@ extension ReceiverCheckTests {
 
     /// bob processes a commit of `proposals` (by value) that alice builds with `flaw`.
     static func bobProcessesCommit(
-        _ proposals: (inout World) throws -> [Proposal], flaw: CommitFlaw? = nil, senderSkips: Set<ReceiverCheck> = []
+        _ proposals: (inout World) throws -> [Proposal], forcePath: Bool = true, flaw: CommitFlaw? = nil,
+        senderSkips: Set<ReceiverCheck> = []
     ) throws {
         var world = try Builders.threeMembers()
         let list = try proposals(&world)
         var alice = try #require(world.members[0].group)
         var generator = world.generator
         let created = try ReceiverCheck.$disabled.withValue(ReceiverCheck.disabled.union(senderSkips)) {
-            try alice.uncheckedCommit(adding: list, flaw: flaw, now: nil, using: &generator)
+            try alice.uncheckedCommit(adding: list, forcePath: forcePath, flaw: flaw, now: nil, using: &generator)
         }
         var bob = try #require(world.members[1].group)
         _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
     }
 
     /// A resumption PSK of the current epoch (both alice and bob hold it) with a `nonceLength`-byte nonce.
-    static func currentEpochPSK(_ world: World, nonceLength: Int = 32) throws -> Proposal {
+    static func currentEpochPSK(_ world: World, nonceLength: Int = 32, usage: UInt8 = 1) throws -> Proposal {
         let group = try #require(world.members[0].group)
         return .preSharedKey(
             PreSharedKeyID(
-                kind: .resumption(usage: 1, groupID: group.groupID, epoch: group.epoch),
+                kind: .resumption(usage: usage, groupID: group.groupID, epoch: group.epoch),
                 nonce: [UInt8](repeating: 0x5A, count: nonceLength)))
     }
 
-    /// A new member's KeyPackage with `change` applied and signed again by its owner.
-    static func resignedKeyPackage(_ world: inout World, _ change: (inout KeyPackage) -> Void) throws -> Proposal {
+    /// A new member's KeyPackage with `change` applied and, when `resign`, signed again by its owner.
+    static func resignedKeyPackage(_ world: inout World, resign: Bool = true, _ change: (inout KeyPackage) -> Void) throws -> Proposal {
         let dave = try world.newMember("dave")
         var keyPackage = world.members[dave].keyPackage.keyPackage
         change(&keyPackage)
-        try keyPackage.sign(suite: GroupTests.suite, privateKey: world.members[dave].keyPackage.signaturePrivateKey)
+        if resign { try keyPackage.sign(suite: GroupTests.suite, privateKey: world.members[dave].keyPackage.signaturePrivateKey) }
         return .add(keyPackage)
+    }
+
+    /// An Update proposal of alice's own leaf (a fresh encryption key, signed by her as an
+    /// update-sourced leaf of leaf 0): valid in itself, so only the committer rule can stop it
+    /// when alice commits it.
+    static func aliceUpdate(_ world: inout World) throws -> Proposal {
+        .update(try updateLeaf(of: 0, &world))
+    }
+
+    /// Member `i`'s own leaf as an Update would carry it: a fresh encryption key (or `key`), source
+    /// update, signed by `i` for its leaf index; `change` alters it after signing.
+    static func updateLeaf(
+        of i: Int, _ world: inout World, key: [UInt8]? = nil, change: (inout LeafNode) -> Void = { _ in }
+    ) throws -> LeafNode {
+        let group = try #require(world.members[i].group)
+        var leaf = try #require(group.tree.leaf(group.leafIndex))
+        let fresh = try GroupTests.suite.deriveKeyPair(secret: GroupTests.suite.randomBytes(32, using: &world.generator)).publicKey
+        leaf.encryptionKey = key ?? fresh
+        leaf.source = .update
+        try leaf.sign(suite: GroupTests.suite, privateKey: group.signaturePrivateKey, groupID: group.groupID, leafIndex: group.leafIndex)
+        change(&leaf)
+        return leaf
+    }
+
+    /// The group's current extensions as a GroupContextExtensions proposal (a no-op change).
+    static func sameExtensions(_ world: World) throws -> Proposal {
+        .groupContextExtensions(try #require(world.members[0].group).context.extensions)
     }
 
     /// alice's honest application message to bob, its MLSMessage version set to `version`.
@@ -98,6 +126,20 @@ extension ReceiverCheckTests {
         try Self.bobProcessesCommit { _ in [.remove(leaf: 2)] }
         try Self.bobProcessesCommit { world in [try Self.currentEpochPSK(world)] }
         try Self.bobProcessesCommit { world in [try Self.resignedKeyPackage(&world) { _ in }] }
+        try Self.bobProcessesCommit { world in [try Self.resignedKeyPackage(&world, resign: false) { _ in }] }
+        try Self.bobProcessesCommit { world in [try Self.sameExtensions(world)] }
+        try Self.bobProcessesCommit({ world in
+            try world.proposeUpdate(2)
+            return []
+        })
+        try Self.bobProcessesCommit({ world in [try Self.resignedKeyPackage(&world) { _ in }] }, forcePath: false)
+        try Self.bobProcessesCommit { _ in
+            [.reInit(groupID: Array("next".utf8), version: ProtocolVersion.mls10, cipherSuite: 1, extensions: [])]
+        }
+        try Self.bobProcessesCommit { world in
+            try world.propose(2, .update(try Self.updateLeaf(of: 2, &world)))
+            return []
+        }
         try Self.bobReceivesVersion(ProtocolVersion.mls10)
         try Self.frankJoinsWithUnmergedLeafDropped(flaw: nil)
         try Self.bobJoinsGroupOfSuite(GroupTests.suite)

@@ -117,6 +117,78 @@ import TLSCodec
             Attack(name: "Welcome into a group of suite 0x0003 for a KeyPackage of suite 0x0001", expected: "mls.unsupportedCipherSuite") {
                 try bobJoinsGroupOfSuite(.x25519ChaCha20Poly1305SHA256Ed25519)
             }
+        case .keyPackageSignature:
+            Attack(name: "commit adding a KeyPackage whose signature is off by one bit", expected: "mls.badSignature") {
+                try bobProcessesCommit(
+                    { world in [try resignedKeyPackage(&world, resign: false) { $0.signature[0] ^= 0x01 }] },
+                    senderSkips: [.keyPackageSignature])
+            }
+        case .keyPackageLeafSignature:
+            Attack(name: "commit adding a KeyPackage whose leaf signature is off by one bit, re-signed by its owner", expected: "mls.badSignature") {
+                try bobProcessesCommit(
+                    { world in [try resignedKeyPackage(&world) { $0.leafNode.signature[0] ^= 0x01 }] },
+                    senderSkips: [.keyPackageLeafSignature])
+            }
+        case .pathLeafSignature:
+            Attack(name: "self-update whose UpdatePath leaf is signed by a key not the committer's", expected: "mls.badSignature") {
+                try bobProcessesCommit({ _ in [] }, flaw: .pathLeafSignature)
+            }
+        case .addKeyUniqueness:
+            Attack(name: "commit (no path) adding carol's KeyPackage again while carol is a member", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in [.add(world.members[2].keyPackage.keyPackage)] }, forcePath: false, senderSkips: [.addKeyUniqueness])
+            }
+        case .oneProposalPerLeaf:
+            Attack(name: "commit of carol's Update (by reference) and a Remove of carol", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in
+                        try world.proposeUpdate(2)
+                        return [.remove(leaf: 2)]
+                    }, senderSkips: [.oneProposalPerLeaf])
+            }
+        case .removeBlankLeaf:
+            Attack(name: "commit removing blank leaf 3", expected: "mls.invalidProposal") {
+                try bobProcessesCommit({ _ in [.remove(leaf: 3)] }, senderSkips: [.removeBlankLeaf])
+            }
+        case .committerUpdate:
+            Attack(name: "alice's commit carrying an Update of her own leaf", expected: "mls.invalidProposal") {
+                try bobProcessesCommit({ world in [try aliceUpdate(&world)] }, senderSkips: [.committerUpdate])
+            }
+        case .singleGroupContextExtensions:
+            Attack(name: "commit carrying two GroupContextExtensions proposals", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in Array(repeating: try sameExtensions(world), count: 2) }, senderSkips: [.singleGroupContextExtensions])
+            }
+        case .updateLeafSignature:
+            Attack(name: "commit of carol's Update (by reference) whose leaf signature is off by one bit", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in
+                        try world.propose(2, .update(try updateLeaf(of: 2, &world) { $0.signature[0] ^= 0x01 }))
+                        return []
+                    }, senderSkips: [.updateLeafSignature])
+            }
+        case .updateKeyReuse:
+            Attack(name: "commit of carol's Update (by reference) whose leaf takes bob's encryption key", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in
+                        let bob = try #require(world.members[1].group)
+                        let bobsKey = try #require(bob.tree.leaf(1)).encryptionKey
+                        try world.propose(2, .update(try updateLeaf(of: 2, &world, key: bobsKey)))
+                        return []
+                    }, senderSkips: [.updateKeyReuse])
+            }
+        case .reInitAlone:
+            Attack(name: "commit of a ReInit next to a GroupContextExtensions", expected: "mls.invalidProposal") {
+                try bobProcessesCommit(
+                    { world in
+                        [.reInit(groupID: Array("next".utf8), version: ProtocolVersion.mls10, cipherSuite: 1, extensions: []),
+                         try sameExtensions(world)]
+                    }, senderSkips: [.reInitAlone])
+            }
+        case .resumptionUsage:
+            Attack(name: "regular commit of a resumption PSK of usage reinit (2)", expected: "mls.invalidProposal") {
+                try bobProcessesCommit({ world in [try currentEpochPSK(world, usage: 2)] }, senderSkips: [.resumptionUsage])
+            }
         }
     }
 
@@ -160,9 +232,10 @@ import TLSCodec
             "builders that the check alone stops: refused with the check's code while it is on, and not so",
             "once it is switched off. The scenarios of `scenarios/hostile/` send the same attacks between members.",
             "Where an honest sender would refuse to build the case (a duplicate PSK, a KeyPackage of another",
-            "version or suite), the builder skips that sender-side check, as an attacker would; the receiver",
-            "runs every check but the one under test. A test fails when a switch has no row here or a row",
-            "shows no difference.",
+            "version or suite, a proposal list breaking RFC 9420 §12.2), the builder skips that sender-side",
+            "check, as an attacker would; the receiver runs every check but the one under test. A test fails",
+            "when a switch has no row here or a row shows no difference. What refuses input without a switch",
+            "is listed, with the reason, at the end of this document.",
         ]
         let rows = ReceiverCheck.allCases.map { check in
             let attack = Self.attack(for: check)

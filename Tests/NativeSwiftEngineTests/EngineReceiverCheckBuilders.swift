@@ -31,6 +31,21 @@ extension EngineReceiverCheckTests {
         return "accepted"
     }
 
+    /// alice's answer to bob's honest key-package event with one bit of its Schnorr signature
+    /// flipped (nobody can re-sign it: the id and every tag stay bob's).
+    static func aliceValidatesBobsKeyPackageWithFlippedSignature(seed: UInt64) async throws -> String {
+        let clock = HostileMemberTests.TestClock()
+        var bench = MemberBench(seed: seed)
+        let alice = HostileMemberTests.member("alice", bench: &bench, clock: clock)
+        let bob = HostileMemberTests.member("bob", bench: &bench, clock: clock)
+        let event = try await bench.keyPackage(of: bob)
+        var flipped = event.sig
+        flipped[63] ^= 1
+        let json = event.json().replacingOccurrences(of: event.sig.hexString, with: flipped.hexString)
+        try await alice.engine.validateKeyPackage(try Event.decodeUnverified(JSONValue(parsing: json)))
+        return "accepted"
+    }
+
     /// Replaces the tag named `name` with `tag` (removes it when nil).
     static func tag(_ name: String, _ tag: [String]?) -> (inout UnsignedEvent) -> Void {
         { event in

@@ -302,6 +302,14 @@ import Testing
             ) {
                 openShortContent(seed: 89, length: 20)
             }
+        case .keyPackageEventSignature:
+            Attack(name: "bob's key-package event whose signature is off by one bit", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackageWithFlippedSignature(seed: 94)
+            }
+        case .keyPackageEncodingTag:
+            Attack(name: "bob's key package without its `encoding` tag", expected: "invalid_encoding") {
+                try await aliceValidatesBobsKeyPackage(seed: 95, tag("encoding", nil))
+            }
         }
     }
 
@@ -353,7 +361,7 @@ import Testing
             let attack = Self.attack(for: check)
             rows.append((check.rawValue, attack.name, await Self.outcome(of: attack), await Self.outcome(of: attack, disabling: check)))
         }
-        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows)
+        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n" + Self.unswitched.joined(separator: "\n") + "\n"
         let current = try GeneratedDocument.current(
             .fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker, generated: generated)
         #expect(current == generated)

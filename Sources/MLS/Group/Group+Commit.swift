@@ -116,8 +116,10 @@ extension Group {
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
             let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
+            let leafSigner =
+                flaw == .pathLeafSignature ? try suite.generateSignatureKeyPair(using: &generator).privateKey : signaturePrivateKey
             let created = try applied.tree.createUpdatePath(
-                suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
+                suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: leafSigner,
                 groupID: groupID, excluded: Set(applied.joiners),
                 context: { treeHash in
                     GroupContext(

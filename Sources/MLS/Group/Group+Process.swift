@@ -175,10 +175,12 @@ extension Group {
         }
         for (proposal, sender) in proposals {
             guard case .update(let leaf) = proposal else { continue }
-            guard case .member(let index) = sender, sender != committer else {
+            guard case .member(let index) = sender, sender != committer || !ReceiverCheck.committerUpdate.isOn else {
                 throw MLSError(.invalidProposal, "Update must come from a member other than the committer")
             }
-            guard case .update = leaf.source, leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) else {
+            guard case .update = leaf.source,
+                leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) || !ReceiverCheck.updateLeafSignature.isOn
+            else {
                 throw MLSError(.invalidProposal, "Update leaf is not a valid update-sourced leaf")
             }
             try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
@@ -250,9 +252,11 @@ extension KeyPackage {
         guard version == ProtocolVersion.mls10 || !ReceiverCheck.keyPackageVersion.isOn else {
             throw MLSError(.unsupportedVersion, "KeyPackage for protocol version \(version)")
         }
-        guard verifySignature(suite: suite) else { throw MLSError(.badSignature, "KeyPackage signature does not verify") }
+        guard verifySignature(suite: suite) || !ReceiverCheck.keyPackageSignature.isOn else {
+            throw MLSError(.badSignature, "KeyPackage signature does not verify")
+        }
         guard case .keyPackage(let lifetime) = leafNode.source,
-            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0)
+            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0) || !ReceiverCheck.keyPackageLeafSignature.isOn
         else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
         guard initKey != leafNode.encryptionKey else {
             throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")

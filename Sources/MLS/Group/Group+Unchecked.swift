@@ -23,6 +23,9 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The commit's proposals need an UpdatePath (§12.4) and it carries none; the key schedule
     /// runs with a zero commit secret as a path-less commit's does.
     case noPath
+    /// The UpdatePath leaf is signed with a fresh key, not the committer's leaf key (§7.3); the
+    /// sender's tree carries the same leaf, so everything else agrees.
+    case pathLeafSignature
     /// The UpdatePath carries one node more than the sender's filtered direct path (§12.4.2).
     case extraPathNode
     /// In the Welcome's tree, an intermediate parent no longer lists a leaf that a parent above
@@ -129,7 +132,8 @@ extension Group {
             info.groupContext.version = 2
         case .unsupportedContextExtension:
             info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
-        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .noPath, .extraPathNode:
+        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
+            .extraPathNode:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.

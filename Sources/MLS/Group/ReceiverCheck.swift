@@ -58,6 +58,31 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case joinerExtensions
     /// The Welcome's cipher suite is the one of the KeyPackage it is for (§12.4.3.1).
     case welcomeKeyPackageSuite
+    /// An added KeyPackage's signature verifies under its leaf's signature key (§10.1).
+    case keyPackageSignature
+    /// An added KeyPackage's leaf is signed by its own key, as a key_package-sourced leaf (§7.3, §10.1).
+    case keyPackageLeafSignature
+    /// A commit's UpdatePath leaf is signed by the committer's leaf key (§7.3, §12.4.2).
+    case pathLeafSignature
+    /// An Add's KeyPackage repeats no signature or encryption key of the group or of another Add:
+    /// it does not represent a client already in the group (§12.2, §7.3).
+    case addKeyUniqueness
+    /// No leaf is the subject of two Update, Remove or SelfRemove proposals in one commit (§12.2).
+    case oneProposalPerLeaf
+    /// A Remove names a non-blank leaf (§12.1.3).
+    case removeBlankLeaf
+    /// A commit carries no Update proposal of the committer's own leaf (§12.2).
+    case committerUpdate
+    /// A commit carries at most one GroupContextExtensions proposal (§12.2).
+    case singleGroupContextExtensions
+    /// An Update proposal's leaf is signed by the proposer's leaf key (§7.3, §12.1.2).
+    case updateLeafSignature
+    /// An Update proposal's leaf brings an encryption key new to the tree (§7.3, §12.1.2).
+    case updateKeyReuse
+    /// A ReInit is the only proposal of its commit (§12.2).
+    case reInitAlone
+    /// A regular commit's resumption PSK has usage `application` (§8.6, §12.2).
+    case resumptionUsage
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

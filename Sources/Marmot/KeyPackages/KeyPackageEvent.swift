@@ -72,7 +72,9 @@ package enum KeyPackageEvent {
         guard event.kind == .keyPackage || event.kind == .keyPackageLegacy || !MarmotReceiverCheck.keyPackageKind.isOn else {
             throw MarmotError(.keyPackageWrongKind, "kind \(event.kind) is not 30443 or 443")
         }
-        do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
+        if MarmotReceiverCheck.keyPackageEventSignature.isOn {
+            do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
+        }
         try checkTags(event.tags, addressable: event.kind == .keyPackage)
         let keyPackage: KeyPackage
         do { keyPackage = try KeyPackage(tlsBytes: try Base64Content.decode(event.content)) } catch let error as MarmotError {
@@ -118,7 +120,7 @@ package enum KeyPackageEvent {
         guard (!relays.isEmpty && relays.allSatisfy(RelayURL.isValid)) || !MarmotReceiverCheck.keyPackageRelaysTag.isOn else {
             throw MarmotError(.keyPackageInvalidTag, "relays tag needs at least one ws(s):// URL")
         }
-        try Base64Content.requireTag(in: tags)
+        if MarmotReceiverCheck.keyPackageEncodingTag.isOn { try Base64Content.requireTag(in: tags) }
         if MarmotReceiverCheck.keyPackageProposalsTag.isOn {
             if let proposals = tags.first(where: { $0.first == "mls_proposals" }) {
                 guard proposals == ["mls_proposals"] + MarmotCapabilities.proposals.map(hexTag) else {

@@ -82,6 +82,10 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// A kind-445 content is at least a nonce and a tag long (MIP-03) before the AEAD is tried.
     /// (The ChaCha20-Poly1305 open itself has no switch: without it there is no plaintext.)
     case groupEventLength
+    /// A key-package event's id and Schnorr signature verify (NIP-01); MDK 0.8.0 does not check them.
+    case keyPackageEventSignature
+    /// A key-package event has exactly one `["encoding","base64"]` tag (MIP-00).
+    case keyPackageEncodingTag
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<MarmotReceiverCheck> = []
