@@ -64,6 +64,12 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// encryption key, or its capabilities omit the group's required extensions.
     case pathLeafKeyReuse = "path-leaf-key-reuse"
     case pathLeafCapabilities = "path-leaf-capabilities"
+    /// A self-update commit whose UpdatePath leaf is signed by a key not ours (§7.3).
+    case pathLeafSignature = "path-leaf-signature"
+    /// An empty commit without the UpdatePath it requires (§12.4).
+    case commitWithoutPath = "commit-without-path"
+    /// A self-update commit whose UpdatePath has one node more than our filtered direct path (§12.4.2).
+    case extraPathNode = "extra-path-node"
     /// A proposal as a PublicMessage whose membership tag is wrong (§6.2).
     case badMembershipTag = "bad-membership-tag"
     /// An application message whose header names the next epoch, or the previous one.

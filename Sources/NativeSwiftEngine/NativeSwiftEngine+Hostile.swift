@@ -43,6 +43,12 @@ extension NativeSwiftEngine: HostileEngine {
             events = [try forgedCommit([], flaw: .pathLeafKeyReuse, in: &record, now: now)]
         case .pathLeafCapabilities:
             events = [try forgedCommit([], flaw: .pathLeafCapabilities, in: &record, now: now)]
+        case .pathLeafSignature:
+            events = [try forgedCommit([], flaw: .pathLeafSignature, in: &record, now: now)]
+        case .commitWithoutPath:
+            events = [try forgedCommit([], flaw: .noPath, in: &record, now: now)]
+        case .extraPathNode:
+            events = [try forgedCommit([], flaw: .extraPathNode, in: &record, now: now)]
         case .badMembershipTag:
             let proposal = Proposal.groupContextExtensions(record.mls.context.extensions)
             events = [try forged(.proposal(proposal), flaw: .membershipTag, as: .publicMessage, in: &record)]
