@@ -59,6 +59,8 @@ extension NativeSwiftEngine: HostileEngine {
             events = [try forgedText("from the last epoch", flaw: .epoch(record.mls.epoch - 1), request, in: &record, now: now)]
         case .badPadding:
             events = [try forgedText("padded", flaw: .padding, request, in: &record, now: now)]
+        case .wrongVersion:
+            events = [try forgedText("version 2", flaw: .version(2), request, in: &record, now: now)]
         case .impersonation:
             let leaf = try leaf(of: request, in: record)
             events = [try forgedText("impersonated", flaw: .sender(leaf), request, author: try target(request), in: &record, now: now)]

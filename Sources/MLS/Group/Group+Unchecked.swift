@@ -49,6 +49,8 @@ package enum MessageFlaw: Sendable, Hashable {
     case padding
     /// A PublicMessage whose membership tag is off by one bit (§6.2).
     case membershipTag
+    /// The MLSMessage names this protocol version instead of mls10 (§6); the content is intact.
+    case version(UInt16)
 }
 
 extension Group {
@@ -75,6 +77,16 @@ extension Group {
         if case .sender(let other) = flaw { framed.sender = .member(leafIndex: other) }
         let signed = try AuthenticatedContent.sign(
             framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+        var message = try framedMessage(signed, flaw: flaw, as: wireFormat, using: &generator)
+        if case .version(let version) = flaw { message.version = version }
+        return message
+    }
+
+    /// Frames signed content, broken as `flaw` says (padding, membership tag).
+    private mutating func framedMessage(
+        _ signed: AuthenticatedContent, flaw: MessageFlaw?, as wireFormat: HandshakeWireFormat,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
         switch wireFormat {
         case .privateMessage:
             let padded = flaw == .padding

@@ -14,6 +14,7 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case pathLeafSignature = "path-leaf-signature", commitWithoutPath = "commit-without-path", extraPathNode = "extra-path-node"
     case badMembershipTag = "bad-membership-tag", futureEpoch = "future-epoch", pastEpoch = "past-epoch"
     case removedMemberMessage = "removed-member-message", reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
+    case wrongVersion = "wrong-version"
     case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
     case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
