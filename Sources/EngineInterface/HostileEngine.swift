@@ -81,10 +81,10 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case reusedGeneration = "reused-generation"
     /// An application message with non-zero padding (§6.3.1).
     case badPadding = "bad-padding"
-    /// An application message whose MLSMessage names protocol version 2 (§6).
-    case wrongVersion = "wrong-version"
     /// An application message whose sender field names the target, signed with our key.
     case impersonation
+    /// An application message whose MLSMessage names protocol version 2 (§6).
+    case wrongVersion = "wrong-version"
     /// A self-update commit for the epoch before the current one, dated before the commit that
     /// ended it (MIP-03's race rule under MDK 0.8.0 lets it win).
     case backdatedCommit = "backdated-commit"
