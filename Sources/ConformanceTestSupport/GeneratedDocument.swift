@@ -21,6 +21,21 @@ package enum GeneratedDocument {
             .joined(separator: "\n") + "\n"
     }
 
+    /// The rows of the check table in the document's `part`, as written (answers without their
+    /// code quotes): what the proof tests compare with the switches that exist.
+    package static func checkRows(_ part: Part, of path: String, marker: String) throws -> [CheckRow] {
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        let split = text.range(of: marker).map(\.lowerBound) ?? text.endIndex
+        let lines = (part == .beforeMarker ? text[..<split] : text[split...]).split(separator: "\n")
+        return lines.compactMap { line -> CheckRow? in
+            guard line.hasPrefix("| `") else { return nil }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+            guard cells.count == 4 else { return nil }
+            return (cells[0], cells[1], cells[2], cells[3])
+        }
+    }
+
     /// The file's current `part` after an update, if one was asked for; compare it with `generated`.
     package static func current(_ part: Part, of path: String, marker: String, generated: String) throws -> String {
         let url = Vectors.repositoryRoot.appendingPathComponent(path)

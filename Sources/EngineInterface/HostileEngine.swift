@@ -64,6 +64,12 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// encryption key, or its capabilities omit the group's required extensions.
     case pathLeafKeyReuse = "path-leaf-key-reuse"
     case pathLeafCapabilities = "path-leaf-capabilities"
+    /// A self-update commit whose UpdatePath leaf is signed by a key not ours (§7.3).
+    case pathLeafSignature = "path-leaf-signature"
+    /// An empty commit without the UpdatePath it requires (§12.4).
+    case commitWithoutPath = "commit-without-path"
+    /// A self-update commit whose UpdatePath has one node more than our filtered direct path (§12.4.2).
+    case extraPathNode = "extra-path-node"
     /// A proposal as a PublicMessage whose membership tag is wrong (§6.2).
     case badMembershipTag = "bad-membership-tag"
     /// An application message whose header names the next epoch, or the previous one.
@@ -77,6 +83,8 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case badPadding = "bad-padding"
     /// An application message whose sender field names the target, signed with our key.
     case impersonation
+    /// An application message whose MLSMessage names protocol version 2 (§6).
+    case wrongVersion = "wrong-version"
     /// A self-update commit for the epoch before the current one, dated before the commit that
     /// ended it (MIP-03's race rule under MDK 0.8.0 lets it win).
     case backdatedCommit = "backdated-commit"

@@ -24,6 +24,8 @@ extension MLSError.Code {
     public static let malformed = Self("mls.malformed")
     /// A cipher suite this implementation does not support.
     public static let unsupportedCipherSuite = Self("mls.unsupportedCipherSuite")
+    /// A protocol version other than mls10 in a message, KeyPackage or GroupContext.
+    public static let unsupportedVersion = Self("mls.unsupportedVersion")
 }
 
 /// Decodes `T` from bytes that must span the value exactly, reporting failures as `MLSError`.

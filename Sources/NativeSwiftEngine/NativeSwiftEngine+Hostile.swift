@@ -43,6 +43,12 @@ extension NativeSwiftEngine: HostileEngine {
             events = [try forgedCommit([], flaw: .pathLeafKeyReuse, in: &record, now: now)]
         case .pathLeafCapabilities:
             events = [try forgedCommit([], flaw: .pathLeafCapabilities, in: &record, now: now)]
+        case .pathLeafSignature:
+            events = [try forgedCommit([], flaw: .pathLeafSignature, in: &record, now: now)]
+        case .commitWithoutPath:
+            events = [try forgedCommit([], flaw: .noPath, in: &record, now: now)]
+        case .extraPathNode:
+            events = [try forgedCommit([], flaw: .extraPathNode, in: &record, now: now)]
         case .badMembershipTag:
             let proposal = Proposal.groupContextExtensions(record.mls.context.extensions)
             events = [try forged(.proposal(proposal), flaw: .membershipTag, as: .publicMessage, in: &record)]
@@ -53,6 +59,8 @@ extension NativeSwiftEngine: HostileEngine {
             events = [try forgedText("from the last epoch", flaw: .epoch(record.mls.epoch - 1), request, in: &record, now: now)]
         case .badPadding:
             events = [try forgedText("padded", flaw: .padding, request, in: &record, now: now)]
+        case .wrongVersion:
+            events = [try forgedText("version 2", flaw: .version(2), request, in: &record, now: now)]
         case .impersonation:
             let leaf = try leaf(of: request, in: record)
             events = [try forgedText("impersonated", flaw: .sender(leaf), request, author: try target(request), in: &record, now: now)]

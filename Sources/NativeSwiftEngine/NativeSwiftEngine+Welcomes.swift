@@ -10,9 +10,8 @@ extension NativeSwiftEngine {
         let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
         let suite = MarmotCapabilities.suite
         // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
-        guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first else {
-            throw EngineError(.invalidWelcome, "the welcome is for none of our key packages")
-        }
+        guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first ?? anyKeyPackage()
+        else { throw EngineError(.invalidWelcome, "the welcome is for none of our key packages") }
         guard parsed.welcome.cipherSuite == suite.id || !MarmotReceiverCheck.welcomeCipherSuite.isOn else {
             throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
         }
@@ -48,6 +47,13 @@ extension NativeSwiftEngine {
         groups[record.id] = record
         joinedWelcomes[record.id] = stored.rumor
         return record.snapshot
+    }
+
+    /// With `welcomeForOurKeyPackage` switched off (tests only): the key package MLS then tries,
+    /// our first by reference, so that MLS's own answer to a Welcome not sealed to us shows.
+    private func anyKeyPackage() -> KeyPackagePrivate? {
+        guard !MarmotReceiverCheck.welcomeForOurKeyPackage.isOn else { return nil }
+        return keyPackages.keys.sorted { $0.hexString < $1.hexString }.first.flatMap { keyPackages[$0] }
     }
 
     /// A Welcome must not replace a group we are in (a replayed old Welcome would roll it back,

@@ -334,7 +334,7 @@ import TLSCodec
         world.members[1].group?.externalPSKs = [:]
         #expect(throws: MLSError(.missingPSK, "")) {
             try world.commit(
-                0, adding: [.preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: [3]))])
+                0, adding: [.preSharedKey(PreSharedKeyID(kind: .external(id: pskID), nonce: Array(repeating: 3, count: 32)))])
         }
     }
 

@@ -197,19 +197,14 @@ import Testing
                 return try await room.bobOpens(.lookalikeGroup)
             }
         case .welcomeCipherSuite:
-            // MLS refuses this Welcome too (its secrets are sealed under suite 0x0001's AEAD), so the
-            // answer names the refusing layer: the engine's suite check, or MLS underneath it.
-            Attack(name: "alice's Welcome to dave with cipher_suite rewritten 0x0001 → 0x0003", expected: "invalid_welcome: welcome cipher suite 3") {
-                var room = try await Room(seed: 75)
-                do {
-                    return try await room.daveOpensWelcome { rumor in
-                        var bytes = try Base64Content.decode(rumor.content)
-                        // MLSMessage{version(2), wire_format(2), Welcome{cipher_suite(2), …}}
-                        #expect(Array(bytes[4..<6]) == [0, 1])
-                        bytes[5] = 3
-                        rumor.content = Base64Content.encode(bytes)
-                    }
-                } catch let error as EngineError { return "\(error.code.name): \(error.reason)" }
+            // A real group of suite 0x0003 (the other suite our MLS implements) welcoming dave's
+            // suite-0x0001 key package; its creator skips MLS's Add check of the key package's suite.
+            Attack(
+                name: "Welcome into a real group of suite 0x0003 for dave's suite-0x0001 key package",
+                expected: "invalid_welcome: welcome cipher suite 3"
+            ) {
+                try await daveOpensForeignWelcome(
+                    seed: 75, suite: .x25519ChaCha20Poly1305SHA256Ed25519, senderSkips: [.keyPackageCipherSuite])
             }
         case .welcomeRumorTags:
             Attack(name: "alice's welcome rumor to dave without its `e` tag", expected: "invalid_welcome") {
@@ -231,6 +226,89 @@ import Testing
                 let event = try await room.mallory.engine.createMessage(
                     in: room.group, sender: room.alice.pubkey, kind: .chatMessage, content: "from alice", tags: [])
                 return try await room.bobReceives(event)
+            }
+        case .keyPackageKind:
+            Attack(name: "bob's key package re-signed as kind 1", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 77) { $0.kind = Kind(rawValue: 1) }
+            }
+        case .keyPackageDTag:
+            Attack(name: "bob's kind-30443 key package without its `d` tag", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 78, tag("d", nil))
+            }
+        case .keyPackageVersionTag:
+            Attack(name: "bob's key package tagged mls_protocol_version 2.0", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 79, tag("mls_protocol_version", ["mls_protocol_version", "2.0"]))
+            }
+        case .keyPackageSuiteTag:
+            Attack(name: "bob's key package tagged mls_ciphersuite 0x0003", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 80, tag("mls_ciphersuite", ["mls_ciphersuite", "0x0003"]))
+            }
+        case .keyPackageExtensionsTag:
+            Attack(name: "bob's key package whose mls_extensions omits 0xf2ee", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 81, tag("mls_extensions", ["mls_extensions", "0x000a"]))
+            }
+        case .keyPackageRelaysTag:
+            Attack(name: "bob's key package whose relays tag is an http:// URL", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 82, tag("relays", ["relays", "http://relay.one.test"]))
+            }
+        case .keyPackageProposalsTag:
+            Attack(name: "bob's key package tagged mls_proposals 0x0008", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 83, tag("mls_proposals", ["mls_proposals", "0x0008"]))
+            }
+        case .keyPackageRef:
+            Attack(name: "bob's key package whose `i` tag names another KeyPackageRef", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 84, tag("i", ["i", String(repeating: "00", count: 32)]))
+            }
+        case .keyPackageLifetime:
+            Attack(name: "bob's key package validated 85 days after it was made (lifetime 84 days)", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackage(seed: 85, later: 85 * Self.day) { _ in }
+            }
+        case .groupDataVersion:
+            Attack(name: "Welcome into a real group whose 0xF2EE version is 0", expected: "invalid_welcome: groupData.invalid: version 0") {
+                try await daveOpensForeignWelcome(seed: 92, suite: MarmotCapabilities.suite) { $0.version = 0 }
+            }
+        case .groupDataRelays:
+            Attack(
+                name: "Welcome into a real group whose 0xF2EE relays list an http:// URL",
+                expected: "invalid_welcome: groupData.invalid: relay http://relay.one.test is not a ws(s):// URL"
+            ) {
+                try await daveOpensForeignWelcome(seed: 86, suite: MarmotCapabilities.suite) { $0.relays = ["http://relay.one.test"] }
+            }
+        case .groupDataImages:
+            Attack(
+                name: "Welcome into a real group whose 0xF2EE image_hash has 5 bytes",
+                expected: "invalid_welcome: groupData.invalid: image_hash has 5 bytes, expected 0 or 32"
+            ) {
+                try await daveOpensForeignWelcome(seed: 93, suite: MarmotCapabilities.suite) { $0.imageHash = [1, 2, 3, 4, 5] }
+            }
+        case .welcomeForOurKeyPackage:
+            Attack(
+                name: "alice's Welcome to dave delivered to erin, who holds a key package of her own",
+                expected: "invalid_welcome: the welcome is for none of our key packages"
+            ) {
+                try await erinOpensDavesWelcome(seed: 87)
+            }
+        case .rumorUTF8:
+            Attack(
+                name: "application data whose rumor JSON holds the byte 0xFF where alice wrote U+FFFD (ApplicationRumor)",
+                expected: "message.invalidRumor: application data is not UTF-8"
+            ) {
+                try bobReadsRumor(seed: 88)
+            }
+        case .groupEventLength:
+            Attack(
+                name: "kind-445 content of 20 bytes, shorter than nonce and tag (GroupEventCipher)",
+                expected: "groupEvent.undecryptable: content of 20 bytes is shorter than nonce and tag"
+            ) {
+                openShortContent(seed: 89, length: 20)
+            }
+        case .keyPackageEventSignature:
+            Attack(name: "bob's key-package event whose signature is off by one bit", expected: "invalid_key_package") {
+                try await aliceValidatesBobsKeyPackageWithFlippedSignature(seed: 94)
+            }
+        case .keyPackageEncodingTag:
+            Attack(name: "bob's key package without its `encoding` tag", expected: "invalid_encoding") {
+                try await aliceValidatesBobsKeyPackage(seed: 95, tag("encoding", nil))
             }
         }
     }
@@ -255,6 +333,13 @@ import Testing
         #expect(await Self.outcome(of: attack, disabling: check) != attack.expected, "with \(check.rawValue) off")
     }
 
+    /// Every switch has its row in the document, and every row shows the check making a difference.
+    @Test func everySwitchHasAProofRow() throws {
+        let rows = try GeneratedDocument.checkRows(.fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker)
+        #expect(rows.map(\.check) == MarmotReceiverCheck.allCases.map(\.rawValue))
+        for row in rows { #expect(row.on != row.off, "\(row.check)") }
+    }
+
     @Test func theListOfEngineChecksIsCurrent() async throws {
         let intro = [
             GeneratedDocument.engineChecksMarker,
@@ -265,14 +350,18 @@ import Testing
             "built by the hostile member's forgeries (`forge`) or a re-signed envelope: bob's answer with",
             "every check on, and with that one check off. Duplicate extension types (RFC 9420 §13.4) are",
             "refused by the MLS decoder, so they are the `duplicateExtensions` row above (scenario",
-            "`scenarios/hostile/duplicate-group-data.yaml`).",
+            "`scenarios/hostile/duplicate-group-data.yaml`). Key-package rows are alice's answer to bob's",
+            "key-package event with one field broken and re-signed by bob; Welcome rows build a real group",
+            "with our MLS library outside any engine where no engine would make it. A row naming a part of",
+            "Marmot (AdminPolicy, ApplicationRumor, GroupEventCipher) drives it directly, as the engine calls",
+            "it, where the engine's one-word answer would not tell the check from what follows it.",
         ]
         var rows: [GeneratedDocument.CheckRow] = []
         for check in MarmotReceiverCheck.allCases {
             let attack = Self.attack(for: check)
             rows.append((check.rawValue, attack.name, await Self.outcome(of: attack), await Self.outcome(of: attack, disabling: check)))
         }
-        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows)
+        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n" + Self.unswitched.joined(separator: "\n") + "\n"
         let current = try GeneratedDocument.current(
             .fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker, generated: generated)
         #expect(current == generated)

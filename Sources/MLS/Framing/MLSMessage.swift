@@ -64,3 +64,14 @@ public struct MLSMessage: TLSCodable, Hashable, Sendable {
         }
     }
 }
+
+extension MLSMessage {
+    /// Refuses a message of any protocol version but mls10 (§6): the only version we speak, so a
+    /// receiver must not read other versions' bytes as if they were ours.
+    /// - Throws: `.unsupportedVersion`.
+    public func requireSupportedVersion() throws(MLSError) {
+        guard version == ProtocolVersion.mls10 || !ReceiverCheck.messageVersion.isOn else {
+            throw MLSError(.unsupportedVersion, "MLSMessage version \(version)")
+        }
+    }
+}

@@ -111,13 +111,15 @@ extension Group {
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
         var path: UpdatePath?
         var pathSecrets: [UInt32: [UInt8]] = [:]
-        if forcePath || applied.requiresPath {
+        if forcePath || applied.requiresPath, flaw != .noPath {
             guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
             let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
+            let leafSigner =
+                flaw == .pathLeafSignature ? try suite.generateSignatureKeyPair(using: &generator).privateKey : signaturePrivateKey
             let created = try applied.tree.createUpdatePath(
-                suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: signaturePrivateKey,
+                suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: leafSigner,
                 groupID: groupID, excluded: Set(applied.joiners),
                 context: { treeHash in
                     GroupContext(
@@ -126,6 +128,10 @@ extension Group {
                 }, alterLeaf: alterLeaf, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
+            if flaw == .extraPathNode {
+                let extra = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
+                path?.nodes.append(UpdatePathNode(encryptionKey: extra.publicKey, encryptedPathSecrets: []))
+            }
             pathSecrets = created.pathSecrets
             next.privateKeys = created.privateKeys
         }

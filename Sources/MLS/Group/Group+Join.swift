@@ -40,6 +40,11 @@ extension Welcome {
         guard let mine = secrets.first(where: { $0.newMember == ref }) else {
             throw MLSError(.notInvited, "no EncryptedGroupSecrets for our key package")
         }
+        // §12.4.3.1: an error "if the cipher suite indicated in the KeyPackage does not match the
+        // one in the Welcome message" (the ref alone cannot tell: suites may share a hash).
+        guard keyPackage.cipherSuite == cipherSuite || !ReceiverCheck.welcomeKeyPackageSuite.isOn else {
+            throw MLSError(.unsupportedCipherSuite, "Welcome for suite \(cipherSuite), our KeyPackage is of suite \(keyPackage.cipherSuite)")
+        }
         let secretsBytes = try suite.decryptWithLabel(
             privateKey: initPrivateKey, label: "Welcome", context: encryptedGroupInfo,
             ciphertext: mine.encryptedGroupSecrets)
@@ -73,7 +78,7 @@ extension Group {
     ///   - ratchetTree: the tree when the GroupInfo has no ratchet_tree extension.
     ///   - externalPSKs: external PSKs this member holds, by id.
     /// - Throws: any `MLSError` of `Welcome.open`, plus `.badSignature`, `.invalidTree`,
-    ///   `.invalidParentHash`, `.invalidUpdatePath`.
+    ///   `.invalidParentHash`, `.invalidUpdatePath`, `.unsupportedVersion`, `.missingCapability`.
     public init(
         welcome: Welcome, keyPackage own: KeyPackagePrivate, ratchetTree: RatchetTree? = nil,
         externalPSKs: [[UInt8]: [UInt8]] = [:]
@@ -91,6 +96,7 @@ extension Group {
             return out
         }
         let info = opened.groupInfo
+        try Group.requireJoinable(info.groupContext, by: own.keyPackage.leafNode)
         let tree: RatchetTree
         if let data = info.extensions.data(ofType: ExtensionType.ratchetTree) {
             tree = try RatchetTree(bytes: data)
@@ -135,5 +141,24 @@ extension Group {
         signaturePrivateKey = own.signaturePrivateKey
         self.externalPSKs = externalPSKs
         resumptionPSKs[context.epoch] = opened.epochSecrets.resumptionPSK
+    }
+}
+
+extension Group {
+    /// What a joiner checks of the GroupContext it is welcomed into, beyond the tree (§12.4.3.1):
+    /// the protocol version is mls10 (§8.1), and our own leaf supports every non-default
+    /// extension the context uses (§7.2, §13.4), so we never join a group whose rules we cannot
+    /// follow.
+    /// - Throws: `.unsupportedVersion`, `.missingCapability`.
+    static func requireJoinable(_ context: GroupContext, by own: LeafNode) throws(MLSError) {
+        guard context.version == ProtocolVersion.mls10 || !ReceiverCheck.groupContextVersion.isOn else {
+            throw MLSError(.unsupportedVersion, "GroupContext version \(context.version)")
+        }
+        guard ReceiverCheck.joinerExtensions.isOn else { return }
+        for item in context.extensions where !ExtensionType.defaults.contains(item.type) {
+            guard own.capabilities.extensions.contains(item.type) else {
+                throw MLSError(.missingCapability, "GroupContext extension \(item.type) is not in our capabilities")
+            }
+        }
     }
 }

@@ -46,6 +46,7 @@ extension Group {
         default:
             throw MLSError(.malformed, "wire format \(message.body.wireFormat) is not a framed message")
         }
+        try requireNonBlankSender(content.content.sender)
         try content.verifySignature(
             suite: suite, publicKey: signatureKey(of: content.content.sender, content: content.content.content),
             context: context)

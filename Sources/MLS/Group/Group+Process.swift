@@ -33,6 +33,7 @@ extension Group {
     ///   `.invalidProposal`, `.badConfirmationTag`, and the tree errors of a bad path.
     public mutating func process(_ message: MLSMessage, now: UInt64? = nil) throws(MLSError) -> ReceivedMessage {
         guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
+        try message.requireSupportedVersion()
         let content: AuthenticatedContent
         switch message.body {
         case .publicMessage(let m):
@@ -45,6 +46,7 @@ extension Group {
             throw MLSError(.malformed, "wire format \(message.body.wireFormat) is not a framed message")
         }
         let framed = content.content
+        try requireNonBlankSender(framed.sender)
         if ReceiverCheck.signature.isOn {
             try content.verifySignature(
                 suite: suite, publicKey: signatureKey(of: framed.sender, content: framed.content), context: context)
@@ -97,7 +99,7 @@ extension Group {
         if case .newMemberCommit = committer {
             guard applied.externalInit != nil else { throw MLSError(.invalidProposal, "external commit without ExternalInit") }
         }
-        guard commit.path != nil || !applied.requiresPath else {
+        guard commit.path != nil || !applied.requiresPath || !ReceiverCheck.pathRequired.isOn else {
             throw MLSError(.invalidProposal, "commit needs a path for its proposals")
         }
         if applied.removedUs {
@@ -173,10 +175,12 @@ extension Group {
         }
         for (proposal, sender) in proposals {
             guard case .update(let leaf) = proposal else { continue }
-            guard case .member(let index) = sender, sender != committer else {
+            guard case .member(let index) = sender, sender != committer || !ReceiverCheck.committerUpdate.isOn else {
                 throw MLSError(.invalidProposal, "Update must come from a member other than the committer")
             }
-            guard case .update = leaf.source, leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) else {
+            guard case .update = leaf.source,
+                leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) || !ReceiverCheck.updateLeafSignature.isOn
+            else {
                 throw MLSError(.invalidProposal, "Update leaf is not a valid update-sourced leaf")
             }
             try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
@@ -239,14 +243,20 @@ extension MLSError.Code {
 extension KeyPackage {
     /// Checks suite, version, both signatures, the leaf source, distinct keys and, when `now`
     /// (seconds since the epoch) is given, the lifetime (§10.1).
-    /// - Throws: `.unsupportedCipherSuite`, `.badSignature`, `.invalidProposal`, `.expired`.
+    /// - Throws: `.unsupportedCipherSuite`, `.unsupportedVersion`, `.badSignature`, `.invalidProposal`, `.expired`.
     public func validate(suite: CipherSuite, now: UInt64?) throws(MLSError) {
-        guard cipherSuite == suite.id, version == ProtocolVersion.mls10 else {
-            throw MLSError(.unsupportedCipherSuite, "KeyPackage for suite \(cipherSuite), version \(version)")
+        // §10.1: the KeyPackage's cipher suite and protocol version are the group's.
+        guard cipherSuite == suite.id || !ReceiverCheck.keyPackageCipherSuite.isOn else {
+            throw MLSError(.unsupportedCipherSuite, "KeyPackage for suite \(cipherSuite), the group uses \(suite.id)")
         }
-        guard verifySignature(suite: suite) else { throw MLSError(.badSignature, "KeyPackage signature does not verify") }
+        guard version == ProtocolVersion.mls10 || !ReceiverCheck.keyPackageVersion.isOn else {
+            throw MLSError(.unsupportedVersion, "KeyPackage for protocol version \(version)")
+        }
+        guard verifySignature(suite: suite) || !ReceiverCheck.keyPackageSignature.isOn else {
+            throw MLSError(.badSignature, "KeyPackage signature does not verify")
+        }
         guard case .keyPackage(let lifetime) = leafNode.source,
-            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0)
+            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0) || !ReceiverCheck.keyPackageLeafSignature.isOn
         else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
         guard initKey != leafNode.encryptionKey else {
             throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")

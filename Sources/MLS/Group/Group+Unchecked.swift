@@ -20,6 +20,23 @@ package enum CommitFlaw: Sendable, Hashable {
     /// A parent node's key in the Welcome's tree no longer matches the parent_hash chain (§7.9.2);
     /// tree hash, confirmation tag and signature are recomputed over the altered tree.
     case parentHash
+    /// The commit's proposals need an UpdatePath (§12.4) and it carries none; the key schedule
+    /// runs with a zero commit secret as a path-less commit's does.
+    case noPath
+    /// The UpdatePath leaf is signed with a fresh key, not the committer's leaf key (§7.3); the
+    /// sender's tree carries the same leaf, so everything else agrees.
+    case pathLeafSignature
+    /// The UpdatePath carries one node more than the sender's filtered direct path (§12.4.2).
+    case extraPathNode
+    /// In the Welcome's tree, an intermediate parent no longer lists a leaf that a parent above
+    /// it lists as unmerged (§7.9); tree hash, confirmation tag and signature are recomputed.
+    case unmergedLeafDropped
+    /// The GroupInfo's GroupContext names protocol version 2 (§8.1); confirmation tag and
+    /// signature recomputed.
+    case groupContextVersion
+    /// The GroupInfo's GroupContext carries an extension (0xFF0A) no member lists in its
+    /// capabilities; confirmation tag and signature recomputed.
+    case unsupportedContextExtension
 }
 
 /// What a framed message gets wrong on purpose.
@@ -32,6 +49,8 @@ package enum MessageFlaw: Sendable, Hashable {
     case padding
     /// A PublicMessage whose membership tag is off by one bit (§6.2).
     case membershipTag
+    /// The MLSMessage names this protocol version instead of mls10 (§6); the content is intact.
+    case version(UInt16)
 }
 
 extension Group {
@@ -39,10 +58,11 @@ extension Group {
     /// sender's own checks and broken as `flaw` says. The returned `next` is the state an honest
     /// commit would lead to; adopt it only for a flawless commit.
     package mutating func uncheckedCommit(
-        adding proposals: [Proposal], flaw: CommitFlaw?, now: UInt64?, using generator: inout some RandomNumberGenerator
+        adding proposals: [Proposal], forcePath: Bool = true, flaw: CommitFlaw?, now: UInt64?,
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         try buildCommit(
-            adding: proposals, forcePath: true, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
+            adding: proposals, forcePath: forcePath && flaw != .noPath, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
             using: &generator)
     }
 
@@ -57,6 +77,16 @@ extension Group {
         if case .sender(let other) = flaw { framed.sender = .member(leafIndex: other) }
         let signed = try AuthenticatedContent.sign(
             framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+        var message = try framedMessage(signed, flaw: flaw, as: wireFormat, using: &generator)
+        if case .version(let version) = flaw { message.version = version }
+        return message
+    }
+
+    /// Frames signed content, broken as `flaw` says (padding, membership tag).
+    private mutating func framedMessage(
+        _ signed: AuthenticatedContent, flaw: MessageFlaw?, as wireFormat: HandshakeWireFormat,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) -> MLSMessage {
         switch wireFormat {
         case .privateMessage:
             let padded = flaw == .padding
@@ -94,19 +124,28 @@ extension Group {
         switch flaw {
         case .treeHash:
             info.groupContext.treeHash[0] ^= 0x01
-        case .parentHash:
+        case .parentHash, .unmergedLeafDropped:
             var altered = tree
-            guard let index = (0..<UInt32(altered.nodes.count)).first(where: { altered.parent(at: $0) != nil }),
-                case .parent(var parent)? = altered[node: index]
-            else { throw MLSError(.invalidTree, "no parent node to alter") }
-            parent.encryptionKey[0] ^= 0x01
-            altered.nodes[Int(index)] = .parent(parent)
+            if flaw == .unmergedLeafDropped {
+                try altered.dropIntermediateUnmergedLeaf()
+            } else {
+                guard let index = (0..<UInt32(altered.nodes.count)).first(where: { altered.parent(at: $0) != nil }),
+                    case .parent(var parent)? = altered[node: index]
+                else { throw MLSError(.invalidTree, "no parent node to alter") }
+                parent.encryptionKey[0] ^= 0x01
+                altered.nodes[Int(index)] = .parent(parent)
+            }
             info.extensions = info.extensions.map { item in
                 guard item.type == ExtensionType.ratchetTree, let bytes = try? serialize(altered.wire) else { return item }
                 return Extension(type: item.type, data: bytes)
             }
             info.groupContext.treeHash = altered.treeHash(suite: suite)
-        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities:
+        case .groupContextVersion:
+            info.groupContext.version = 2
+        case .unsupportedContextExtension:
+            info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
+        case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
+            .extraPathNode:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
@@ -115,5 +154,23 @@ extension Group {
             groupContext: try serialize(info.groupContext))
         info.confirmationTag = suite.confirmationTag(
             confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
+    }
+}
+
+extension RatchetTree {
+    /// Removes, from the lowest non-blank parent that lists it, an unmerged leaf that a parent
+    /// higher up lists too (the `unmergedLeafDropped` flaw).
+    mutating func dropIntermediateUnmergedLeaf() throws(MLSError) {
+        for p in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
+            guard var lower = parent(at: p) else { continue }
+            for leaf in lower.unmergedLeaves {
+                let above = TreeMath.directPath(p, leaves: leafCount)
+                guard above.contains(where: { parent(at: $0)?.unmergedLeaves.contains(leaf) == true }) else { continue }
+                lower.unmergedLeaves.removeAll { $0 == leaf }
+                nodes[Int(p)] = .parent(lower)
+                return
+            }
+        }
+        throw MLSError(.invalidTree, "no leaf is unmerged at two parents")
     }
 }

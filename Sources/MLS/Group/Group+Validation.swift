@@ -24,37 +24,46 @@ extension Group {
             switch proposal {
             case .add(let keyPackage):
                 let leaf = keyPackage.leafNode
-                guard signatureKeys.insert(leaf.signatureKey).inserted,
-                    encryptionKeys.insert(leaf.encryptionKey).inserted
+                guard (signatureKeys.insert(leaf.signatureKey).inserted
+                    && encryptionKeys.insert(leaf.encryptionKey).inserted) || !ReceiverCheck.addKeyUniqueness.isOn
                 else { throw MLSError(.invalidProposal, "Add repeats a signature or encryption key in the group") }
             case .update(let leaf):
-                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted else {
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn else {
                     throw MLSError(.invalidProposal, "a leaf is updated or removed twice")
                 }
-                guard encryptionKeys.insert(leaf.encryptionKey).inserted else {
+                guard encryptionKeys.insert(leaf.encryptionKey).inserted || !ReceiverCheck.updateKeyReuse.isOn else {
                     throw MLSError(.invalidProposal, "Update reuses an encryption key")
                 }
             case .remove(let index):
-                guard tree.leaf(index) != nil, touchedLeaves.insert(index).inserted else {
-                    throw MLSError(.invalidProposal, "Remove of a blank leaf, or a leaf touched twice")
+                guard tree.leaf(index) != nil || !ReceiverCheck.removeBlankLeaf.isOn else {
+                    throw MLSError(.invalidProposal, "Remove of blank leaf \(index)")
+                }
+                guard touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn else {
+                    throw MLSError(.invalidProposal, "Remove of a leaf touched twice")
                 }
             case .selfRemove:
-                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted else {
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn else {
                     throw MLSError(.invalidProposal, "SelfRemove of a leaf touched twice")
                 }
             case .preSharedKey(let id):
-                guard psks.insert(id).inserted else { throw MLSError(.invalidProposal, "PSK listed twice") }
-                if case .resumption(let usage, _, _) = id.kind, usage != 1 {
+                guard psks.insert(id).inserted || !ReceiverCheck.duplicatePSK.isOn else {
+                    throw MLSError(.invalidProposal, "PSK listed twice")
+                }
+                // §8.4: psk_nonce is a fresh value of length KDF.Nh.
+                guard id.nonce.count == suite.hashLength || !ReceiverCheck.pskNonceLength.isOn else {
+                    throw MLSError(.invalidProposal, "psk_nonce of \(id.nonce.count) bytes, KDF.Nh is \(suite.hashLength)")
+                }
+                if case .resumption(let usage, _, _) = id.kind, usage != 1, ReceiverCheck.resumptionUsage.isOn {
                     throw MLSError(.invalidProposal, "resumption PSK with usage \(usage) in a regular commit")
                 }
             case .reInit, .externalInit, .groupContextExtensions:
                 continue
             }
         }
-        guard counts[Proposal.Kind.groupContextExtensions, default: 0] <= 1 else {
+        guard counts[Proposal.Kind.groupContextExtensions, default: 0] <= 1 || !ReceiverCheck.singleGroupContextExtensions.isOn else {
             throw MLSError(.invalidProposal, "more than one GroupContextExtensions")
         }
-        if counts[Proposal.Kind.reInit, default: 0] > 0, proposals.count != 1 {
+        if counts[Proposal.Kind.reInit, default: 0] > 0, proposals.count != 1, ReceiverCheck.reInitAlone.isOn {
             throw MLSError(.invalidProposal, "ReInit must be the only proposal")
         }
         if external {

@@ -118,11 +118,19 @@ public struct Group: Sendable {
         return out
     }
 
+    /// §6: a member sender's leaf_index names a non-blank leaf. (Without this check the signature
+    /// check still refuses: a blank leaf has no key to verify with.)
+    func requireNonBlankSender(_ sender: Sender) throws(MLSError) {
+        if case .member(let leaf) = sender, tree.leaf(leaf) == nil, ReceiverCheck.blankLeafSender.isOn {
+            throw MLSError(.invalidSender, "sender leaf \(leaf) is blank")
+        }
+    }
+
     /// The signature key that authenticates `sender` in this epoch.
     func signatureKey(of sender: Sender, content: Content) throws(MLSError) -> [UInt8] {
         switch sender {
         case .member(let leaf):
-            guard let node = tree.leaf(leaf) else { throw MLSError(.invalidSender, "sender leaf \(leaf) is blank") }
+            guard let node = tree.leaf(leaf) else { throw MLSError(.badSignature, "no signature key: sender leaf \(leaf) is blank") }
             return node.signatureKey
         case .external(let index):
             guard let data = context.extensions.data(ofType: ExtensionType.externalSenders) else {

@@ -27,6 +27,62 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case pathLeaf
     /// No extension list holds one type twice (§13.4).
     case duplicateExtensions
+    /// A member sender names a non-blank leaf (§6: a member sender is identified by the leaf_index
+    /// of its leaf; a blank leaf is no member).
+    case blankLeafSender
+    /// A commit whose proposals need an UpdatePath carries one (§12.4, checked as §12.4.2 says):
+    /// an empty commit, or one covering an Update, Remove, SelfRemove, GroupContextExtensions or
+    /// ExternalInit.
+    case pathRequired
+    /// An UpdatePath has one node per node of the sender's filtered direct path, and one
+    /// ciphertext per node of each copath resolution (§7.6, §12.4.2).
+    case updatePathShape
+    /// Every non-blank parent between an unmerged leaf and the parent listing it lists it too
+    /// (a joiner's check of the ratchet tree, §12.4.3.1).
+    case unmergedLeaves
+    /// A commit's proposals name no PreSharedKeyID twice (§12.2).
+    case duplicatePSK
+    /// A PreSharedKeyID's psk_nonce is KDF.Nh bytes long (§8.4).
+    case pskNonceLength
+    /// A framed message's MLSMessage.version is mls10 (§6).
+    case messageVersion
+    /// An added KeyPackage's protocol version is the group's (§10.1, §12.1.1).
+    case keyPackageVersion
+    /// An added KeyPackage's cipher suite is the group's (§10.1, §12.1.1).
+    case keyPackageCipherSuite
+    /// A Welcome's GroupContext names protocol version mls10 (§8.1, §12.4.3.1).
+    case groupContextVersion
+    /// A joiner supports every non-default GroupContext extension: its own leaf's capabilities list
+    /// them (§7.2 capabilities, §11 group extensions every member must support; the rule §12.1.7
+    /// applies to members for GroupContextExtensions, checked here by the joiner of itself).
+    case joinerExtensions
+    /// The Welcome's cipher suite is the one of the KeyPackage it is for (§12.4.3.1).
+    case welcomeKeyPackageSuite
+    /// An added KeyPackage's signature verifies under its leaf's signature key (§10.1).
+    case keyPackageSignature
+    /// An added KeyPackage's leaf is signed by its own key, as a key_package-sourced leaf (§7.3, §10.1).
+    case keyPackageLeafSignature
+    /// A commit's UpdatePath leaf is signed by the committer's leaf key (§7.3, §12.4.2).
+    case pathLeafSignature
+    /// An Add's KeyPackage repeats no signature or encryption key of the group or of another Add:
+    /// it does not represent a client already in the group (§12.2, §7.3).
+    case addKeyUniqueness
+    /// No leaf is the subject of two Update, Remove or SelfRemove proposals in one commit (§12.2).
+    case oneProposalPerLeaf
+    /// A Remove names a non-blank leaf (§12.1.3).
+    case removeBlankLeaf
+    /// A commit carries no Update proposal of the committer's own leaf (§12.2).
+    case committerUpdate
+    /// A commit carries at most one GroupContextExtensions proposal (§12.2).
+    case singleGroupContextExtensions
+    /// An Update proposal's leaf is signed by the proposer's leaf key (§7.3, §12.1.2).
+    case updateLeafSignature
+    /// An Update proposal's leaf brings an encryption key new to the tree (§7.3, §12.1.2).
+    case updateKeyReuse
+    /// A ReInit is the only proposal of its commit (§12.2).
+    case reInitAlone
+    /// A regular commit's resumption PSK has usage `application` (§8.6, §12.2).
+    case resumptionUsage
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

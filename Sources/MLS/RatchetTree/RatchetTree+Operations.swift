@@ -32,7 +32,11 @@ extension RatchetTree {
 
     /// Blanks `leaf` and its direct path, then drops the right half of the tree while it is empty.
     public mutating func remove(leaf: UInt32) throws(MLSError) {
-        guard self.leaf(leaf) != nil else { throw MLSError(.invalidLeafIndex, "removal of blank leaf \(leaf)") }
+        // Under the same switch as the proposal-list rule (§12.1.3), so that switching it off lets
+        // a Remove of a blank leaf through; an index past the tree stays refused (bounds, not a rule).
+        guard self.leaf(leaf) != nil || (!ReceiverCheck.removeBlankLeaf.isOn && leaf < leafCount) else {
+            throw MLSError(.invalidLeafIndex, "removal of blank leaf \(leaf)")
+        }
         setNode(TreeMath.nodeIndex(ofLeaf: leaf), nil)
         blankDirectPath(of: leaf)
         truncate()

@@ -80,14 +80,17 @@ extension RatchetTree {
     ) throws(MLSError) {
         guard leaf(sender) != nil else { throw MLSError(.invalidUpdatePath, "sender leaf \(sender) is blank") }
         let path = filteredDirectPath(of: sender)
-        guard path.count == updatePath.nodes.count else {
+        // §12.4.2: one UpdatePath node per node of the filtered direct path.
+        guard path.count == updatePath.nodes.count || !ReceiverCheck.updatePathShape.isOn else {
             throw MLSError(
                 .invalidUpdatePath, "\(updatePath.nodes.count) path nodes for a filtered direct path of \(path.count)")
         }
         guard case .commit(let claimed) = updatePath.leafNode.source else {
             throw MLSError(.invalidUpdatePath, "UpdatePath leaf must have source commit")
         }
-        guard updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender) else {
+        guard updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender)
+            || !ReceiverCheck.pathLeafSignature.isOn
+        else {
             throw MLSError(.badSignature, "UpdatePath leaf signature does not verify")
         }
         let keys = updatePath.nodes.map(\.encryptionKey)
@@ -110,15 +113,23 @@ extension RatchetTree {
     ) throws(MLSError) -> (commitSecret: [UInt8], pathSecret: [UInt8]) {
         let path = filteredDirectPath(of: sender)
         let me = TreeMath.nodeIndex(ofLeaf: keys.leaf)
-        guard path.count == updatePath.nodes.count,
-            let i = path.firstIndex(where: { TreeMath.isInSubtree(me, of: $0) })
-        else { throw MLSError(.invalidUpdatePath, "no path node covers leaf \(keys.leaf)") }
+        let shapeChecked = ReceiverCheck.updatePathShape.isOn
+        guard path.count == updatePath.nodes.count || !shapeChecked else {
+            throw MLSError(.invalidUpdatePath, "\(updatePath.nodes.count) path nodes for a filtered direct path of \(path.count)")
+        }
+        // Bounds, not rules: with the shape check switched off (tests only) a short path must
+        // still fail with a typed error, never trap.
+        guard let i = path.firstIndex(where: { TreeMath.isInSubtree(me, of: $0) }), i < updatePath.nodes.count else {
+            throw MLSError(.invalidUpdatePath, "no path node covers leaf \(keys.leaf)")
+        }
         let resolution = resolution(ofCopathChildOf: path[i], towards: sender, excluding: excluded)
         let sealed = updatePath.nodes[i].encryptedPathSecrets
-        guard sealed.count == resolution.count else {
+        // §7.6: one ciphertext per node of the copath child's resolution, in resolution order.
+        guard sealed.count == resolution.count || !shapeChecked else {
             throw MLSError(.invalidUpdatePath, "\(sealed.count) ciphertexts for a resolution of \(resolution.count)")
         }
-        guard let k = resolution.firstIndex(where: { keys.keys[$0] != nil }), let privateKey = keys.keys[resolution[k]]
+        guard let k = resolution.firstIndex(where: { keys.keys[$0] != nil }), k < sealed.count,
+            let privateKey = keys.keys[resolution[k]]
         else { throw MLSError(.invalidUpdatePath, "no private key for the resolution of node \(path[i])") }
         let pathSecret = try suite.decryptWithLabel(
             privateKey: privateKey, label: "UpdatePathNode", context: serialize(context), ciphertext: sealed[k])
@@ -129,7 +140,7 @@ extension RatchetTree {
         }
         let last = try updated.learn(suite: suite, pathSecret: pathSecret, chain: path[i...])
         for j in i..<path.count {
-            guard let privateKey = updated.keys[path[j]],
+            guard j < updatePath.nodes.count, let privateKey = updated.keys[path[j]],
                 try suite.hpkePublicKey(of: privateKey) == updatePath.nodes[j].encryptionKey
             else { throw MLSError(.invalidUpdatePath, "derived key of node \(path[j]) does not match the UpdatePath") }
         }

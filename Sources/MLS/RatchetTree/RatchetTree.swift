@@ -45,6 +45,20 @@ public struct RatchetTree: Hashable, Sendable {
                 guard leaf < leafCount, self.leaf(leaf) != nil,
                     TreeMath.isInSubtree(TreeMath.nodeIndex(ofLeaf: leaf), of: UInt32(p))
                 else { throw MLSError(.invalidTree, "parent \(p) lists unmerged leaf \(leaf) outside its subtree") }
+                try requireListedBelow(leaf, up: UInt32(p))
+            }
+        }
+    }
+
+    /// RFC 9420 §12.4.3.1 (a joiner's check of the tree): every non-blank parent between an
+    /// unmerged leaf and the parent `top` that lists it lists it too; a leaf added after a parent
+    /// got its key is unmerged at every non-blank parent above it.
+    private func requireListedBelow(_ leaf: UInt32, up top: UInt32) throws(MLSError) {
+        guard ReceiverCheck.unmergedLeaves.isOn else { return }
+        for node in TreeMath.directPath(TreeMath.nodeIndex(ofLeaf: leaf), leaves: leafCount) {
+            if node == top { return }
+            if let between = parent(at: node), !between.unmergedLeaves.contains(leaf) {
+                throw MLSError(.invalidTree, "parent \(node) below \(top) does not list unmerged leaf \(leaf)")
             }
         }
     }

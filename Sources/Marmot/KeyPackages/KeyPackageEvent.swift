@@ -69,43 +69,13 @@ package enum KeyPackageEvent {
     /// author. Unlike MDK 0.8.0 it also verifies the event id and signature.
     /// - Throws: the `keyPackage.*` codes, `.invalidEncoding`, `.invalidBase64`.
     package static func validate(_ event: Event, now: UInt64) throws(MarmotError) -> Validated {
-        guard event.kind == .keyPackage || event.kind == .keyPackageLegacy else {
+        guard event.kind == .keyPackage || event.kind == .keyPackageLegacy || !MarmotReceiverCheck.keyPackageKind.isOn else {
             throw MarmotError(.keyPackageWrongKind, "kind \(event.kind) is not 30443 or 443")
         }
-        do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
-        let tags = event.tags
-        let addressable = event.kind == .keyPackage
-        if addressable {
-            guard let d = value(of: "d", in: tags), d.count == 64, (try? [UInt8](hex: d)) != nil else {
-                throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs a d tag of 64 hex characters")
-            }
+        if MarmotReceiverCheck.keyPackageEventSignature.isOn {
+            do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
         }
-        guard value(of: "mls_protocol_version", in: tags) == "1.0" else {
-            throw MarmotError(.keyPackageInvalidTag, "mls_protocol_version must be 1.0")
-        }
-        guard value(of: "mls_ciphersuite", in: tags)?.lowercased() == hexTag(MarmotCapabilities.suite.id) else {
-            throw MarmotError(.keyPackageInvalidTag, "mls_ciphersuite must be 0x0001")
-        }
-        let extensions = Set((tags.first { $0.first == "mls_extensions" } ?? []).dropFirst().map { $0.lowercased() })
-        guard extensions.isSuperset(of: MarmotCapabilities.keyPackageExtensions.map(hexTag)) else {
-            throw MarmotError(.keyPackageInvalidTag, "mls_extensions must list 0x000a and 0xf2ee")
-        }
-        let relays = (tags.first { $0.first == "relays" } ?? []).dropFirst()
-        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
-            throw MarmotError(.keyPackageInvalidTag, "relays tag needs at least one ws(s):// URL")
-        }
-        try Base64Content.requireTag(in: tags)
-        let proposals = tags.first { $0.first == "mls_proposals" }
-        if let proposals {
-            guard proposals == ["mls_proposals"] + MarmotCapabilities.proposals.map(hexTag) else {
-                throw MarmotError(.keyPackageInvalidTag, "mls_proposals must be exactly [\"mls_proposals\",\"0x000a\"]")
-            }
-        } else if addressable {
-            throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an mls_proposals tag")
-        }
-        let statedRef = value(of: "i", in: tags)
-        if statedRef == nil, addressable { throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an i tag") }
-
+        try checkTags(event.tags, addressable: event.kind == .keyPackage)
         let keyPackage: KeyPackage
         do { keyPackage = try KeyPackage(tlsBytes: try Base64Content.decode(event.content)) } catch let error as MarmotError {
             throw error
@@ -113,11 +83,12 @@ package enum KeyPackageEvent {
             throw MarmotError(.keyPackageInvalid, "content is not a TLS KeyPackage: \(error)")
         }
         let suite = MarmotCapabilities.suite
-        do { try keyPackage.validate(suite: suite, now: now) } catch {
+        do { try keyPackage.validate(suite: suite, now: MarmotReceiverCheck.keyPackageLifetime.isOn ? now : nil) } catch {
             throw MarmotError(error.code == .expired ? .keyPackageExpired : .keyPackageInvalid, error.description)
         }
         let reference = try mls { () throws(MLSError) in try keyPackage.reference(suite: suite) }
-        if let statedRef, statedRef.lowercased() != reference.hexString {
+        let statedRef = value(of: "i", in: event.tags)
+        if let statedRef, statedRef.lowercased() != reference.hexString, MarmotReceiverCheck.keyPackageRef.isOn {
             throw MarmotError(.keyPackageRefMismatch, "i tag \(statedRef) is not the KeyPackageRef \(reference.hexString)")
         }
         guard case .basic(let identity) = keyPackage.leafNode.credential,
@@ -126,6 +97,42 @@ package enum KeyPackageEvent {
             throw MarmotError(.keyPackageIdentityMismatch, "credential identity is not the event author \(event.pubkey.hex)")
         }
         return Validated(event: event, keyPackage: keyPackage, reference: reference)
+    }
+
+    /// The tag rules of MIP-00, each under its receiver-check switch.
+    static func checkTags(_ tags: [[String]], addressable: Bool) throws(MarmotError) {
+        if addressable, MarmotReceiverCheck.keyPackageDTag.isOn {
+            guard let d = value(of: "d", in: tags), d.count == 64, (try? [UInt8](hex: d)) != nil else {
+                throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs a d tag of 64 hex characters")
+            }
+        }
+        guard value(of: "mls_protocol_version", in: tags) == "1.0" || !MarmotReceiverCheck.keyPackageVersionTag.isOn else {
+            throw MarmotError(.keyPackageInvalidTag, "mls_protocol_version must be 1.0")
+        }
+        guard value(of: "mls_ciphersuite", in: tags)?.lowercased() == hexTag(MarmotCapabilities.suite.id)
+            || !MarmotReceiverCheck.keyPackageSuiteTag.isOn
+        else { throw MarmotError(.keyPackageInvalidTag, "mls_ciphersuite must be 0x0001") }
+        let extensions = Set((tags.first { $0.first == "mls_extensions" } ?? []).dropFirst().map { $0.lowercased() })
+        guard extensions.isSuperset(of: MarmotCapabilities.keyPackageExtensions.map(hexTag))
+            || !MarmotReceiverCheck.keyPackageExtensionsTag.isOn
+        else { throw MarmotError(.keyPackageInvalidTag, "mls_extensions must list 0x000a and 0xf2ee") }
+        let relays = (tags.first { $0.first == "relays" } ?? []).dropFirst()
+        guard (!relays.isEmpty && relays.allSatisfy(RelayURL.isValid)) || !MarmotReceiverCheck.keyPackageRelaysTag.isOn else {
+            throw MarmotError(.keyPackageInvalidTag, "relays tag needs at least one ws(s):// URL")
+        }
+        if MarmotReceiverCheck.keyPackageEncodingTag.isOn { try Base64Content.requireTag(in: tags) }
+        if MarmotReceiverCheck.keyPackageProposalsTag.isOn {
+            if let proposals = tags.first(where: { $0.first == "mls_proposals" }) {
+                guard proposals == ["mls_proposals"] + MarmotCapabilities.proposals.map(hexTag) else {
+                    throw MarmotError(.keyPackageInvalidTag, "mls_proposals must be exactly [\"mls_proposals\",\"0x000a\"]")
+                }
+            } else if addressable {
+                throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an mls_proposals tag")
+            }
+        }
+        if value(of: "i", in: tags) == nil, addressable, MarmotReceiverCheck.keyPackageRef.isOn {
+            throw MarmotError(.keyPackageInvalidTag, "kind 30443 needs an i tag")
+        }
     }
 
     static func value(of name: String, in tags: [[String]]) -> String? {

@@ -17,8 +17,13 @@ package enum ApplicationRumor {
     /// Decodes the rumor and checks it against the sender's credential.
     /// - Throws: `.invalidRumor`, `.authorMismatch`.
     package static func open(_ data: [UInt8], sender credential: Credential?) throws(MarmotError) -> UnsignedEvent {
-        guard let text = String(validating: data, as: UTF8.self) else {
+        let text: String
+        if let valid = String(validating: data, as: UTF8.self) {
+            text = valid
+        } else if MarmotReceiverCheck.rumorUTF8.isOn {
             throw MarmotError(.invalidRumor, "application data is not UTF-8")
+        } else {
+            text = String(decoding: data, as: UTF8.self)
         }
         let rumor: UnsignedEvent
         do { rumor = try UnsignedEvent(rumorJSON: text) } catch { throw MarmotError(.invalidRumor, error.reason) }

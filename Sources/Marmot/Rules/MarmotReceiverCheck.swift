@@ -48,6 +48,44 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     case senderRemoved
     /// An application message's inner rumor is authored by the MLS sender (MIP-03).
     case rumorAuthor
+    /// A key-package event is of kind 30443 or legacy 443 (MIP-00).
+    case keyPackageKind
+    /// A kind-30443 key package has a `d` tag of 64 hex characters (MIP-00, NIP-01 addressable).
+    case keyPackageDTag
+    /// A key package's `mls_protocol_version` tag is "1.0" (MIP-00).
+    case keyPackageVersionTag
+    /// A key package's `mls_ciphersuite` tag names the Marmot suite 0x0001 (MIP-00).
+    case keyPackageSuiteTag
+    /// A key package's `mls_extensions` tag lists last_resort and 0xf2ee (MIP-00).
+    case keyPackageExtensionsTag
+    /// A key package's `relays` tag holds at least one ws(s):// URL (MIP-00).
+    case keyPackageRelaysTag
+    /// A key package's `mls_proposals` tag is exactly SelfRemove, and present on kind 30443 (MIP-00).
+    case keyPackageProposalsTag
+    /// A key package's `i` tag is its KeyPackageRef, and present on kind 30443 (MIP-00).
+    case keyPackageRef
+    /// A key package's lifetime includes the time it is validated at (RFC 9420 §10.1, MIP-00).
+    case keyPackageLifetime
+    /// The 0xF2EE group data's version is not 0 (MIP-01). (Lengths that frame the structure,
+    /// UTF-8 text and admin keys are decoding itself: without them there is no group data to read.)
+    case groupDataVersion
+    /// The 0xF2EE group data's relays are ws(s):// URLs (MIP-01).
+    case groupDataRelays
+    /// The 0xF2EE group data's image fields are empty or of their exact length (MIP-01).
+    case groupDataImages
+    /// A Welcome names one of our key packages (MIP-02): we do not try a Welcome sealed to others.
+    case welcomeForOurKeyPackage
+    /// An application message's rumor is UTF-8 (MIP-03); with the check off, bad bytes would be
+    /// read as U+FFFD, a text the sender never wrote. (Its JSON is decoding itself: without it
+    /// there is no rumor.)
+    case rumorUTF8
+    /// A kind-445 content is at least a nonce and a tag long (MIP-03) before the AEAD is tried.
+    /// (The ChaCha20-Poly1305 open itself has no switch: without it there is no plaintext.)
+    case groupEventLength
+    /// A key-package event's id and Schnorr signature verify (NIP-01); MDK 0.8.0 does not check them.
+    case keyPackageEventSignature
+    /// A key-package event has exactly one `["encoding","base64"]` tag (MIP-00).
+    case keyPackageEncodingTag
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<MarmotReceiverCheck> = []

@@ -50,6 +50,7 @@ package enum WelcomeRumor {
         guard case .welcome(let welcome) = message.body else {
             throw MarmotError(.invalidWelcome, "MLSMessage wire format \(message.body.wireFormat) is not a Welcome")
         }
+        do { try message.requireSupportedVersion() } catch { throw MarmotError(.invalidWelcome, error.description) }
         return Parsed(welcome: welcome, relays: relays, keyPackageEvent: e ?? "")
     }
 

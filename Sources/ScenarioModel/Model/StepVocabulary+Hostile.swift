@@ -11,8 +11,10 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case proposeAdmin = "propose-admin", commitAdd = "commit-add", commitRemove = "commit-remove", commitAdmin = "commit-admin"
     case duplicateGroupData = "duplicate-group-data", badConfirmationTag = "bad-confirmation-tag"
     case pathLeafKeyReuse = "path-leaf-key-reuse", pathLeafCapabilities = "path-leaf-capabilities"
+    case pathLeafSignature = "path-leaf-signature", commitWithoutPath = "commit-without-path", extraPathNode = "extra-path-node"
     case badMembershipTag = "bad-membership-tag", futureEpoch = "future-epoch", pastEpoch = "past-epoch"
     case removedMemberMessage = "removed-member-message", reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
+    case wrongVersion = "wrong-version"
     case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
     case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
