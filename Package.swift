@@ -71,6 +71,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The driver side of the driver protocol: serves a ProtocolEngine over stdin/stdout
+        // (`marmot-conform driver swift`), the ExternalProcessEngine's peer.
+        .target(
+            name: "DriverService",
+            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding"],
+            swiftSettings: strict
+        ),
+
         // The app core members run (sans-I/O apart from awaiting its engine).
         .target(name: "GroupCore", dependencies: ["EngineInterface", "ErrorCodes", "Nostr"], swiftSettings: strict),
 
@@ -111,7 +119,7 @@ let package = Package(
             name: "MarmotConformCLI",
             dependencies: [
                 "Nostr", "ScenarioModel", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DriverService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
             ],

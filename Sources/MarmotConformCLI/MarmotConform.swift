@@ -19,7 +19,7 @@ struct MarmotConform: AsyncParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             Run.self, Replay.self, Trace.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, FaultMatrixCommand.self, BenchRelay.self,
-            RelayServe.self,
+            RelayServe.self, DriverServe.self, CheckDriver.self,
         ]
     )
 

@@ -22,8 +22,19 @@ extension MarmotConform {
         @Argument(help: "Scenario files or folders (default: scenarios/).")
         var paths: [String] = ["scenarios"]
 
-        @Option(help: "Engine for members without one of their own.")
+        @Option(help: ArgumentHelp(
+            "Engine for members without one of their own: swift, mdk, mixed, a name from the engines file, or driver:'CMD ARGS'.",
+            valueName: "engine"))
         var engine: EngineSelection = .mdk
+
+        @Flag(help: "Run each scenario under every assignment of the --engines to its members (a pairwise-covering set when there are many) and print the interop matrix.")
+        var matrix = false
+
+        @Option(help: "With --matrix: write the matrix as Markdown to this file.")
+        var matrixMd: String?
+
+        @Option(help: "With --matrix: write the matrix as JSON to this file.")
+        var matrixJson: String?
 
         @Option(help: "The seed of the world (one run per scenario).")
         var seed: UInt64?
@@ -56,6 +67,10 @@ extension MarmotConform {
 
         func validate() throws {
             if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
+            if !matrix, matrixMd != nil || matrixJson != nil || options.engineList != nil {
+                throw ValidationError("--matrix-md, --matrix-json and an engine list in --engines need --matrix")
+            }
+            if matrix, updateVectors { throw ValidationError("--matrix does not update vectors") }
         }
 
         /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
@@ -66,6 +81,7 @@ extension MarmotConform {
             let scenarios: [(Scenario, text: String)]
             let invalid: Int
             let ledgerURL: URL
+            let engines: EngineContext
             let capsuleURL: URL
             let junit: URL?
             let json: URL?
@@ -84,19 +100,20 @@ extension MarmotConform {
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
             return Plan(
-                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL,
+                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),
                 capsuleURL: capsuleURL, junit: junitURL, json: jsonURL)
         }
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: plan.repo, ledger: plan.ledgerURL, selection: engine, seeds: plan.seeds, capsules: plan.capsuleURL,
+                repo: plan.repo, ledger: plan.ledgerURL, selection: engine.rawValue, seeds: plan.seeds, capsules: plan.capsuleURL,
                 versions: versions, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
         }
 
         func run() async throws {
             let plan = try plan()
-            let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
+            if matrix { return try await runMatrix(plan) }
+            let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
             let request = try request(plan, versions: session.versions)
             let runner = ConformanceRunner(executor: executor(session))
             let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
@@ -147,6 +164,7 @@ extension MarmotConform {
             let ledgerURL: URL
             let recorded: FailureCapsule
             let engine: EngineSelection
+            let engines: EngineContext
             let scenario: Scenario
         }
 
@@ -162,18 +180,19 @@ extension MarmotConform {
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
-            return Loaded(repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, scenario: scenario)
+            return Loaded(
+                repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, engines: try options.engineContext(repo), scenario: scenario)
         }
 
         func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine, seeds: [loaded.recorded.seed],
+                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine.rawValue, seeds: [loaded.recorded.seed],
                 capsules: loaded.repo.root.appendingPathComponent("run/capsules/replays"), versions: versions)
         }
 
         func run() async throws {
             let loaded = try load()
-            let session = try await EngineSession.start(for: loaded.engine, driverTimeout: options.driverTimeout)
+            let session = try await EngineSession.start(for: loaded.engine, context: loaded.engines, driverTimeout: options.driverTimeout)
             let request = try request(loaded, versions: session.versions)
             let runner = ConformanceRunner(executor: ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch))
             let progress = RunProgress(total: 1)
