@@ -173,6 +173,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "DriverServiceTests",
+            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ScenarioRunnerTests",

@@ -54,7 +54,7 @@ package enum DriverLoop {
 
 /// Lines of a file descriptor, each at most `maximumLine` bytes (longer ones are skipped whole).
 struct LineReader {
-    enum Item {
+    enum Item: Equatable {
         case line([UInt8])
         case oversized
     }
@@ -79,7 +79,7 @@ struct LineReader {
                 let line = Array(buffer[start..<newline])
                 start = newline + 1
                 scanned = start
-                if skipping {
+                if skipping || line.count > maximumLine {
                     skipping = false
                     return .oversized
                 }

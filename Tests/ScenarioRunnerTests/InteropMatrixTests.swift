@@ -27,7 +27,7 @@ import Testing
 
     /// Five members over two engines (32 assignments) and 30 members over three get a pairwise set:
     /// far fewer columns, every pair of members seeing every pair of engines.
-    @Test(arguments: [(5, ["swift", "mdk"]), (30, ["swift", "mdk", "other"]), (2, Array((0..<5).map { "e\($0)" }))])
+    @Test(arguments: [(5, ["swift", "mdk"]), (30, ["swift", "mdk", "other"]), (3, Array((0..<5).map { "e\($0)" }))])
     func largerScenariosGetAPairwiseCoveringSet(members: Int, engines: [String]) {
         let (columns, coverage) = InteropMatrix.assignments(members: members, engines: engines)
         #expect(coverage == .pairwise)
