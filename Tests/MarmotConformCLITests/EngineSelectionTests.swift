@@ -24,7 +24,9 @@ import Testing
             "--engine", "driver:marmot-conform driver swift", "--check-determinism",
         ])
         #expect(output.status == 0, "\(output.text)")
-        #expect(output.text.contains("PASS scenarios/concurrent-commits/rename-rename-race.yaml"), "\(output.text)")
+        // INFO, not PASS: these runs' fingerprints are not pinned (they differ from in process by design).
+        #expect(output.text.contains("INFO scenarios/concurrent-commits/rename-rename-race.yaml"), "\(output.text)")
+        #expect(output.text.contains("8 passed, 0 failed"), "\(output.text)")
         #expect(!output.text.contains("UNSUPPORTED") && !output.text.contains("FAIL "), "\(output.text)")
     }
 
