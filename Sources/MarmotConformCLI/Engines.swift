@@ -96,6 +96,10 @@ struct EngineSession {
             session.versions["mixed"] = session.versions.filter { $0.key != "mixed" }.sorted { $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: " + ")
         }
+        // A matrix cell reproduced with `--engine matrix:…` carries the version the matrix gave it.
+        for selection in selections where selection.rawValue.hasPrefix(EngineSelection.assignmentPrefix) {
+            session.versions[selection.rawValue] = session.versions["mixed"]
+        }
         return session
     }
 
