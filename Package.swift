@@ -74,6 +74,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The driver side of the driver protocol: serves a ProtocolEngine over stdin/stdout
+        // (`marmot-conform driver swift`), the ExternalProcessEngine's peer.
+        .target(
+            name: "DriverService",
+            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding"],
+            swiftSettings: strict
+        ),
+
         // The app core members run (sans-I/O apart from awaiting its engine).
         .target(name: "GroupCore", dependencies: ["EngineInterface", "ErrorCodes", "Nostr"], swiftSettings: strict),
 
@@ -114,7 +122,7 @@ let package = Package(
             name: "MarmotConformCLI",
             dependencies: [
                 "Nostr", "ScenarioModel", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DriverService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler",
                 "RelayWebSocketServer",
             ],
@@ -173,6 +181,11 @@ let package = Package(
                 "NativeSwiftEngine", "Marmot", "MLS", "EngineInterface", "ExternalProcessEngine", "Nostr", "ConformanceTestSupport",
                 "EngineTestSupport", "HexEncoding", .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DriverServiceTests",
+            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler"],
             swiftSettings: strict
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),

@@ -14,11 +14,13 @@ enum Engines {
         let description: String
     }
 
-    /// MDK 0.8.0 through its driver (``MDKDriverCommand``): one driver process for the whole
-    /// invocation, one engine instance per member per run (names are made unique). Every instance runs
-    /// on the member's world clock and seeded stream, so MDK runs replay byte for byte; a driver that
-    /// cannot do that is refused here, before any scenario runs.
-    static func mdk(_ command: MDKDriverCommand, deadline: ProgressDeadline, epoch: UInt64)
+    /// An engine behind a driver (MDK 0.8.0 through ``DriverCommand/mdk(root:environment:)``, an
+    /// engines-file entry, a `driver:` command): one driver process for the whole invocation, one
+    /// engine instance per member per run (names are made unique). Every instance runs on the
+    /// member's world clock and seeded stream, so runs replay byte for byte; a driver that cannot do
+    /// that, or whose `hello` names another version than the engines file expects, is refused here,
+    /// before any scenario runs.
+    static func driver(_ command: DriverCommand, deadline: ProgressDeadline, epoch: UInt64)
         async throws -> (EngineSet.Entry, version: String, shutdown: @Sendable () async -> Void)
     {
         SignalCleanup.installOnce()
@@ -33,7 +35,12 @@ enum Engines {
             version = try await probe.capabilities().version
         } catch {
             await process.shutdown()
-            throw Unavailable(description: "the MDK driver (\(command.description)) cannot run: \(error)")
+            throw Unavailable(description: "the \(command.name) driver (\(command.description)) cannot run: \(error)")
+        }
+        if let expected = command.expectedVersion, expected != version {
+            await process.shutdown()
+            throw Unavailable(description: "the \(command.name) driver (\(command.description)) reports version \(version), "
+                + "the engines file expects \(expected)")
         }
         let counter = InstanceCounter()
         let entry = EngineSet.Entry(factory: { context in
@@ -42,41 +49,6 @@ enum Engines {
                 world: WorldFeed(clock: context.clock, generator: context.generator))
         }, deterministic: true)
         return (entry, version, { await process.shutdown() })
-    }
-}
-
-/// How the MDK driver is started: by default `.venv/bin/python drivers/mdk/driver.py` with the world
-/// shim `.venv/lib/libworldshim.so` preloaded (all made by ci/setup). `MARMOT_MDK_DRIVER` names
-/// another command (split on spaces), e.g. a stand-in driver a test controls; the shim is still
-/// preloaded when present, and the command must pass the same world check.
-struct MDKDriverCommand: CustomStringConvertible {
-    var executable: String
-    var arguments: [String]
-    var environment: [String: String?]
-
-    static let overrideVariable = "MARMOT_MDK_DRIVER"
-
-    var description: String { ([executable] + arguments).joined(separator: " ") }
-
-    static func resolve(root: String = ".", environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Self {
-        let shim = "\(root)/.venv/lib/libworldshim.so"
-        let absoluteShim = URL(fileURLWithPath: shim).standardizedFileURL.path
-        var variables: [String: String?] = ["PYTHONHASHSEED": "0"]
-        if FileManager.default.fileExists(atPath: shim) { variables["LD_PRELOAD"] = absoluteShim }
-        if let custom = environment[overrideVariable], let first = custom.split(separator: " ").first {
-            return Self(executable: String(first), arguments: custom.split(separator: " ").dropFirst().map(String.init), environment: variables)
-        }
-        let python = "\(root)/.venv/bin/python", driver = "\(root)/drivers/mdk/driver.py"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw Engines.Unavailable(description: "no Python at \(python): run ci/setup (it creates .venv with mdk-python)")
-        }
-        guard FileManager.default.fileExists(atPath: driver) else {
-            throw Engines.Unavailable(description: "no MDK driver at \(driver): run marmot-conform from the repository root")
-        }
-        guard variables["LD_PRELOAD"] != nil else {
-            throw Engines.Unavailable(description: "no world shim at \(shim): run ci/setup (MDK runs only on the world's clock and seed)")
-        }
-        return Self(executable: python, arguments: [driver], environment: variables)
     }
 }
 
@@ -99,24 +71,40 @@ struct EngineSession {
     var epoch: UInt64 = 1_700_000_000
     var shutdowns: [@Sendable () async -> Void] = []
 
-    static func start(for selection: EngineSelection, driverTimeout: DriverTimeout) async throws -> EngineSession {
+    /// Starts what `selections` need (each once): ours in process, every other engine's driver.
+    static func start(for selections: [EngineSelection], context: EngineContext, driverTimeout: DriverTimeout) async throws
+        -> EngineSession
+    {
         var session = EngineSession()
         // Our engine runs in process, so it is always there for members that pin it (`engine:
         // swift`, as a hostile member does) whatever the selection.
         session.engines.entries["swift"] = Engines.swift
-        if selection.usesSwift { session.versions["swift"] = "0.1" }
-        if selection.usesMDK {
-            let (entry, version, shutdown) = try await Engines.mdk(try MDKDriverCommand.resolve(), deadline: driverTimeout.deadline, epoch: session.epoch)
-            session.engines.entries["mdk"] = entry
-            session.versions["mdk"] = version
+        let engines = selections.flatMap(\.engines)
+        for engine in engines where session.versions[engine.rawValue] == nil {
+            guard engine != .swift else {
+                session.versions["swift"] = "0.1"
+                continue
+            }
+            let command = try context.command(for: engine)
+            let (entry, version, shutdown) = try await Engines.driver(command, deadline: driverTimeout.deadline, epoch: session.epoch)
+            session.engines.entries[engine.rawValue] = entry
+            session.versions[engine.rawValue] = version
             session.shutdowns.append(shutdown)
         }
-        if selection == .mixed {
-            // What a ledger entry for mixed runs names as its version: every engine taking part.
-            session.versions["mixed"] = session.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                .joined(separator: " + ")
+        if selections.contains(.mixed) || engines.count > 1 {
+            // What a ledger entry for mixed (and matrix) runs names as its version: every engine taking part.
+            session.versions["mixed"] = session.versions.filter { $0.key != "mixed" }.sorted { $0.key < $1.key }
+                .map { "\($0.key) \($0.value)" }.joined(separator: " + ")
+        }
+        // A matrix cell reproduced with `--engine matrix:…` carries the version the matrix gave it.
+        for selection in selections where selection.rawValue.hasPrefix(EngineSelection.assignmentPrefix) {
+            session.versions[selection.rawValue] = session.versions["mixed"]
         }
         return session
+    }
+
+    static func start(for selection: EngineSelection, context: EngineContext, driverTimeout: DriverTimeout) async throws -> EngineSession {
+        try await start(for: [selection], context: context, driverTimeout: driverTimeout)
     }
 
     func shutdown() async {

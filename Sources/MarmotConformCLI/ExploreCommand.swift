@@ -77,7 +77,7 @@ extension MarmotConform {
 
         func run() async throws {
             let plan = try plan()
-            let session = try await EngineSession.start(for: .swift, driverTimeout: options.driverTimeout)
+            let session = try await EngineSession.start(for: .swift, context: try options.engineContext(plan.repo), driverTimeout: options.driverTimeout)
             let explorer = makeExplorer(plan, session)
             Console.line("marmot-conform explore: \(plan.scenario.file) on swift, seed \(seed), budget \(budget.text)")
             if listPoints { return await list(explorer, session) }

@@ -8,14 +8,6 @@ import ExternalProcessEngine
 import Foundation
 import ScenarioRunner
 
-/// Which engine members without one of their own run on.
-enum EngineSelection: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case mdk, swift, mixed
-
-    var usesSwift: Bool { self != .mdk }
-    var usesMDK: Bool { self != .swift }
-}
-
 /// An inclusive range of world seeds, written `A..B` (`1..200`): A ≤ B, at most a million seeds.
 struct SeedRange: ExpressibleByArgument, Equatable {
     static let maximumCount: UInt64 = 1_000_000
@@ -61,6 +53,23 @@ struct RunnerOptions: ParsableArguments {
     var ledger: String?
 
     @Option(help: ArgumentHelp(
+        "An engines file (FILE.yaml: engines by name, docs/engines.md; default: engines.yaml at the repository root if present) "
+            + "or, with --matrix, the engines to assign (swift,mdk). May be given twice, once for each.",
+        valueName: "FILE.yaml|A,B"))
+    var engines: [EnginesArgument] = []
+
+    /// The engines file named with `--engines`, if any.
+    var enginesFile: String? { engines.compactMap(\.file).last }
+
+    /// The engine list named with `--engines`, if any.
+    var engineList: EngineList? { engines.compactMap(\.list).last }
+
+    /// The engines file and the directories engine commands are resolved from.
+    func engineContext(_ repo: Repository) throws -> EngineContext {
+        try EngineContext.load(repo: repo, engines: enginesFile)
+    }
+
+    @Option(help: ArgumentHelp(
         "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails (at most 3600).",
         valueName: "seconds"))
     var driverTimeout: DriverTimeout = .standard
@@ -80,15 +89,33 @@ struct RunnerOptions: ParsableArguments {
     /// What the runner needs for one invocation; `replay` passes no vector update and no
     /// determinism check, so that every recorded check is re-judged by the same pipeline as `run`.
     func request(
-        repo: Repository, ledger: URL, selection: EngineSelection, seeds: [UInt64], capsules: URL, versions: [String: String],
+        repo: Repository, ledger: URL, selection: String, seeds: [UInt64], capsules: URL, versions: [String: String],
         updateVectors: Bool = false, checkDeterminism: Bool = false
     ) throws -> RunRequest {
         var request = RunRequest(
-            selection: selection.rawValue, seeds: seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
+            selection: selection, seeds: seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
             vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
             ledger: try DefectLedgerFile.load(ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
         request.reproducePath = repo.absolutePath
         request.profile = profile
         return request
+    }
+}
+
+/// One `--engines` value: an engines file (`*.yaml`, `*.yml`) or a list of engines (`swift,mdk`).
+struct EnginesArgument: ExpressibleByArgument {
+    let file: String?
+    let list: EngineList?
+
+    init?(argument: String) {
+        if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") {
+            file = argument
+            list = nil
+        } else if let engines = EngineList(argument: argument) {
+            file = nil
+            list = engines
+        } else {
+            return nil
+        }
     }
 }

@@ -22,8 +22,19 @@ extension MarmotConform {
         @Argument(help: "Scenario files or folders (default: scenarios/).")
         var paths: [String] = ["scenarios"]
 
-        @Option(help: "Engine for members without one of their own.")
+        @Option(help: ArgumentHelp(
+            "Engine for members without one of their own: swift, mdk, mixed, a name from the engines file, or driver:'CMD ARGS'.",
+            valueName: "engine"))
         var engine: EngineSelection = .mdk
+
+        @Flag(help: "Run each scenario under every assignment of the --engines to its members (a pairwise-covering set when there are many) and print the interop matrix.")
+        var matrix = false
+
+        @Option(help: "With --matrix: write the matrix as Markdown to this file.")
+        var matrixMd: String?
+
+        @Option(help: "With --matrix: write the matrix as JSON to this file.")
+        var matrixJson: String?
 
         @Option(help: "The seed of the world (one run per scenario).")
         var seed: UInt64?
@@ -73,6 +84,11 @@ extension MarmotConform {
                 throw ValidationError("--update-vectors rewrites shared files: run it without --jobs and --shard")
             }
             if trace, jobs.value > 1 { throw ValidationError("--trace prints one run at a time: run it without --jobs") }
+            if !matrix, matrixMd != nil || matrixJson != nil || options.engineList != nil {
+                throw ValidationError("--matrix-md, --matrix-json and an engine list in --engines need --matrix")
+            }
+            if matrix, updateVectors { throw ValidationError("--matrix does not update vectors") }
+            if matrix, jobs.value > 1 || shard != nil { throw ValidationError("--matrix runs in one process: run it without --jobs and --shard") }
         }
 
         /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
@@ -83,6 +99,7 @@ extension MarmotConform {
             let scenarios: [(Scenario, text: String)]
             let invalid: Int
             let ledgerURL: URL
+            let engines: EngineContext
             let capsuleURL: URL
             let junit: URL?
             let json: URL?
@@ -109,23 +126,24 @@ extension MarmotConform {
             }
             let all = RunUnits.all(scenarioCount: scenarios.count, seeds: seedList)
             return Plan(
-                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL,
+                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),
                 capsuleURL: capsuleURL, junit: junitURL, json: jsonURL, resolvedPaths: resolvedPaths,
                 units: shard.map { $0.select(all) } ?? all, allUnits: all.count)
         }
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: plan.repo, ledger: plan.ledgerURL, selection: engine, seeds: plan.seeds, capsules: plan.capsuleURL,
+                repo: plan.repo, ledger: plan.ledgerURL, selection: engine.rawValue, seeds: plan.seeds, capsules: plan.capsuleURL,
                 versions: versions, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
         }
 
         func run() async throws {
             let plan = try plan()
             if worker { return try await serveAsWorker(plan) }
+            if matrix { return try await runMatrix(plan) }
             if jobs.value > 1 { return try await runInWorkers(plan) }
             if shard != nil { return try await runShard(plan) }
-            let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
+            let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
             let request = try request(plan, versions: session.versions)
             let runner = ConformanceRunner(executor: executor(session))
             let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
@@ -182,6 +200,7 @@ extension MarmotConform {
             let ledgerURL: URL
             let recorded: FailureCapsule
             let engine: EngineSelection
+            let engines: EngineContext
             let scenario: Scenario
         }
 
@@ -197,18 +216,19 @@ extension MarmotConform {
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
-            return Loaded(repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, scenario: scenario)
+            return Loaded(
+                repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, engines: try options.engineContext(repo), scenario: scenario)
         }
 
         func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine, seeds: [loaded.recorded.seed],
+                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine.rawValue, seeds: [loaded.recorded.seed],
                 capsules: loaded.repo.root.appendingPathComponent("run/capsules/replays"), versions: versions)
         }
 
         func run() async throws {
             let loaded = try load()
-            let session = try await EngineSession.start(for: loaded.engine, driverTimeout: options.driverTimeout)
+            let session = try await EngineSession.start(for: loaded.engine, context: loaded.engines, driverTimeout: options.driverTimeout)
             let request = try request(loaded, versions: session.versions)
             var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
             executor.schedule = loaded.recorded.schedule  // an explored schedule (docs/explore.md), else the seeded run

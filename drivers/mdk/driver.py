@@ -490,6 +490,8 @@ def handle(driver, line):
     if not isinstance(request, dict):
         return {"id": None, "error": {"code": "bad_request", "message": "request must be a JSON object"}}
     request_id = request.get("id")
+    if not isinstance(request_id, int) or isinstance(request_id, bool):
+        return {"id": None, "error": {"code": "bad_request", "message": "a request needs an integer `id`"}}
     try:
         method = request.get("method")
         if method not in METHODS:

@@ -54,7 +54,7 @@ extension MarmotConform {
             var swiftBench = bench()
             let swift = try await swiftBench.measure(Self.swiftEngine(seed: seed))
             guard !swiftOnly else { return Console.line(EngineBenchReport.table(swift: swift, mdk: nil, sizes: sizes)) }
-            let mdk = try await measureMDK()
+            let mdk = try await measureMDK(try DriverCommand.mdk(root: repo.root))
             Console.line(EngineBenchReport.table(swift: swift, mdk: mdk, sizes: sizes))
         }
 
@@ -63,8 +63,7 @@ extension MarmotConform {
             return { label in NativeSwiftEngine(generator: SeededGenerator(seed: seed).child(label), clock: clock) }
         }
 
-        func measureMDK() async throws -> EngineBenchFigures {
-            let command = try MDKDriverCommand.resolve()
+        func measureMDK(_ command: DriverCommand) async throws -> EngineBenchFigures {
             let process = await DriverProcess.launch(
                 executable: command.executable, arguments: command.arguments, environment: command.environment,
                 deadline: options.driverTimeout.deadline)

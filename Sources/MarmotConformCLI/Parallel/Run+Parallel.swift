@@ -11,7 +11,7 @@ extension MarmotConform.Run {
 
     /// The units in this process, one after the other (a shard without --jobs).
     func runShard(_ plan: Plan) async throws {
-        let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
+        let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
         let request = try request(plan, versions: session.versions)
         let runner = ConformanceRunner(executor: executor(session))
         let progress = RunProgress(total: plan.units.count)
@@ -73,6 +73,9 @@ extension MarmotConform.Run {
         if let filter { arguments += ["--filter", filter] }
         if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         if checkDeterminism { arguments.append("--check-determinism") }
+        // Workers resolve engine names and judge checks exactly as this process does.
+        if let file = plan.engines.file { arguments += ["--engines", file.path] }
+        if options.profile != .standard { arguments += ["--profile", options.profile.rawValue] }
         return WorkerSlot.Launch(executable: binary, arguments: arguments)
     }
 }

@@ -17,7 +17,7 @@ extension MarmotConform.Run {
     static let workerExitVariable = "MARMOT_CONFORM_WORKER_EXIT_ON"
 
     func serveAsWorker(_ plan: Plan) async throws {
-        let session = try await EngineSession.start(for: engine, driverTimeout: options.driverTimeout)
+        let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
         let request = try request(plan, versions: session.versions)
         let runner = ConformanceRunner(executor: executor(session))
         Console.line(WorkerProtocol.readyLine(units: plan.units.count, versions: session.versions))

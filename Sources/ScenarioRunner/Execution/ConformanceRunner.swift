@@ -57,7 +57,7 @@ package struct ConformanceRunner: Sendable {
         for (scenario, text) in scenarios {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             for seed in request.seeds {
-                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(request.selection) --seed \(seed)"
+                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
                 var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
                 if execution.run.notRun == nil {
@@ -109,6 +109,12 @@ package struct ConformanceRunner: Sendable {
         run.checks = ProfiledRule.tag(run.checks, of: scenario)
         run = request.profile.judge(run)
         return request.ledger.apply(to: run, engineVersion: request.engineVersions[request.selection] ?? "", today: request.today)
+    }
+
+    /// A selection as one shell word (a `driver:` command has spaces): quoted when it needs it.
+    static func shellWord(_ text: String) -> String {
+        guard text.contains(where: { !($0.isLetter || $0.isNumber || "._-:,/+=".contains($0)) }) else { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The outcome as stored: the whole outcome, with the two parts that are not the same on

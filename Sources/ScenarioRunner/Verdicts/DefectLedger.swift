@@ -120,6 +120,17 @@ package struct DefectLedger: Sendable {
         return !a.isDisjoint(with: b)
     }
 
+    /// Whether a ledger entry's `engine` names a run's engine: the same name, or for an interop-matrix
+    /// cell (`matrix:swift,mdk,mdk`) an assignment pattern of as many positions, `*` matching any
+    /// engine (`matrix:*,mdk,*` excuses every cell whose second free member runs MDK).
+    static func engine(_ pattern: String, matches engine: String) -> Bool {
+        if pattern == engine { return true }
+        guard let wanted = EngineSet.assignedEngines(pattern), let actual = EngineSet.assignedEngines(engine),
+            wanted.count == actual.count
+        else { return false }
+        return zip(wanted, actual).allSatisfy { $0 == "*" || $0 == $1 }
+    }
+
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
@@ -135,7 +146,7 @@ package struct DefectLedger: Sendable {
         for index in run.checks.indices {
             let check = run.checks[index]
             guard let entry = entries.first(where: {
-                $0.engine == run.engine && $0.version == engineVersion && $0.scenario == run.scenario && $0.check == check.check
+                Self.engine($0.engine, matches: run.engine) && $0.version == engineVersion && $0.scenario == run.scenario && $0.check == check.check
                     && ($0.seeds?.contains(run.seed) ?? true)
             }) else { continue }
             switch check.verdict {

@@ -1,0 +1,96 @@
+import EngineInterface
+import ExternalProcessEngine
+import Nostr
+
+/// The driver side of docs/driver-protocol.md: serves engine instances made by a factory to a
+/// client over JSON lines (the peer of ``ExternalProcessEngine``). `marmot-conform driver swift`
+/// serves our own engine with it, which proves the protocol carries everything the runner needs.
+///
+/// Requests are served one at a time, in the order they arrive; every line gets exactly one
+/// response line. The engines run on the world of each request (``RequestWorld``).
+package actor DriverServer {
+    /// Makes one instance's engine on its world.
+    package typealias Factory = @Sendable (RequestWorld) -> any ProtocolEngine
+
+    private struct Instance {
+        let engine: any ProtocolEngine
+        let world: RequestWorld
+    }
+
+    private let identity: EngineCapabilities
+    private let clientTag: String
+    private let factory: Factory
+    private var instances: [String: Instance] = [:]
+    private var counter = 0
+
+    /// - Parameters:
+    ///   - identity: what `hello` declares (name, version, capabilities); the world capabilities
+    ///     are added, since every request runs on the world.
+    ///   - clientTag: the `client` tag value the engine writes.
+    package init(identity: EngineCapabilities, clientTag: String, factory: @escaping Factory) {
+        self.identity = identity
+        self.clientTag = clientTag
+        self.factory = factory
+    }
+
+    /// The response line (without its newline) for one request line.
+    package func respond(to line: [UInt8]) async -> String {
+        let request: DriverRequest
+        do { request = try DriverRequest(line: line) } catch {
+            return Self.errorLine(id: error.id, error.error)
+        }
+        do {
+            let result = try await serve(request)
+            return JSONValue.object(["id": JSONValue(request.id), "result": .object(result)]).serialized()
+        } catch {
+            return Self.errorLine(id: request.id, error)
+        }
+    }
+
+    /// The response to a line that is too long to read (its id is unknown).
+    package static func oversizedLine(limit: Int) -> String {
+        errorLine(id: nil, EngineError(.badRequest, "request line longer than \(limit) bytes"))
+    }
+
+    static func errorLine(id: Int64?, _ error: EngineError) -> String {
+        let fields: [String: JSONValue] = ["code": .string(error.code.name), "message": .string(error.reason)]
+        return JSONValue.object(["id": id.map { JSONValue($0) } ?? .null, "error": .object(fields)]).serialized()
+    }
+
+    private func serve(_ request: DriverRequest) async throws(EngineError) -> [String: JSONValue] {
+        switch request.method {
+        case .hello: return hello()
+        case .createInstance: return try createInstance(request.params)
+        case .destroyInstance:
+            let name = try request.params.string("instance")
+            guard instances.removeValue(forKey: name) != nil else { throw EngineError(.unknownInstance, "no instance `\(name)`") }
+            return [:]
+        default:
+            let name = try request.params.string("instance")
+            guard let instance = instances[name] else { throw EngineError(.unknownInstance, "no instance `\(name)`") }
+            if let world = request.world { instance.world.begin(unixTime: world.unixTime, seed: world.seed) }
+            return try await EngineCall.perform(request.method, request.params, on: instance.engine)
+        }
+    }
+
+    private func hello() -> [String: JSONValue] {
+        let declared = identity.capabilities.map(\.rawValue) + ["world.virtual_clock", "world.seeded_random"]
+        return [
+            "protocol_version": JSONValue(1), "name": .string(identity.name), "version": .string(identity.version),
+            "client_tag": .string(clientTag), "capabilities": .array(Set(declared).sorted().map(JSONValue.string)),
+            "world": .object(["clock": .string("virtual"), "random": .string("seeded")]),
+        ]
+    }
+
+    private func createInstance(_ params: Params) throws(EngineError) -> [String: JSONValue] {
+        // The engine keeps its state in memory: the key is checked as the protocol asks, not used.
+        _ = try params.bytes("encryption_key", count: 32)
+        _ = try params.object("config")
+        counter += 1
+        let name = params.has("instance") ? try params.string("instance") : "i\(counter)"
+        guard instances[name] == nil else { throw EngineError(.instanceExists, "instance `\(name)` already exists") }
+        let world = RequestWorld()
+        instances[name] = Instance(engine: factory(world), world: world)
+        return ["instance": .string(name)]
+    }
+}
