@@ -78,6 +78,8 @@ extension FaultMatrix {
     /// "Recovery from lost frames") and still fail on MDK 0.8.0, not ledgered yet.
     static let mdkKeepsNoRollbackProposal = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice merged her rename and met carol's SelfRemove proposal after it; bob's commit of that proposal, which MIP-03 ranks first, rolls her back and then cannot be applied, since MDK 0.8.0 keeps no proposal of the epoch it can roll back to (our engine does): alice stays at the old epoch with carol, a fork (traced on carol-proposal-duplicate; the other cells end in the same state). Needs a ledger entry and a finding."
 
+    static let mdkLateRenameAgainstLeave = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice's rename arrives 10 s late against bob's commit of carol's leave (not diagnosed; most likely MDK 0.8.0 keeping no proposal of its rollback epoch, as in the cells below)."
+
     static func open(_ reason: String, _ cells: [String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: cells.map { ($0, reason) })
     }
@@ -172,16 +174,13 @@ extension FaultMatrix {
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
             points: [published("alice-commit", by: "alice", "remove commit"), published("bob-commit", by: "bob", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
-            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: open(lateRepublish("rename", against: "remove", seeds: "2, 3, 5, 9 and 10"), ["bob-commit-delay", "bob-commit-drop"])),
+            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true)),
         Flow(
             name: "leave-x-rename", summary: "carol leaves while alice renames the group.",
             actions: ["leave: { by: carol }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-proposal", by: "carol", "SelfRemove proposal"), published("alice-commit", by: "alice", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
-            open: open(
-                "carol's leave and alice's rename in one epoch: alice's rename commit arriving late loses a message or forks (some of swift seeds 1..10).",
-                ["alice-commit-delay"])
+            open: open(mdkLateRenameAgainstLeave, ["alice-commit-delay"])
                 .merging(open(mdkKeepsNoRollbackProposal, [
                     "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
                     "carol-proposal-duplicate", "carol-proposal-withhold-ok",
@@ -197,11 +196,7 @@ extension FaultMatrix {
                 .merging(commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true, faults: [.relayDown])) { $1 }
                 .merging(commitRefused("bob-commit", outcome: Outcome(members: withDave, name: nil, probe: "dave"), race: true,
                                        faults: [.reject, .senderPartitioned])) { $1 },
-            open: open(
-                "alice's add commit arriving late in an epoch bob's remove also wants loses a message (2 of swift seeds 1..10).",
-                ["alice-commit-delay", "alice-commit-drop", "alice-commit-reorder"])
-                .merging(open(
-                    lateRepublish("remove", seeds: "4-8 and 10"), ["bob-commit-delay", "bob-commit-drop"])) { $1 }),
+            open: open(lateRepublish("remove", seeds: "4-8 and 10"), ["bob-commit-delay", "bob-commit-drop"])),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
