@@ -26,7 +26,7 @@ import Testing
         #expect(output.status == 0, "\(output.text)")
         // INFO, not PASS: these runs' fingerprints are not pinned (they differ from in process by design).
         #expect(output.text.contains("INFO scenarios/concurrent-commits/rename-rename-race.yaml"), "\(output.text)")
-        #expect(output.text.contains("8 passed, 0 failed"), "\(output.text)")
+        #expect(output.text.contains("9 passed, 0 failed"), "\(output.text)")
         #expect(!output.text.contains("UNSUPPORTED") && !output.text.contains("FAIL "), "\(output.text)")
     }
 
