@@ -199,6 +199,28 @@ extension GroupCore {
         return true
     }
 
+    /// What `change` still asks for in `chat`'s current epoch, or nil when it means nothing there:
+    /// the invitees not yet members, the targets still members, an admin list that still differs, a
+    /// self-update always; each (but the self-update) only while we are an admin.
+    func stillWanted(_ change: CommitChange, in chat: ChatRecord) -> CommitChange? {
+        let isAdmin = chat.admins.contains(publicKey)
+        switch change {
+        case .add(let keyPackages):
+            let fresh = keyPackages.filter { !chat.members.contains($0.pubkey) }
+            return fresh.isEmpty || !isAdmin ? nil : .add(fresh)
+        case .remove(let targets):
+            let still = targets.filter(chat.members.contains)
+            return still.isEmpty || !isAdmin ? nil : .remove(still)
+        case .selfUpdate:
+            return .selfUpdate
+        case .admins(let adding, let removing, _):
+            let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
+            return Set(wanted) == Set(chat.admins) || !isAdmin ? nil : change
+        case .rename, .groupData:
+            return isAdmin ? change : nil
+        }
+    }
+
     /// A competing commit won the race (MIP-03): ours is never merged and its welcomes never
     /// leave (they would strand their invitees on a fork). An add or remove that still means
     /// something is asked for again in the winning epoch; a rename or other change that lost is
@@ -211,18 +233,6 @@ extension GroupCore {
             .commitSuperseded, "\(pending.label): a competing commit \(winner.id.hex.prefix(8)) won the epoch (MIP-03)")
         let again: CommitChange?
         switch pending.change {
-        case .add(let keyPackages):
-            let fresh = keyPackages.filter { !chat.members.contains($0.pubkey) }
-            again = fresh.isEmpty || !chat.admins.contains(publicKey) ? nil : .add(fresh)
-        case .remove(let targets):
-            let still = targets.filter(chat.members.contains)
-            again = still.isEmpty || !chat.admins.contains(publicKey) ? nil : .remove(still)
-        case .selfUpdate:
-            again = .selfUpdate
-        case .admins(let adding, let removing, _):
-            // Still wanted if the winning epoch's list differs from what we asked for.
-            let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
-            again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : pending.change
         case .rename, .groupData:
             // The winner's state is the group's now; renaming again would overrule MIP-03.
             fail(superseded, chatID: pending.chatID)
@@ -230,6 +240,8 @@ extension GroupCore {
         case nil:
             guard let leavers = leaversToRemove(departed, in: chat) else { return }
             again = .remove(leavers)
+        case let change?:
+            again = stillWanted(change, in: chat)
         }
         guard let again else { return }
         guard commits[chat.chatID] == nil else {

@@ -38,23 +38,7 @@ extension GroupCore {
     /// still means something there.
     private func askAgain(_ pending: PendingCommit) async {
         guard let change = pending.change, let chat = chats[pending.chatID], !chat.isRemoved else { return }
-        let again: CommitChange?
-        switch change {
-        case .add(let keyPackages):
-            let fresh = keyPackages.filter { !chat.members.contains($0.pubkey) }
-            again = fresh.isEmpty || !chat.admins.contains(publicKey) ? nil : .add(fresh)
-        case .remove(let targets):
-            let still = targets.filter(chat.members.contains)
-            again = still.isEmpty || !chat.admins.contains(publicKey) ? nil : .remove(still)
-        case .admins(let adding, let removing, _):
-            let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
-            again = Set(wanted) == Set(chat.admins) || !chat.admins.contains(publicKey) ? nil : change
-        case .rename, .groupData:
-            again = chat.admins.contains(publicKey) ? change : nil
-        case .selfUpdate:
-            again = change
-        }
-        guard let again else {
+        guard let again = stillWanted(change, in: chat) else {
             note("\(change.label) means nothing in epoch \(chat.epoch) any more")
             return
         }
