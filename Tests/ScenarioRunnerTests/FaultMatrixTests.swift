@@ -33,6 +33,18 @@ import Testing
         }
     }
 
+    /// A cell marked as an MDK 0.8.0 defect is excused only by the ledger: each has mdk entries
+    /// there (a marked cell without them would fail the gate, one ledgered without the mark would
+    /// hide an open defect from the matrix's report), and no other fault-matrix cell is ledgered.
+    @Test func mdkDefectCellsAreLedgered() throws {
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent("known-defects.yaml"), encoding: .utf8)
+        let ledger = try DefectLedger(yaml: text, file: "known-defects.yaml")
+        let ledgered = Set(ledger.entries.filter { $0.scenario.hasPrefix("fault matrix ") }.map(\.scenario))
+        #expect(!FaultMatrix.mdkDefectScenarios.isEmpty)
+        #expect(Set(FaultMatrix.mdkDefectScenarios) == ledgered)
+        #expect(ledger.entries.filter { $0.scenario.hasPrefix("fault matrix ") }.allSatisfy { $0.engine == "mdk" })
+    }
+
     /// Runs one committed cell on the Swift engine, seed 1, with `recovery`; true when it passes.
     static func passes(_ path: String, recovery: Recovery) async throws -> Bool {
         let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)

@@ -74,11 +74,23 @@ extension FaultMatrix {
         "bob's \(what) commit, its first publish lost or late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's \(other) past their single rollback point: a split (swift seeds \(seeds))."
     }
 
-    /// Race cells that pass on swift seeds 1..10 since the race rules (docs/group-core.md,
-    /// "Recovery from lost frames") and still fail on MDK 0.8.0, not ledgered yet.
-    static let mdkKeepsNoRollbackProposal = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice merged her rename and met carol's SelfRemove proposal after it; bob's commit of that proposal, which MIP-03 ranks first, rolls her back and then cannot be applied, since MDK 0.8.0 keeps no proposal of the epoch it can roll back to (our engine does): alice stays at the old epoch with carol, a fork (traced on carol-proposal-duplicate; the other cells end in the same state). Needs a ledger entry and a finding."
+    // MDK 0.8.0's own defects (docs/fault-matrix.md, "MDK 0.8.0 defects"; known-defects.yaml;
+    // docs/findings/mdk-race-rollback.md and mdk-catch-up-and-readd.md).
 
-    static let mdkLateRenameAgainstLeave = "passes on swift (seeds 1..10) and mixed seed 1; fails on mdk seed 1: alice's rename arrives 10 s late against bob's commit of carol's leave (not diagnosed; most likely MDK 0.8.0 keeping no proposal of its rollback epoch, as in the cells below)."
+    /// A commit of an epoch not reached yet (a delayed commit overtaken by the next one) is recorded
+    /// as failed and refused when handed again after the missing commit.
+    static let mdkRefusesFailedCommit = "MDK 0.8.0 records carol's late add commit, met after dave's self-update of the next epoch, as failed and refuses it when handed again: carol stays behind."
+
+    /// A commit naming a SelfRemove proposal that has not arrived yet is recorded as failed.
+    static let mdkRefusesCommitBeforeProposal = "MDK 0.8.0 cannot process bob's commit of carol's SelfRemove before the proposal itself, records it as failed and refuses it when handed again once the proposal is there: alice stays behind."
+
+    /// The same, met by the committer catching up after her partition.
+    static let mdkRefusesCommitBeforeProposalAfterPartition = "alice, catching up after her partition, meets bob's commit of carol's SelfRemove before the proposal; MDK 0.8.0 records it as failed and refuses it when handed again once the proposal is there: alice stays behind."
+
+    /// Rolled back to the epoch before our own merged commit, MDK holds none of that epoch's proposals.
+    static let mdkKeepsNoRollbackProposal = "alice merges her rename at its OK, then meets carol's SelfRemove proposal (of the epoch she left) and bob's commit of it, which MIP-03 ranks first (same second, smaller id); MDK 0.8.0 rolls back to its snapshot of that epoch, which holds no proposal, so bob's commit is unprocessable and alice stays at the old epoch with carol (docs/findings/mdk-race-rollback.md)."
+
+    static func mdk(_ reason: String, _ cells: [String]) -> [String: String] { open(reason, cells) }
 
     static func open(_ reason: String, _ cells: [String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: cells.map { ($0, reason) })
@@ -115,7 +127,8 @@ extension FaultMatrix {
             points: [keyPackage, published("commit", by: "alice", "add commit"), delivered("commit-at-peer", to: "carol", "add commit"),
                      welcome(to: inviteeInbox), welcomeDelivered(to: "dave", inbox: inviteeInbox)],
             outcome: Outcome(members: withDave, probe: "dave"),
-            finals: commitRefused(faults: [.reject, .relayDown]).merging(keyPackageLost) { $1 }),
+            finals: commitRefused(faults: [.reject, .relayDown]).merging(keyPackageLost) { $1 },
+            mdkDefects: mdk(mdkRefusesFailedCommit, ["commit-at-peer-delay"])),
         Flow(
             name: "remove", summary: "alice removes carol.",
             actions: ["remove-members: { by: alice, members: carol }"],
@@ -132,7 +145,10 @@ extension FaultMatrix {
             name: "leave", summary: "carol (not an admin) leaves; an admin commits her SelfRemove proposal.",
             actions: ["leave: { by: carol }"],
             points: [published("proposal", by: "carol", "SelfRemove proposal"), delivered("proposal-at-peer", to: "alice", "SelfRemove proposal")],
-            outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob")),
+            outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
+            mdkDefects: mdk(mdkRefusesCommitBeforeProposal, [
+                "proposal-at-peer-delay", "proposal-at-peer-drop", "proposal-at-peer-receiver-partitioned", "proposal-at-peer-reorder",
+            ])),
         Flow(
             name: "send", summary: "carol sends a message.",
             actions: ["send: { by: carol, text: hello }"],
@@ -180,11 +196,10 @@ extension FaultMatrix {
             actions: ["leave: { by: carol }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-proposal", by: "carol", "SelfRemove proposal"), published("alice-commit", by: "alice", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
-            open: open(mdkLateRenameAgainstLeave, ["alice-commit-delay"])
-                .merging(open(mdkKeepsNoRollbackProposal, [
-                    "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
-                    "carol-proposal-duplicate", "carol-proposal-withhold-ok",
-                ])) { $1 }),
+            mdkDefects: mdk(mdkKeepsNoRollbackProposal, [
+                "alice-commit-delay", "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
+                "carol-proposal-duplicate", "carol-proposal-withhold-ok",
+            ]).merging(mdk(mdkRefusesCommitBeforeProposalAfterPartition, ["alice-commit-sender-partitioned"])) { $1 }),
         Flow(
             name: "add-x-remove", summary: "alice adds dave while bob removes carol.", withDave: true,
             actions: ["add-members: { by: alice, members: dave }", "remove-members: { by: bob, members: carol }"],

@@ -7,9 +7,10 @@ extension FaultMatrix {
     static let ciSampleSize = 14
 
     /// Rounds over the fault kinds; each takes the next cell of that kind from the flow used least
-    /// so far (table order breaks ties). Open cells never enter: the gate must pass.
+    /// so far (table order breaks ties). Open cells never enter: the gate must pass; nor do cells of
+    /// a ledgered MDK defect: the sample is there to prove recovery that holds on every engine.
     static func ciSample() -> [Cell] {
-        let candidates = cells().filter { $0.open == nil }
+        let candidates = cells().filter { $0.open == nil && $0.mdkDefect == nil }
         var chosen: [Cell] = []
         var uses: [String: Int] = [:]
         var progressed = true

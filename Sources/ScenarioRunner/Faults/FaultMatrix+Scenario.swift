@@ -15,6 +15,9 @@ extension FaultMatrix {
         if let open = cell.open {
             lines.append("# OPEN (fails today, docs/fault-matrix.md): \(open)")
         }
+        if let defect = cell.mdkDefect {
+            lines.append("# MDK 0.8.0 DEFECT (ledgered in known-defects.yaml, docs/fault-matrix.md): \(defect)")
+        }
         if let final = cell.final {
             lines.append("# Final by design: \(final.why)")
         } else {
