@@ -12,6 +12,8 @@ extension CoreError.Code {
     package static let notAdmin = Self("core.notAdmin")
     package static let allPeersFailed = Self("core.allPeersFailed")
     package static let partialFailureAborted = Self("core.partialFailureAborted")
+    /// `decide` names no pending decision (never made, or already settled).
+    package static let unknownDecision = Self("core.unknownDecision")
     package static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
     /// Our commit lost a MIP-03 race: a competing commit for the same epoch came first.
     package static let commitSuperseded = Self("core.commitSuperseded")

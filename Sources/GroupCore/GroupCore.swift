@@ -33,6 +33,8 @@ package actor GroupCore {
     var openPage = OpenChatPage(size: ChatViewState.defaultPageSize)
     var errors: [AppError] = []
     var failedPeers: [FailedPeer] = []
+    /// Actions waiting for the user's decision, by id (KeyPackages/GroupCore+Decisions.swift).
+    var decisions: [String: DecisionRecord] = [:]
     var rejections: [Rejection] = []
     /// Our join-by-link requests, in the order we made them (Roles/GroupCore+Links.swift).
     var joinResults: [JoinResult] = []

@@ -85,6 +85,10 @@ package struct Relay: Sendable {
     /// input is answered with OK false, CLOSED or NOTICE and the connection stays usable.
     package mutating func receive(_ frame: String, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
         _ = state(of: connection)
+        guard policy.answers else {
+            record("hung: no answer")
+            return []
+        }
         guard frame.utf8.count <= policy.maximumFrameBytes else {
             record("refuse frame of \(frame.utf8.count) bytes")
             return [notice(MachineReadablePrefix.invalid.message(
@@ -105,6 +109,10 @@ package struct Relay: Sendable {
     /// Handles an already decoded (and therefore verified) client message.
     package mutating func handle(_ message: ClientMessage, from connection: ConnectionID, now: UInt64) -> [RelayOutput] {
         _ = state(of: connection)
+        guard policy.answers else {
+            record("hung: no answer")
+            return []
+        }
         switch message {
         case .event(let event): return publish(event, from: connection, now: now)
         case .request(let id, let filters): return subscribe(SubscriptionKey(connection: connection, id: id), filters, now: now)

@@ -52,6 +52,10 @@ package struct RelayPolicy: Hashable, Sendable {
     /// NIP-40 says relays SHOULD drop expired events and not serve them; when false the relay
     /// stores and serves them anyway (many relays ignore NIP-40), so clients must check expiry.
     package var honoursExpiration: Bool
+    /// When false the relay is hung: it keeps connections open and reads every frame but answers
+    /// none (no OK, EVENT, EOSE, CLOSED or NOTICE) and stores nothing. Unlike a relay that is down,
+    /// clients learn nothing from it and must give up on their own timers (a lookup's timeout).
+    package var answers = true
 
     /// A policy; the defaults follow NIP-01/42/70 MUSTs and rust-nostr LocalRelay's limits.
     package init(

@@ -80,4 +80,43 @@ struct KeyPackageFailureTests {
         try await world.checkUpdateStreams()
         await handle.shutdown()
     }
+
+    /// `.ask` leaves a decision instead of a group; while its retry is looking up, answering again
+    /// is `core.busy`; a settled decision is gone (`core.unknownDecision`), and `proceed` reports the
+    /// failed invitees as the default policy would.
+    @Test func askedDecisionsAreAnsweredOnceAndNotWhileRetrying() async throws {
+        let (world, handle) = try await makeWorld(seed: 0x2_0003)
+        let invitees = try ["bob", "dave"].map { try world.key($0) }
+        await world.dispatch("alice", .createGroup(peers: invitees, name: "Ask", description: "", onPartialFailure: .ask))
+        await world.runUntilQuiescent()
+        var state = try await world.state(of: "alice")
+        #expect(state.chatList.isEmpty)
+        #expect(state.failedPeers.isEmpty, "nothing is reported before the user decides")
+        let decision = try #require(state.pendingDecisions.first)
+        #expect(state.pendingDecisions.count == 1)
+        #expect(decision.action == .createGroup(name: "Ask"))
+        #expect(decision.ready == [try world.key("bob")])
+        #expect(decision.failed.map(\.reason) == [.relayDown])
+
+        await world.dispatch("alice", .decide(decisionID: decision.id, choice: .retry))
+        await world.dispatch("alice", .decide(decisionID: decision.id, choice: .proceed))
+        state = try await world.state(of: "alice")
+        #expect(state.errors.map(\.code) == [.busy], "answered while its retry is looking up")
+        #expect(state.pendingDecisions.first?.retrying == true)
+        await world.runUntilQuiescent()
+        #expect(try await world.state(of: "alice").pendingDecisions.map(\.retrying) == [false], "dave's relay is still down")
+
+        await world.dispatch("alice", .decide(decisionID: decision.id, choice: .proceed))
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .decide(decisionID: decision.id, choice: .cancel))
+        state = try await world.state(of: "alice")
+        #expect(state.pendingDecisions.isEmpty)
+        #expect(state.errors.map(\.code) == [.busy, .unknownDecision])
+        #expect(state.failedPeers.map(\.reason) == [.relayDown])
+        let chat = try await world.onlyChat(of: "alice")
+        #expect(Set(chat.roster.map(\.pubkey)) == [try world.key("alice"), try world.key("bob")])
+        #expect(try await world.onlyChat(of: "bob").chatID == chat.chatID)
+        try await world.checkUpdateStreams()
+        await handle.shutdown()
+    }
 }

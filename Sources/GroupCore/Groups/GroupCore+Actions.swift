@@ -14,13 +14,17 @@ extension GroupCore {
         case .createGroup(let peers, let name, let description, let policy, let admins):
             startCreation(peers: peers, name: name, description: description, policy: policy, admins: admins)
         case .addMembers(let chatID, let peers):
+            await perform(.addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: .proceed))
+        case .addMembersWithPolicy(let chatID, let peers, let policy):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             let fresh = Self.distinct(peers).filter { $0 != publicKey && !chat.members.contains($0) }
             guard !fresh.isEmpty else {
                 fail(CoreError(.invalidAction, "every peer to add is already a member"), chatID: chatID)
                 return
             }
-            fetchKeyPackages(of: fresh, for: .add(chatID: chatID))
+            fetchKeyPackages(of: fresh, for: .add(chatID: chatID, policy: policy))
+        case .decide(let decisionID, let choice):
+            await decide(decisionID, choice)
         case .removeMembers(let chatID, let members):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             let targets = Self.distinct(members).filter { chat.members.contains($0) && $0 != publicKey }

@@ -13,6 +13,13 @@ package enum AppAction: Hashable, Sendable {
         peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy, admins: [PublicKey] = []
     )
     case addMembers(chatID: String, peers: [PublicKey])
+    /// `addMembers` under another partial-failure policy than `.proceed` (as for `createGroup`: with
+    /// `.abort` nobody is added when any invitee fails, with `.ask` the user decides). A case of its
+    /// own so that `addMembers` keeps its shape (traces print actions as they are).
+    case addMembersWithPolicy(chatID: String, peers: [PublicKey], onPartialFailure: PartialFailurePolicy)
+    /// Settles a pending decision (`AppState.pendingDecisions`, left by an action whose policy was
+    /// `.ask`): try the failed invitees again, go on without them, or drop the action.
+    case decide(decisionID: String, choice: DecisionChoice)
     case removeMembers(chatID: String, members: [PublicKey])
     case leave(chatID: String)
     case rename(chatID: String, name: String)
@@ -81,6 +88,20 @@ package enum PartialFailurePolicy: String, Hashable, Sendable {
     case proceed
     /// Create nothing; report every failed peer.
     case abort
+    /// Let the user decide: nothing is created or committed yet; the action waits as a pending
+    /// decision (`AppState.pendingDecisions`) until `AppAction.decide`.
+    case ask
+}
+
+/// The user's answer to a pending decision.
+package enum DecisionChoice: String, Hashable, Sendable, CaseIterable {
+    /// Look the failed invitees' key packages up again; the decision stays pending if some still fail.
+    case retry
+    /// Carry the action out with the invitees whose key packages were usable; the others are
+    /// reported as failed peers.
+    case proceed
+    /// Drop the action: nothing is created or committed, nobody reported.
+    case cancel
 }
 
 /// A timer the core asked for; it comes back as `CoreInput.timer` with the same token.

@@ -124,30 +124,45 @@ extension GroupCore {
             }
         }
         note("fetch \(fetch.id): \(found.count) found, \(failed.map { $0.reason.rawValue }.joined(separator: ","))")
-        if case .channel(let draft) = fetch.purpose {
+        switch fetch.purpose {
+        case .channel(let draft):
             await createChannel(draft, found: found, failed: failed)
-            return
+        case .retry(let decisionID):
+            await retried(decisionID, found: found, failed: failed)
+        case .create(_, _, let policy, _), .add(_, let policy):
+            if policy == .ask, !failed.isEmpty {
+                leaveDecision(for: fetch.purpose, ready: found, failed: failed)
+            } else {
+                await carryOut(fetch.purpose, found: found, failed: failed, policy: policy)
+            }
         }
+    }
+
+    /// Creates the group or adds the members with the invitees found, under `policy` (`.ask` has
+    /// been settled by the time this runs: it acts as `.proceed`).
+    func carryOut(
+        _ purpose: KeyPackageFetch.Purpose, found: [(PublicKey, Event)], failed: [FailedPeer], policy: PartialFailurePolicy
+    ) async {
         let abort: CoreError?
         if found.isEmpty {
             abort = CoreError(.allPeersFailed, "no invitee's key package could be used (\(failed.count) failed)")
-        } else if !failed.isEmpty, case .create(_, _, .abort, _) = fetch.purpose {
+        } else if !failed.isEmpty, policy == .abort {
             abort = CoreError(.partialFailureAborted, "\(failed.count) invitee(s) failed and the action asked to abort")
         } else {
             abort = nil
         }
         if let abort {
-            record(failed, chatID: fetch.purpose.chatID)
-            fail(abort, chatID: fetch.purpose.chatID)
+            record(failed, chatID: purpose.chatID)
+            fail(abort, chatID: purpose.chatID)
             return
         }
-        switch fetch.purpose {
+        switch purpose {
         case .create(let name, let description, _, let admins):
             await createGroup(name: name, description: description, admins: admins, invitees: found, failed: failed)
-        case .add(let chatID):
+        case .add(let chatID, _):
             record(failed, chatID: chatID)
             await addMembers(found, to: chatID)
-        case .channel:
+        case .channel, .retry:
             break
         }
     }
@@ -161,6 +176,6 @@ extension GroupCore {
 
 extension KeyPackageFetch.Purpose {
     var chatID: String? {
-        if case .add(let chatID) = self { chatID } else { nil }
+        if case .add(let chatID, _) = self { chatID } else { nil }
     }
 }

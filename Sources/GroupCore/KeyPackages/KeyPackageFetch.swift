@@ -4,8 +4,10 @@ import Nostr
 struct KeyPackageFetch: Sendable {
     enum Purpose: Sendable {
         case create(name: String, description: String, policy: PartialFailurePolicy, admins: [PublicKey])
-        case add(chatID: String)
+        case add(chatID: String, policy: PartialFailurePolicy = .proceed)
         case channel(ChannelDraft)
+        /// A pending decision's failed invitees, looked up again.
+        case retry(decisionID: String)
     }
 
     /// One invitee's lookup.

@@ -17,6 +17,9 @@ package struct AppState: Hashable, Sendable {
     package var errors: [AppError] = []
     /// Peers whose key package could not be used, per chat or per failed creation.
     package var failedPeers: [FailedPeer] = []
+    /// Actions waiting for the user to decide what to do about invitees whose key packages could
+    /// not be used (`PartialFailurePolicy.ask`), oldest first.
+    package var pendingDecisions: [PendingDecision] = []
     /// Incoming events this member refused, with the reason (for assertions).
     package var rejections: [Rejection] = []
     /// Notification intents raised so far, oldest first (the platform posts each once).
@@ -173,6 +176,24 @@ package struct FailedPeer: Hashable, Sendable {
     package var detail: String
     /// The chat the peer was to join, nil when creation was aborted.
     package var chatID: String?
+}
+
+/// An action left waiting for the user because some invitees' key packages could not be used
+/// (MIP-00 partial failure, `PartialFailurePolicy.ask`).
+package struct PendingDecision: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
+        case createGroup(name: String)
+        case addMembers(chatID: String)
+    }
+    /// Names the decision in `AppAction.decide`.
+    package var id: String
+    package var action: Action
+    /// Invitees whose key packages are usable, in the order the action named them.
+    package var ready: [PublicKey]
+    /// Invitees whose key packages are not, with the reasons of the latest lookup.
+    package var failed: [FailedPeer]
+    /// A retry's lookup is under way (deciding again waits for it: `core.busy`).
+    package var retrying: Bool
 }
 
 /// An incoming event this member refused.

@@ -13,6 +13,7 @@ extension GroupCore {
         next.busy = busy.keys.sorted().compactMap { busy[$0] }
         next.errors = errors
         next.failedPeers = failedPeers
+        next.pendingDecisions = decisions.values.sorted { $0.sequence < $1.sequence }.map(\.state)
         next.rejections = rejections + roleRejections()
         next.joinResults = joinResultsForState()
         next.notifications = notifications.intents

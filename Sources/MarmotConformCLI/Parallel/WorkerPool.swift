@@ -28,6 +28,11 @@ actor WorkerPool {
     private var started: [Int: ContinuousClock.Instant] = [:]
     private var results: [TimedRun?]
     private var printed = 0
+    /// Runs finished (printed or held back for their turn) and how many of them failed.
+    private var finished = 0
+    private var failedSoFar = 0
+    /// When the last held-back status line went out (see `flush`).
+    private var lastStatus = ContinuousClock.now
     private var bannerShown = false
     /// The first ready worker's engine versions (the JSON report records them, as `--jobs 1` does).
     private(set) var versions: [String: String] = [:]
@@ -65,13 +70,21 @@ actor WorkerPool {
 
     func finish(_ unit: Int, _ timed: TimedRun) {
         results[unit] = timed
+        count(timed)
         flush()
+    }
+
+    private func count(_ timed: TimedRun) {
+        finished += 1
+        if timed.run.verdict.failsTheRun { failedSoFar += 1 }
     }
 
     /// The unit's worker ended (or broke the protocol) before reporting it.
     func fail(_ unit: Int, _ reason: String) {
         let seconds = started[unit].map { Stopwatch.seconds(ContinuousClock.now - $0) } ?? 0
-        results[unit] = TimedRun(errorRun(unit, reason), seconds: seconds)
+        let timed = TimedRun(errorRun(unit, reason), seconds: seconds)
+        results[unit] = timed
+        count(timed)
         flush()
     }
 
@@ -92,11 +105,18 @@ actor WorkerPool {
         return ScenarioRun(scenario: id.scenario, file: id.file, engine: id.engine, seed: id.seed, checks: [check], reproduce: id.reproduce)
     }
 
-    /// Prints every run whose predecessors have all been printed.
+    /// Prints every run whose predecessors have all been printed. The biggest units go first, so
+    /// the first run of the plan may finish late and hold every line back: while runs wait for
+    /// their turn, a status line on stderr says how far the run is, at most every 15 s.
     private func flush() {
         while printed < total, let timed = results[printed] {
             printed += 1
             ProgressPrinter.print(timed, index: printed, total: total)
+        }
+        let now = ContinuousClock.now
+        if finished > printed, now - lastStatus >= .seconds(15) {
+            lastStatus = now
+            Console.error("  … \(finished) of \(total) runs finished (\(failedSoFar) failed so far); lines follow in the plan's order")
         }
     }
 }

@@ -57,7 +57,7 @@ package struct Expectations: Sendable, Hashable {
     package static let keys = ["converged", "decryptable", "members"]
     /// The fields a member expectation may list.
     package static let memberFields = [
-        "chats", "chat-order", "open-chat", "chat-events", "failed-peers", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
+        "chats", "chat-order", "open-chat", "chat-events", "failed-peers", "pending-decisions", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
     ]
 
     /// Reads an `expect` section, so that a typo is an error at its position rather than a

@@ -6,7 +6,9 @@
 package enum MemberAction: Sendable, Hashable {
     case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String])
     case createChat(with: String)
-    case addMembers([String], group: String?)
+    case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice)
+    /// Answers the member's oldest pending decision (left by `on-partial-failure: ask`).
+    case decide(DecisionAnswer)
     case removeMembers([String], group: String?, withMessages: Bool)
     case leave(group: String?)
     case rename(to: String, group: String?)

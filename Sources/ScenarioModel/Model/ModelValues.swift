@@ -14,12 +14,24 @@ package enum OwnCommitMergeName: String, Sendable, Hashable, CaseIterable {
     case plain
 }
 
-/// What `create-group` does when some peers cannot be invited (`on-partial-failure`).
+/// What `create-group` and `add-members` do when some peers cannot be invited (`on-partial-failure`).
 package enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
     /// Create the group with the others (the default).
     case proceed = "continue"
     /// Create nothing.
     case abort
+    /// Let the user decide: the action waits as a pending decision (`decide` answers it).
+    case ask
+}
+
+/// A `decide` step's answer to a member's pending decision.
+package enum DecisionAnswer: String, Sendable, Hashable, CaseIterable {
+    /// Look the failed invitees up again.
+    case retry
+    /// Go on without them.
+    case proceed = "continue"
+    /// Drop the action.
+    case cancel
 }
 
 /// The engine capability a member action needs (EngineInterface's `EngineCapability`, same raw value).

@@ -51,7 +51,7 @@ package struct Scenario: Sendable {
 
     static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
     package static let roles = ["discovery", "key-packages", "inbox", "group"]
-    package static let policies = ["reject-protected", "down", "require-auth", "keeps-expired"]
+    package static let policies = ["reject-protected", "down", "require-auth", "keeps-expired", "hung"]
     package static let engines = ["swift", "mdk"]
     static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
     package static let chatRelayConducts = ["honest", "alters", "forges"]

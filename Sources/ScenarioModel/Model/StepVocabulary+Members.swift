@@ -20,7 +20,15 @@ extension StepVocabulary {
         ]) { f in .createChat(with: try f.string("with")) },
         .member("add-members", "an admin adds members", needs: .engine(.addMembers), [
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
-        ]) { f in .addMembers(try f.labels("members"), group: try f.optionalString("group")) },
+            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))),
+        ]) { f in
+            .addMembers(
+                try f.labels("members"), group: try f.optionalString("group"),
+                onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed)
+        },
+        .member("decide", "a member answers its oldest pending decision (an action with on-partial-failure: ask)", needs: .local, [
+            by, FieldSpec("choice", .word(DecisionAnswer.allCases.map(\.rawValue)), required: true),
+        ]) { f in .decide(try f.word("choice", as: DecisionAnswer.self)) },
         .member("remove-members", "an admin removes members", needs: .engine(.removeMembers), [
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text), forged,
             FieldSpec("with-messages", .boolean),

@@ -18,7 +18,7 @@ enum ExpectationChecks {
     /// Which clause each expectation field enforces.
     static func clause(for field: String) -> Clause {
         switch field {
-        case "failed-peers": Clause("MIP-00", "KeyPackage Events")
+        case "failed-peers", "pending-decisions": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "role-rejections": Clause("GroupCore", "permission table")
         case "join-results": Clause("GroupCore", "group links")
@@ -49,7 +49,7 @@ enum ExpectationChecks {
             for field in member.fields {
                 var expected = Outcome(field.value)
                 // An outcome lists role rejections only when there are some.
-                var actual = observed?[field.name] ?? (["role-rejections", "join-results"].contains(field.name) ? .list([]) : .null)
+                var actual = observed?[field.name] ?? (Observation.listsOnlyWhenNonEmpty.contains(field.name) ? .list([]) : .null)
                 if field.name == "chats", let byName = Self.inNameOrder(expected, actual) { (expected, actual) = byName }
                 let differences = expected.partialDifferences(from: actual, path: "\(member.label).\(field.name)")
                 results.append(CheckResult(

@@ -7,6 +7,10 @@ import Nostr
 import Simulation
 
 enum Observation {
+    /// List fields a member's outcome carries only while they hold something, so that vectors
+    /// stored before the field existed keep their shape; an expectation of `[]` matches their absence.
+    static let listsOnlyWhenNonEmpty: Set<String> = ["role-rejections", "join-results", "pending-decisions"]
+
     /// Label of every member key.
     static func labels(in world: World) -> [PublicKey: String] {
         Dictionary(uniqueKeysWithValues: world.labels.compactMap { label in world.member(label).map { ($0.publicKey, label) } })
@@ -115,6 +119,24 @@ enum Observation {
         ]
         // The permission table's rejections are ours, the same on every engine, so vectors keep them.
         if !roleRejections.isEmpty { fields["role-rejections"] = .list(roleRejections.map(Outcome.string)) }
+        // Only while some decision waits, so that vectors of runs that never ask keep their shape.
+        if !state.pendingDecisions.isEmpty {
+            fields["pending-decisions"] = .list(state.pendingDecisions.map { decision in
+                let action: String
+                switch decision.action {
+                case .createGroup(let name): action = "create-group \(name)"
+                case .addMembers(let chatID):
+                    action = "add-members \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"
+                }
+                return .map([
+                    "action": .string(action),
+                    "ready": .list(decision.ready.map { .string(name($0, names)) }),
+                    "failed": .list(decision.failed.map {
+                        .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+                    }.sorted { $0.summary < $1.summary }),
+                ])
+            })
+        }
         if !state.joinResults.isEmpty { fields["join-results"] = .list(state.joinResults.map { .string($0.status.rawValue) }) }
         return .map(fields)
     }

@@ -137,6 +137,7 @@ package struct ScenarioExecutor: Sendable {
         if words.contains("reject-protected") { policy.acceptsProtectedEvents = false }
         if words.contains("require-auth") { policy.giftWrapsRequireAuth = true }
         if words.contains("keeps-expired") { policy.honoursExpiration = false }
+        if words.contains("hung") { policy.answers = false }
         return policy
     }
 

@@ -21,7 +21,16 @@ extension StepInterpreter {
                 peers: try keys(with), name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure),
                 admins: try keys(admins))
         case .createChat(let with): return .createChat(peer: try key(with))
-        case .addMembers(let members, let group): return .addMembers(chatID: try await chat(of: by, named: group), peers: try keys(members))
+        case .addMembers(let members, let group, let onPartialFailure):
+            let chatID = try await chat(of: by, named: group), peers = try keys(members)
+            return onPartialFailure == .proceed
+                ? .addMembers(chatID: chatID, peers: peers)
+                : .addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: PartialFailurePolicy(onPartialFailure))
+        case .decide(let answer):
+            guard let decision = await world.member(by)?.core.state().pendingDecisions.first else {
+                throw StepFailure(message: "\(by) has no pending decision to answer")
+            }
+            return .decide(decisionID: decision.id, choice: DecisionChoice(answer))
         case .removeMembers(let members, let group, let withMessages):
             let chatID = try await chat(of: by, named: group), members = try keys(members)
             return withMessages ? .removeMembersWithMessages(chatID: chatID, members: members) : .removeMembers(chatID: chatID, members: members)
@@ -165,6 +174,17 @@ extension PartialFailurePolicy {
         switch choice {
         case .proceed: self = .proceed
         case .abort: self = .abort
+        case .ask: self = .ask
+        }
+    }
+}
+
+extension DecisionChoice {
+    init(_ answer: DecisionAnswer) {
+        switch answer {
+        case .retry: self = .retry
+        case .proceed: self = .proceed
+        case .cancel: self = .cancel
         }
     }
 }
