@@ -144,4 +144,18 @@ extension String {
         let frames = output.filter { $0.connection == ConnectionID(2) }.map(\.frame)
         #expect(frames == [RelayMessage.event(subscription: "s", event: event).json()])
     }
+
+    /// A hung relay (`answers: false`) reads every frame and answers none, malformed ones included,
+    /// and stores nothing: the same relay answering shows the frames would have been answered.
+    @Test func aHungRelayAnswersNothingAndStoresNothing() throws {
+        var hung = RelayHarness(policy: { var policy = RelayPolicy(); policy.answers = false; return policy }())
+        let note = try hung.event(.textNote, content: "hello")
+        #expect(try hung.publish(note).isEmpty)
+        #expect(try hung.request("q", [Filter(kinds: [.textNote])]).isEmpty)
+        #expect(try hung.send("not json").isEmpty)
+        hung.relay.policy.answers = true
+        #expect(try hung.query([Filter(kinds: [.textNote])]).isEmpty, "nothing was stored while hung")
+        #expect(try hung.ok(note).accepted)
+        #expect(try hung.query([Filter(kinds: [.textNote])]) == [note.id.hex])
+    }
 }
