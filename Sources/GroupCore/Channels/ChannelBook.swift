@@ -39,6 +39,10 @@ struct ChannelRecord: Sendable {
     var seenBroadcasts: Set<String> = []
     var joinFailed = false
     var rejectedBroadcasts: [String] = []
+    var deleted = false
+    /// Subscribers: we left; the record stays (hidden from the state) so that a fan-out welcome
+    /// still on its way is known for what it is and left again.
+    var left = false
     /// The deadline for relays to become active (owner) or admit us (subscriber).
     var timer: TimerToken?
 
@@ -54,7 +58,7 @@ struct ChannelRecord: Sendable {
         return ChannelState(
             channelID: channelID, name: name, description: description, welcomeMessage: welcomeMessage, role: role,
             relays: relays.map { relayStates[$0] ?? ChannelRelayState(pubkey: $0, status: .new) }, link: link,
-            messages: messages, joinFailed: joinFailed, rejectedBroadcasts: rejectedBroadcasts)
+            messages: messages, joinFailed: joinFailed, rejectedBroadcasts: rejectedBroadcasts, deleted: deleted)
     }
 }
 
@@ -64,6 +68,10 @@ struct RelayService: Sendable {
     var fanOutID: String?
     /// Subscribers who asked to join, in arrival order, not yet in a commit.
     var waiting: [PublicKey] = []
+    /// Subscribers who asked to leave, not yet removed by a commit.
+    var leaving: [PublicKey] = []
+    /// An owner deleted the channel: no more joins, nothing more forwarded.
+    var closed = false
     /// The subscriber count last reported to the owners.
     var reportedCount: Int?
 }

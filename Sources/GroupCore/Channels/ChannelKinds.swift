@@ -13,9 +13,15 @@ import Nostr
 //   status ping    kind 4463, tags [["h", <channel id>]], content ""              owner → relay
 //   broadcast      kind 4462 application message, content = the NIP-01 JSON of a kind-9 event
 //                  signed by an owner, tags [["h", <channel id>]]                owner → relays → subscribers
+//   closed         kind 4464 application message, content = the NIP-01 JSON of a kind-4464 event
+//                  signed by an owner, tags [["h", <channel id>]], content ""    owner → relays → subscribers
+//                  (the relays answer with a relay status {"status": "closed"})
+//   leave          kind 4465, tags [["h", <channel id>]], content ""              subscriber → relay
 extension Kind {
     package static let channelJoinRequest: Kind = 4460
     package static let channelRelayStatus: Kind = 4461
     package static let channelBroadcast: Kind = 4462
     package static let channelStatusPing: Kind = 4463
+    package static let channelClosed: Kind = 4464
+    package static let channelLeave: Kind = 4465
 }

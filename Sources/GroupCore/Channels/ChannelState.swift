@@ -28,6 +28,9 @@ package struct ChannelState: Hashable, Sendable {
     /// Subscribers: why forwarded broadcasts were refused (altered, forged, not from the relay…),
     /// in arrival order; each is also in `AppState.rejections` with its wrapper id.
     package var rejectedBroadcasts: [String] = []
+    /// An owner deleted the channel: owners and subscribers keep what was said, nobody posts, relays
+    /// stop serving it.
+    package var deleted = false
 
     /// Relays that are serving us: `active` for owners, `joined` for subscribers.
     package var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }
@@ -46,11 +49,13 @@ package struct ChannelRelayState: Hashable, Sendable {
     package var failure: String?
 }
 
-/// Owners see new → invited → accepted → active (or failed); subscribers requested → joined (or failed).
+/// Owners see new → invited → accepted → active (or failed), then closed once the relay confirms
+/// a deletion; subscribers requested → joined (or failed).
 package enum ChannelRelayStatus: String, Hashable, Sendable {
     case new, invited, accepted, active
     case requested, joined
     case failed
+    case closed
 }
 
 /// What a subscriber needs to join: the channel's name, its owners (whose signatures subscribers

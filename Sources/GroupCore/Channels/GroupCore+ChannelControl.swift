@@ -12,6 +12,8 @@ extension GroupCore {
         case .joinChannel(let link): joinChannel(link)
         case .retryJoinChannel(let channelID): retryJoinChannel(channelID)
         case .broadcast(let channelID, let text): await broadcast(text, in: channelID)
+        case .leaveChannel(let channelID): leaveChannel(channelID)
+        case .deleteChannel(let channelID): await deleteChannel(channelID)
         default: break
         }
     }
@@ -35,6 +37,8 @@ extension GroupCore {
             relayReceivedJoinRequest(from: opened.sender, channelID: channelID)
         case .channelStatusPing where chatRelayConduct != nil:
             relayPinged(by: opened.sender, channelID: channelID)
+        case .channelLeave where chatRelayConduct != nil:
+            relayReceivedLeave(from: opened.sender, channelID: channelID)
         case .channelRelayStatus:
             relayReported(opened.rumor, from: opened.sender, channelID: channelID)
         default:
@@ -68,12 +72,16 @@ extension GroupCore {
             ownerReceived(received, in: chatID)
             return true
         }
+        if channels.records[chatID]?.role == .owner, received.rumor.kind == .channelClosed {
+            ownerReceivedClosing(received, in: chatID)
+            return true
+        }
         return false
     }
 
     /// The channels as the UI shows them (owners' messages are those of their channel chat).
     func channelStates() -> [ChannelState] {
-        channels.records.values.map { channel in
+        channels.records.values.filter { !$0.left }.map { channel in
             var state = channel.state
             if channel.role == .owner { state.messages = chats[channel.channelID]?.messages ?? [] }
             return state

@@ -103,7 +103,9 @@ extension GroupCore {
         switch status {
         case "accepted" where channel.relayStates[relay]?.status != .active:
             channel.setStatus(.accepted, of: relay)
-        case "active":
+        case "closed" where channel.deleted:
+            channel.setStatus(.closed, of: relay)
+        case "active" where !channel.deleted:
             channel.setStatus(.active, of: relay)
             if let count = object["subscribers"]?.uint64 { channel.relayStates[relay]?.subscribers = Int(count) }
         default:
@@ -158,6 +160,10 @@ extension GroupCore {
         }
         guard channel.role == .owner, let chat = chats[channelID], !chat.isRemoved else {
             fail(CoreError(.subscriberCannotPost, "you are subscriber"), chatID: channelID)
+            return
+        }
+        guard !channel.deleted else {
+            fail(CoreError(.chatDeleted, "channel \(channel.name) was deleted"), chatID: channelID)
             return
         }
         do {

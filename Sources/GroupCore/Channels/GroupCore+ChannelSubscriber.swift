@@ -8,7 +8,7 @@ extension GroupCore {
             fail(CoreError(.invalidAction, "a channel link names owners and at least one relay"), chatID: link.channelID)
             return
         }
-        guard channels.records[link.channelID] == nil else {
+        guard channels.records[link.channelID].map({ $0.left }) ?? true else {
             fail(CoreError(.invalidAction, "already in channel \(link.channelID.prefix(8))"), chatID: link.channelID)
             return
         }
@@ -20,7 +20,7 @@ extension GroupCore {
 
     /// Asks the failed relays again, with a fresh deadline ("failed to join channel" → retry).
     func retryJoinChannel(_ channelID: String) {
-        guard let channel = channels.records[channelID], channel.role == .subscriber else {
+        guard let channel = channels.records[channelID], channel.role == .subscriber, !channel.left else {
             fail(CoreError(.unknownChat, "no channel \(channelID) to rejoin"), chatID: channelID)
             return
         }
@@ -69,6 +69,10 @@ extension GroupCore {
             snapshot.admins.contains(relay)
         else { return false }
         channels.fanOuts[snapshot.nostrGroupID] = (profile.channelID, relay)
+        if channel.left {
+            leftChannelWelcomed(profile.channelID, by: relay)
+            return true
+        }
         channel.setStatus(.joined, of: relay)
         channel.joinFailed = false
         channel.description = profile.description
@@ -83,7 +87,10 @@ extension GroupCore {
     /// event must verify (id and signature), be signed by an owner named in the link and belong to
     /// this channel; then it is shown once, whichever relay brought it first.
     func subscriberReceived(_ received: ReceivedMessage, in fanOutID: String) {
-        guard let (channelID, relay) = channels.fanOuts[fanOutID], var channel = channels.records[channelID] else { return }
+        guard let (channelID, relay) = channels.fanOuts[fanOutID], var channel = channels.records[channelID], !channel.left else { return }
+        if received.sender == relay, received.rumor.kind == .channelClosed {
+            return subscriberReceivedClosing(received, channelID: channelID, relay: relay)
+        }
         guard received.sender == relay, received.rumor.kind == .channelBroadcast else {
             rejectBroadcast(received, in: channelID, reason: "channel.notFromRelay", detail: "kind \(received.rumor.kind) by \(received.sender.hex.prefix(8)), not the relay")
             return

@@ -44,6 +44,10 @@ extension GroupCore {
             note("join request for \(channelID.prefix(8)), a channel we do not serve (yet)")
             return
         }
+        guard !service.closed else {
+            note("join request for \(channelID.prefix(8)), which its owner deleted")
+            return
+        }
         guard !service.waiting.contains(subscriber), chats[fanOutID]?.members.contains(subscriber) != true else { return }
         service.waiting.append(subscriber)
         channels.services[channelID] = service
@@ -53,6 +57,7 @@ extension GroupCore {
     /// An owner asks where we stand (after a failed creation): we answer with our status.
     func relayPinged(by owner: PublicKey, channelID: String) {
         guard let service = channels.services[channelID], service.fanOutID != nil else { return }
+        guard !service.closed else { return reportToOwners(channelID, status: "closed", subscribers: nil) }
         let count = service.fanOutID.flatMap { chats[$0] }.map { max($0.members.count - 1, 0) } ?? 0
         reportToOwners(channelID, status: "active", subscribers: count)
     }
@@ -72,7 +77,9 @@ extension GroupCore {
                 reportToOwners(channelID, status: "active", subscribers: count)
             }
             let fetching = fetches.values.contains { $0.purpose.chatID == fanOutID }
-            guard !service.waiting.isEmpty, commits[fanOutID] == nil, !fetching else { continue }
+            guard commits[fanOutID] == nil, !fetching else { continue }
+            if await removeLeavingSubscribers(channelID, from: fanOut) { continue }
+            guard !service.waiting.isEmpty else { continue }
             let joining = service.waiting.filter { !fanOut.members.contains($0) }
             channels.services[channelID]?.waiting = []
             guard !joining.isEmpty else { continue }
@@ -89,7 +96,11 @@ extension GroupCore {
             note("dropped a post by \(received.sender.hex.prefix(8)) in fan-out \(chatID.prefix(8)): subscribers cannot post")
             return
         }
-        guard let service = channels.services[chatID], let fanOutID = service.fanOutID, let fanOut = chats[fanOutID],
+        if received.rumor.kind == .channelClosed {
+            await relayReceivedClosing(received, channelID: chatID)
+            return
+        }
+        guard let service = channels.services[chatID], !service.closed, let fanOutID = service.fanOutID, let fanOut = chats[fanOutID],
             let channel = chats[chatID], channel.admins.contains(received.sender), received.rumor.kind == .channelBroadcast
         else {
             note("ignored kind \(received.rumor.kind) from \(received.sender.hex.prefix(8)) in \(chatID.prefix(8))")
@@ -124,7 +135,7 @@ extension GroupCore {
         }
     }
 
-    private func reportToOwners(_ channelID: String, status: String, subscribers: Int?) {
+    func reportToOwners(_ channelID: String, status: String, subscribers: Int?) {
         guard let channel = chats[channelID] else { return }
         var content: [String: JSONValue] = ["status": .string(status)]
         if let subscribers { content["subscribers"] = .number(String(subscribers)) }

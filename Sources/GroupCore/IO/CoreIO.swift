@@ -80,6 +80,12 @@ package enum AppAction: Hashable, Sendable {
     case retryJoinChannel(channelID: String)
     /// An owner posts as the channel (refused for subscribers).
     case broadcast(channelID: String, text: String)
+    /// A subscriber leaves a channel: its relays remove it from their fan-outs and it sees the
+    /// channel no more.
+    case leaveChannel(channelID: String)
+    /// An owner deletes a channel: relays stop serving it and tell its subscribers, who keep what was
+    /// said; nobody can post any more.
+    case deleteChannel(channelID: String)
 }
 
 /// What to do when some invitees' key packages cannot be used.

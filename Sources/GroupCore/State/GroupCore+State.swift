@@ -64,8 +64,12 @@ extension GroupCore {
             if snapshot.state == .inactive {
                 if !chat.isRemoved {
                     note("removed from \(chatID.prefix(8))")
-                    // Told in the same update as the flag, so no update is added.
-                    chatEvents.append(ChatEvent(chatID: chatID, kind: leaveRequested.remove(chatID) != nil ? .left : .removed))
+                    // Told in the same update as the flag, so no update is added. A fan-out is
+                    // no chat of ours to the UI (a subscriber that left its channel is removed
+                    // from it): nothing to tell.
+                    if !channels.isFanOut(chatID) {
+                        chatEvents.append(ChatEvent(chatID: chatID, kind: leaveRequested.remove(chatID) != nil ? .left : .removed))
+                    }
                 }
                 chat.isRemoved = true
             } else {

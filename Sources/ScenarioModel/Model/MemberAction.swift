@@ -48,6 +48,10 @@ package enum MemberAction: Sendable, Hashable {
     case joinChannel(channel: String?, from: String)
     case retryJoin(channel: String?)
     case broadcast(text: String, channel: String?)
+    /// A subscriber leaves the channel.
+    case leaveChannel(channel: String?)
+    /// An owner deletes the channel for everyone.
+    case deleteChannel(channel: String?)
 }
 
 /// The group preferences a `set-preferences` step lists (nil: keep the default).

@@ -143,6 +143,12 @@ extension StepVocabulary {
         .member("retry-join", "a subscriber asks the relays that failed it again", needs: .local, [
             by, FieldSpec("channel", .text),
         ]) { f in .retryJoin(channel: try f.optionalString("channel")) },
+        .member("leave-channel", "a subscriber leaves a channel: its relays remove it from their fan-outs", needs: .local, [
+            by, FieldSpec("channel", .text),
+        ]) { f in .leaveChannel(channel: try f.optionalString("channel")) },
+        .member("delete-channel", "an owner deletes a channel: relays stop serving it and tell its subscribers", needs: messages, [
+            by, FieldSpec("channel", .text),
+        ]) { f in .deleteChannel(channel: try f.optionalString("channel")) },
         .member("broadcast", "a member posts to a channel (owners only)", needs: messages, [
             by, FieldSpec("text", .text, required: true), FieldSpec("channel", .text),
         ]) { f in .broadcast(text: try f.string("text"), channel: try f.optionalString("channel")) },

@@ -163,14 +163,19 @@ enum Observation {
         if let chat, chat.isGroup != payload.isGroup { problems.append("is-group \(payload.isGroup) for a chat with is-group \(chat.isGroup)") }
         // A broadcast's chat is its channel, and its message the verified inner event shown there.
         let channel = state.channels.first { $0.channelID == payload.chatID }
+        let snapshot = snapshots.first { $0.nostrGroupID == payload.chatID }
         var message: (sender: String, timestamp: UInt64)?
         if let channel {
             message = channel.messages.first { $0.id == payload.messageID }.map { ($0.senderPubkey.hex, $0.timestamp) }
-        } else if let snapshot = snapshots.first(where: { $0.nostrGroupID == payload.chatID }) {
+        } else if let snapshot {
             let messages = await reads.messages(of: label, in: snapshot, named: String(payload.chatID.prefix(8))) ?? []
             message = messages.first { $0.rumor.id.hex == payload.messageID }.map { ($0.sender.hex, $0.rumor.createdAt) }
         }
-        if let message {
+        if chat == nil, channel == nil, snapshot == nil {
+            // A channel the member left since: nothing is left to check the intent against (and the
+            // message id, random for broadcasts, must not reach the stored outcome).
+            problems.append("its chat is gone")
+        } else if let message {
             if message.sender != payload.senderID { problems.append("sender id is not the message's sender") }
             if message.timestamp != payload.timestamp { problems.append("timestamp is not the message's") }
         } else {
@@ -187,17 +192,22 @@ enum Observation {
         ])
     }
 
-    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) carries a signed
-    /// event whose signature is random, so only its text is kept.
+    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) or deletion (4464)
+    /// carries a signed event whose signature is random and whose tag names the engine-made channel
+    /// id, so only what it says is kept.
     static func shownContent(_ rumor: UnsignedEvent) -> String {
-        guard rumor.kind == .channelBroadcast, let inner = try? Event(json: rumor.content) else { return rumor.content }
-        return "broadcast \(inner.content)"
+        guard let inner = try? Event(json: rumor.content) else { return rumor.content }
+        switch rumor.kind {
+        case .channelBroadcast: return "broadcast \(inner.content)"
+        case .channelClosed: return "channel deleted"
+        default: return rumor.content
+        }
     }
 
     /// A channel by labels: its relays' progress (and, for owners, the subscriber counts they
     /// reported), whether a link exists, and the broadcasts shown, as a sorted set like messages.
     static func channelOutcome(_ channel: ChannelState, names: [PublicKey: String]) -> Outcome {
-        .map([
+        var outcome: [String: Outcome] = [
             "name": .string(channel.name), "role": .string(channel.role.rawValue), "welcome": .string(channel.welcomeMessage),
             "connected": .string(channel.connectedSummary), "link": .bool(channel.link != nil), "join-failed": .bool(channel.joinFailed),
             "relays": .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay in
@@ -208,6 +218,9 @@ enum Observation {
             }),
             "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),
             "messages": .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)),
-        ])
+        ]
+        // Only once deleted, so that vectors stored before deletions existed keep their bytes.
+        if channel.deleted { outcome["deleted"] = .bool(true) }
+        return .map(outcome)
     }
 }

@@ -51,6 +51,8 @@ extension StepInterpreter {
         case .retryChannel(let name): return .retryChannel(channelID: try await channel(of: by, named: name).channelID)
         case .retryJoin(let name): return .retryJoinChannel(channelID: try await channel(of: by, named: name).channelID)
         case .broadcast(let text, let name): return .broadcast(channelID: try await channel(of: by, named: name).channelID, text: text)
+        case .leaveChannel(let name): return .leaveChannel(channelID: try await channel(of: by, named: name).channelID)
+        case .deleteChannel(let name): return .deleteChannel(channelID: try await channel(of: by, named: name).channelID)
         case .joinChannel(let name, let owner):
             let channel = try await channel(of: owner, named: name)
             guard let link = channel.link else {
