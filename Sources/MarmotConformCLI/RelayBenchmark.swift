@@ -20,6 +20,8 @@ extension MarmotConform {
         @Option(help: "Live subscriptions open while measuring.") var subscriptions = 1_000
         @Option(help: "Events published while measuring (each path).") var ingest = 20_000
         @Option(help: "Seed for keys and event content.") var seed: UInt64 = 1
+        @Option(help: "Publish-and-read-back rounds of the well-behaved client while another abuses the WebSocket server (0 skips it).")
+        var abuseRounds = 200
 
         func run() throws {
             var generator = SeededGenerator(seed: seed)
@@ -111,6 +113,11 @@ extension MarmotConform {
             print("expensive frames over \(relay.storedEventCount) stored events:")
             print("  COUNT with \(widest.count) broad filters: \(format(countTime)) answered \(answer.prefix(60))")
             print("  REQ kind 445 limit 10:               \(format(newestTime)) (\(served) events)")
+
+            guard abuseRounds > 0 else { return }
+            var abuse = RelayAbuseBench(
+                stored: preload, rounds: abuseRounds, now: now, goodAuthor: authors[0], generator: generator.child("abuse"))
+            RelayAbuseBench.print(try abuse.run(), stored: preload.count)
         }
 
         private func hex64(_ generator: inout SeededGenerator) -> String {
