@@ -36,6 +36,7 @@ package enum RoleAction: String, Hashable, Sendable, CaseIterable {
 /// One permission check, named by the reason code a refusal carries.
 package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case observerCannotSend = "role.observerCannotSend"
+    case observerCannotReact = "role.observerCannotReact"
     case deleteNeedsModerator = "role.deleteNeedsModerator"
     case blockNeedsAdmin = "role.blockNeedsAdmin"
     case blockTargetNotBelow = "role.blockTargetNotBelow"
@@ -97,6 +98,9 @@ package enum PermissionTable {
     /// Product rule set of the role hierarchy (issue 7), one row per check.
     package static let rules: [PermissionRule] = [
         PermissionRule(check: .observerCannotSend, actions: [.send], summary: "observers cannot send") {
+            $0.actor != .observer
+        },
+        PermissionRule(check: .observerCannotReact, actions: [.react], summary: "observers cannot react (they only read)") {
             $0.actor != .observer
         },
         PermissionRule(check: .deleteNeedsModerator, actions: [.deleteMessage], summary: "anyone deletes their own messages; moderator+ deletes any") {
