@@ -47,10 +47,7 @@ extension GroupCore {
             return
         }
         do {
-            let inner = try UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelClosed, tags: [["h", channelID]], content: "")
-                .signed(with: configuration.keypair, using: &random)
-            let event = try await engine.createMessage(
-                in: chat.mlsGroupID, sender: publicKey, kind: .channelClosed, content: inner.json(), tags: [["h", channelID]])
+            let (_, event) = try await ownerSigned(.channelClosed, content: "", as: .channelClosed, in: chat)
             channels.records[channelID]?.deleted = true
             if let timer = channel.timer { timers[timer] = nil }
             channels.records[channelID]?.timer = nil

@@ -150,6 +150,17 @@ extension GroupCore {
         changed("channel \(channelID.prefix(8)) retry")
     }
 
+    /// An event of `kind` signed with our Nostr key and tagged with the channel (so subscribers can
+    /// check an owner wrote it whatever relay forwards it), carried as an application message of
+    /// `outerKind` in the channel group, ready to publish.
+    func ownerSigned(_ kind: Kind, content: String, as outerKind: Kind, in chat: ChatRecord) async throws -> (inner: Event, event: Event) {
+        let inner = try UnsignedEvent(pubkey: publicKey, createdAt: now, kind: kind, tags: [["h", chat.chatID]], content: content)
+            .signed(with: configuration.keypair, using: &random)
+        let event = try await engine.createMessage(
+            in: chat.mlsGroupID, sender: publicKey, kind: outerKind, content: inner.json(), tags: [["h", chat.chatID]])
+        return (inner, event)
+    }
+
     /// Owners post as the channel: the text goes into a kind-9 event signed with our Nostr key (so
     /// subscribers can check who wrote it whatever relay forwards it), carried to the relays as a
     /// kind-4462 application message of the channel group. Subscribers are refused locally.
@@ -167,11 +178,7 @@ extension GroupCore {
             return
         }
         do {
-            let inner = try UnsignedEvent(
-                pubkey: publicKey, createdAt: now, kind: .chatMessage, tags: [["h", channelID]], content: text
-            ).signed(with: configuration.keypair, using: &random)
-            let event = try await engine.createMessage(
-                in: chat.mlsGroupID, sender: publicKey, kind: .channelBroadcast, content: inner.json(), tags: [["h", channelID]])
+            let (inner, event) = try await ownerSigned(.chatMessage, content: text, as: .channelBroadcast, in: chat)
             let message = ChatMessage(
                 id: inner.id.hex, senderPubkey: publicKey, senderName: configuration.profileName, content: text,
                 timestamp: inner.createdAt, isMine: true, delivery: .pending)
