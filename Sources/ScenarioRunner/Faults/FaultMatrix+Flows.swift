@@ -33,9 +33,10 @@ extension FaultMatrix {
     /// The group as it was before the flow, with carol writing after healing.
     static let unchanged = Outcome(members: everyone, probe: "carol")
 
-    /// bob's key package is lost: MIP-00's partial failure, the group is created without him.
+    /// bob's key package comes after the relay's EOSE: MIP-00's partial failure, the group is
+    /// created without him.
     static let createWithoutBob = Final(
-        why: "bob's key package does not reach alice before the fetch times out: the group is created without him (MIP-00 partial failure) and he is reported as a failed peer.",
+        why: "bob's key package reaches alice after the relay's EOSE ended her lookup (late, or overtaken by the EOSE): the group is created without him (MIP-00 partial failure) and he is reported as a failed peer (no_key_package).",
         outcome: Outcome(members: ["alice", "carol"], probe: "carol"))
 
     /// A commit no relay accepted: MIP-03 forbids applying it, so the committer clears it and
@@ -61,7 +62,9 @@ extension FaultMatrix {
         ("key-package-\($0)", Final(
             why: $0 == "drop"
                 ? "the inviter's connection to the key-package relay is lost with the invitee's key package (TCP loses no single frame): the lookup fails (`relay_down`, MIP-00) and the add fails with `core.allPeersFailed`."
-                : "the invitee's key package does not reach the inviter before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`.",
+                : $0 == "receiver-partitioned"
+                    ? "the inviter reaches no key-package relay before the fetch times out (MIP-00): the add fails with `core.allPeersFailed`."
+                    : "the invitee's key package reaches the inviter after the relay's EOSE ended the lookup (late, or overtaken by the EOSE; MIP-00 no_key_package): the add fails with `core.allPeersFailed`.",
             outcome: unchanged, errors: ["alice": ["core.allPeersFailed"]]))
     })
 
