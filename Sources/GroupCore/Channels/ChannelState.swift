@@ -35,8 +35,11 @@ package struct ChannelState: Hashable, Sendable {
     /// Relays that are serving us: `active` for owners, `joined` for subscribers.
     package var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }
 
-    /// "N/M relays connected", as the product shows it.
-    package var connectedSummary: String { "\(connectedCount)/\(relays.count) relays connected" }
+    /// "N/M relays connected", and ", K failed" when some did, as the product shows it.
+    package var connectedSummary: String {
+        let failed = relays.filter { $0.status == .failed }.count
+        return "\(connectedCount)/\(relays.count) relays connected" + (failed > 0 ? ", \(failed) failed" : "")
+    }
 }
 
 /// One chat relay of a channel, and how far it got.
