@@ -31,7 +31,7 @@ import Testing
         record.setStatus(.active, of: relays[1])
         record.setStatus(.failed, of: relays[2], failure: "timeout")
         #expect(record.state.link == ChannelLink(channelID: "cd", name: "News", owners: [owner], relays: relays))
-        #expect(record.state.connectedSummary == "1/3 relays connected")
+        #expect(record.state.connectedSummary == "1/3 relays connected, 1 failed", "the product's status line names failed relays")
         #expect(record.state.relays.map(\.status) == [.accepted, .active, .failed])
         #expect(record.state.relays[2].failure == "timeout")
 

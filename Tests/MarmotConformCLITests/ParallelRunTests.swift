@@ -90,7 +90,7 @@ import Testing
         let fixture = try Fixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let output = try RunAndReplayTests.run(
-            ["run", "scenarios/mip02-timing", "scenarios/group-lifecycle/four-members.yaml", "--engine", "swift", "--seeds", "1..2",
+            ["run", "scenarios/mip02-timing/welcome-waits-for-ok.yaml", "scenarios/group-lifecycle/four-members.yaml", "--engine", "swift", "--seeds", "1..2",
              "--jobs", "2", "--json", fixture.path("r.json")],
             environment: ["MARMOT_CONFORM_WORKER_EXIT_ON": "welcome-waits-for-ok"])
         #expect(output.status == 1, "\(output.text)")

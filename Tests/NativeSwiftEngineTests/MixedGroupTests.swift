@@ -8,7 +8,8 @@ import NativeSwiftEngine
 import Nostr
 import Testing
 
-/// The MDK driver from the repository's venv (absent when ci/setup has not created it).
+/// The MDK driver from the repository's venv with the world shim preloaded (both made by ci/setup),
+/// so that its engines read the clock and seeds each request carries (docs/driver-protocol.md).
 enum MDK {
     static var isAvailable: Bool { Peers.shouldRun }
 
@@ -17,29 +18,31 @@ enum MDK {
             throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script])
+        let shim = Vectors.repositoryRoot.appendingPathComponent(".venv/lib/libworldshim.so").path
+        return await DriverProcess.launch(executable: python.path, arguments: [script], environment: ["LD_PRELOAD": shim])
     }
 }
 
 extension MemberBench {
-    /// A member running MDK 0.8.0 in `driver`.
+    /// A member running MDK 0.8.0 in `driver`, on the bench's clock (`keyPackageTime`, the one our
+    /// members read) and a seeded stream: a run does not depend on when or how fast it runs.
     mutating func mdkMember(_ name: String, in driver: DriverProcess) async throws -> Member {
         let keypair = Keypair.generate(using: &generator)
-        let engine = try await driver.makeEngine(instance: name, encryptionKey: generator.bytes(32))
+        let time = keyPackageTime
+        let world = WorldFeed(clock: { time }, generator: TestGenerator(seed: generator.next()))
+        let engine = try await driver.makeEngine(instance: name, encryptionKey: generator.bytes(32), world: world)
         return Member(name: name, keypair: keypair, engine: engine)
     }
 }
 
-/// Mixed groups: our engine and MDK 0.8.0 in one group, each side creating, welcoming and committing.
-/// MDK checks KeyPackage lifetimes and kind-445 created_at against the wall clock, so here (and only
-/// here) our engine's clock is set from the wall clock.
+/// Mixed groups: our engine and MDK 0.8.0 in one group, each side creating, welcoming and committing,
+/// both on the bench's fixed clock (MDK through its world shim).
 @Suite(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
 struct MixedGroupTests {
-    static var wallClock: UInt64 { UInt64(Date().timeIntervalSince1970) }
 
     @Test func swiftCreatorInvitesMDKMembers() async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 10, now: Self.wallClock)
+        var bench = MemberBench(seed: 10, now: MemberBench.fixedTime)
         let alice = bench.swiftMember("alice")
         let bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -108,7 +111,7 @@ struct MixedGroupTests {
 
     @Test func mdkCreatorInvitesSwiftMembers() async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 11, now: Self.wallClock)
+        var bench = MemberBench(seed: 11, now: MemberBench.fixedTime)
         let alice = try await bench.mdkMember("alice", in: driver)
         let bob = bench.swiftMember("bob")
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -163,7 +166,7 @@ struct MixedGroupTests {
     /// self-update then commits it, which is not a pure self-update.
     @Test func nonAdminCommitsAreRefusedAcrossEngines() async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 12, now: Self.wallClock)
+        var bench = MemberBench(seed: 12, now: MemberBench.fixedTime)
         let alice = try await bench.mdkMember("alice", in: driver)
         let bob = bench.swiftMember("bob")
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -205,7 +208,7 @@ struct MixedGroupTests {
     /// Swift receivers, in both delivery orders, end on the earlier commit (ties: smaller id).
     @Test func competingCommitsFromBothEnginesConverge() async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 13, now: Self.wallClock)
+        var bench = MemberBench(seed: 13, now: MemberBench.fixedTime)
         let alice = bench.swiftMember("alice")
         let bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver), dave = bench.swiftMember("dave")

@@ -71,7 +71,7 @@ import Testing
     @Test(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"), arguments: [false, true])
     func mdkCommitterYieldsOnlyWhenItsCommitWasHandedBack(plain: Bool) async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: plain ? 26 : 24, now: UInt64(Date().timeIntervalSince1970))
+        var bench = MemberBench(seed: plain ? 26 : 24, now: MemberBench.fixedTime)
         let alice = try await bench.mdkMember("alice", in: driver)
         let bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver)
@@ -107,7 +107,7 @@ import Testing
     @Test(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"))
     func mdkLateProposalIsNotACompetitor() async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 28, now: UInt64(Date().timeIntervalSince1970))
+        var bench = MemberBench(seed: 28, now: MemberBench.fixedTime)
         let alice = try await bench.mdkMember("alice", in: driver), bob = try await bench.mdkMember("bob", in: driver)
         let carol = try await bench.mdkMember("carol", in: driver), dave = try await bench.mdkMember("dave", in: driver)
         try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)

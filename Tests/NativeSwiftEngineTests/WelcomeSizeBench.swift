@@ -19,7 +19,7 @@ import Testing
 
     @Test(.enabled(if: MDK.isAvailable), arguments: [10, 50, 100, 150]) func mdkWelcomeSizes(members: Int) async throws {
         let driver = try await MDK.launch()
-        var bench = MemberBench(seed: 78, now: MixedGroupTests.wallClock)
+        var bench = MemberBench(seed: 78, now: MemberBench.fixedTime)
         let creator = try await bench.mdkMember("creator", in: driver)
         var invitees: [Member] = []
         for index in 1..<members { invitees.append(try await bench.mdkMember("m\(index)", in: driver)) }
