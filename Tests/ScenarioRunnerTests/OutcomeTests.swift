@@ -59,6 +59,14 @@ import Testing
         let data = try Self.capsule.json()
         #expect(try FailureCapsule(json: data, file: "c.json") == Self.capsule)
         #expect(Self.capsule.suggestedFileName == "race-mdk-seed9.capsule.json")
+        // Same-named files of different folders (the fault matrix's flows) get different capsules.
+        let json = String(decoding: try Self.capsule.json(), as: UTF8.self)
+        let nested = try FailureCapsule(json: Data(json.replacingOccurrences(
+            of: "\"scenarios/race.yaml\"", with: "\"/repo/scenarios/fault-matrix/add-x-rename/bob-commit-drop.yaml\"").utf8), file: "c.json")
+        #expect(nested.suggestedFileName == "fault-matrix-add-x-rename-bob-commit-drop-mdk-seed9.capsule.json")
+        let elsewhere = try FailureCapsule(json: Data(json.replacingOccurrences(
+            of: "\"scenarios/race.yaml\"", with: "\"/tmp/elsewhere/bob-commit-drop.yaml\"").utf8), file: "c.json")
+        #expect(elsewhere.suggestedFileName == "bob-commit-drop-mdk-seed9.capsule.json")
     }
 
     @Test func unknownFormatsAndGarbageAreRefused() throws {

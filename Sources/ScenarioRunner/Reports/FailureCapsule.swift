@@ -3,7 +3,8 @@
 // even after the scenario file changed, and says so when it did; and the whole trace of the run in
 // the order things happened, which `marmot-conform trace CAPSULE` draws as a sequence diagram.
 //
-// A capsule is JSON (`<stem>-<engine>-seed<N>.capsule.json`); one larger than
+// A capsule is JSON (`<scenario>-<engine>-seed<N>.capsule.json`, the scenario named by its path
+// under scenarios/); one larger than
 // `compressionThreshold` is written gzip'd instead (`….capsule.json.gz`, same JSON inside).
 import Foundation
 import ScenarioModel
@@ -100,9 +101,14 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
         }
     }
 
-    /// A file name that identifies the run: `<scenario file stem>-<engine>-seed<N>.capsule.json`.
+    /// A file name that identifies the run: `<scenario>-<engine>-seed<N>.capsule.json`, where the
+    /// scenario is its path under `scenarios/` with `/` as `-` (as vectors name it), or the file's
+    /// stem elsewhere. The stem alone is not enough: the fault matrix has a `bob-commit-drop.yaml`
+    /// in several flows, and one run's capsules would overwrite each other.
     package var suggestedFileName: String {
-        let stem = URL(fileURLWithPath: scenarioFile).deletingPathExtension().lastPathComponent
-        return "\(stem)-\(engine)-seed\(seed)\(schedule == nil ? "" : "-schedule").capsule.json"
+        let components = URL(fileURLWithPath: scenarioFile).deletingPathExtension().pathComponents
+        let name = components.lastIndex(of: "scenarios").map { components[($0 + 1)...].joined(separator: "-") }
+            ?? components.last ?? "scenario"
+        return "\(name)-\(engine)-seed\(seed)\(schedule == nil ? "" : "-schedule").capsule.json"
     }
 }
