@@ -233,6 +233,18 @@ package actor DriverProcess {
         progress.noteCPU(processID.flatMap(ProcessCPUTime.read), now: now)
         let oldest = pending.values.map(\.sent).min()
         guard let reason = progress.expired(deadline, oldestSent: oldest, now: now) else { return }
+        // A driver that exited is dead, not slow: on a loaded machine its exit can be noticed after
+        // the deadline. Give the exit handler (status, stderr tail) a moment to say so first.
+        if let processID, ProcessCPUTime.hasEnded(processID) {
+            for _ in 0..<100 where death == nil {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            if death == nil {
+                let tail = stderrTail.isEmpty ? "(stderr empty)" : stderrTail.joined(separator: "\n")
+                failAll(EngineError(.driverDied, "driver exited (status not reported yet); last stderr lines:\n\(tail)"))
+            }
+            return
+        }
         let methods = pending.values.map(\.method.rawValue).sorted().joined(separator: ", ")
         failAll(EngineError(.timeout, "\(methods): \(reason)"))
     }

@@ -83,6 +83,22 @@ enum ProcessCPUTime {
         return nil
         #endif
     }
+
+    /// Whether the process has ended (gone, or a zombie not reaped yet), as /proc tells it.
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        #if os(Linux)
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return true }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = fread(&buffer, 1, buffer.count, file)
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return true }
+        let state = text[text.index(after: close)...].split(separator: " ").first ?? ""
+        return state == "Z" || state == "X"
+        #else
+        return false
+        #endif
+    }
 }
 
 /// Every driver process this process started and that has not exited, so that the runner can take

@@ -73,7 +73,7 @@ import Testing
         let driver = try await Self.launchDriver()
         let trigger = ForkTrigger()
         let (world, chatID) = try await Self.world(seed: 0xF0_0002, epoch: UInt64(Date().timeIntervalSince1970), trigger: trigger) { context in
-            try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
+            try await Self.mdkEngine(in: driver, for: context)
         }
         #expect(await Convergence.check("converged", in: world).verdict == .pass)
         try await Self.forkBob(world, chatID: chatID, trigger: trigger)
@@ -89,7 +89,7 @@ import Testing
         let driver = try await Self.launchDriver()
         let (world, _) = try await Self.world(seed: 0xF0_0003, epoch: UInt64(Date().timeIntervalSince1970), trigger: ForkTrigger()) { context in
             if context.label == "alice" { return NativeSwiftEngine(generator: context.generator, clock: context.clock) }
-            return try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
+            return try await Self.mdkEngine(in: driver, for: context)
         }
         var digests: [String: String] = [:]
         for label in ["alice", "bob", "carol"] {
@@ -97,18 +97,25 @@ import Testing
             let group = try #require(try await engine.groups().first)
             digests[label] = try #require(try await engine.exactState(of: group.mlsGroupID).ratchetTreeDigest)
         }
-        // A mixed world runs on the wall clock (MDK stamps it): if the machine is so loaded that
-        // the virtual clock falls 300 s behind, our engine refuses MDK's events as from the future
-        // and the members really diverge; the check's observation then says so.
+        // MDK runs on the world's clock through its shim, so however loaded the machine, both
+        // engines stamp and judge events by the same virtual time.
         let check = await Convergence.check("converged", in: world)
         #expect(Set(digests.values).count == 1, "\(digests); \(check.observed ?? "")")
         #expect(check.verdict == .pass, "\(check.observed ?? "")")
         await driver.shutdown()
     }
 
+    /// The MDK driver with the world shim preloaded (ci/setup makes both).
     static func launchDriver() async throws -> DriverProcess {
         let python = try #require(PythonVenv.interpreter)
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script])
+        let shim = Vectors.repositoryRoot.appendingPathComponent(".venv/lib/libworldshim.so").path
+        return await DriverProcess.launch(executable: python.path, arguments: [script], environment: ["LD_PRELOAD": shim])
+    }
+
+    /// An MDK member on the world's clock and its own seeded stream.
+    static func mdkEngine(in driver: DriverProcess, for context: EngineContext) async throws -> any ProtocolEngine {
+        try await driver.makeEngine(
+            instance: context.label, encryptionKey: context.storageKey, world: WorldFeed(clock: context.clock, generator: context.generator))
     }
 }

@@ -24,19 +24,27 @@ enum MDKWorld {
             throw PythonVenv.Unavailable.noVenv(Vectors.repositoryRoot.appendingPathComponent(".venv").path)
         }
         let script = Vectors.repositoryRoot.appendingPathComponent("drivers/mdk/driver.py").path
-        return await DriverProcess.launch(executable: python.path, arguments: [script])
+        // The world shim (made by ci/setup): MDK reads the clock and seeds each request carries, so
+        // its created_at follows the world's virtual clock however slowly the machine runs the test.
+        let shim = Vectors.repositoryRoot.appendingPathComponent(".venv/lib/libworldshim.so").path
+        return await DriverProcess.launch(executable: python.path, arguments: [script], environment: ["LD_PRELOAD": shim])
     }
 
-    /// A world of MDK members. Its epoch is the wall clock at creation (read here, in the test):
-    /// MDK stamps its events from the wall clock, so chat timestamps from both sources agree.
+    /// An MDK member's engine on the world's clock and its own seeded stream.
+    static func engine(in driver: DriverProcess, for context: EngineContext) async throws -> any ProtocolEngine {
+        try await driver.makeEngine(
+            instance: context.label, encryptionKey: context.storageKey,
+            world: WorldFeed(clock: context.clock, generator: context.generator))
+    }
+
+    /// A world of MDK members, each on the world's clock through the shim. Its epoch is the wall
+    /// clock at creation (read here, in the test), as an app's would be.
     static func make(seed: UInt64, driver: DriverProcess, relays: [WorldConfiguration.RelaySpec] = WorldConfiguration.standardRelays)
         -> World
     {
         let configuration = WorldConfiguration(
             seed: seed, epochUnixSeconds: UInt64(Date().timeIntervalSince1970), relays: relays)
-        return World(configuration: configuration) { label, key in
-            try await driver.makeEngine(instance: label, encryptionKey: key)
-        }
+        return World(configuration: configuration, makeEngine: { context in try await engine(in: driver, for: context) })
     }
 }
 

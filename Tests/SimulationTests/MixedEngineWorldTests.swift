@@ -16,7 +16,7 @@ struct MixedEngineWorldTests {
             if context.label == nativeMember {
                 return NativeSwiftEngine(generator: context.generator, clock: context.clock)
             }
-            return try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
+            return try await MDKWorld.engine(in: driver, for: context)
         })
         for label in ["alice", "bob", "carol"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
