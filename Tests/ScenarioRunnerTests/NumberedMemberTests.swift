@@ -33,7 +33,7 @@ import Testing
         #expect(throws: ScenarioError.self) { try Self.scenario(members: "  - { label: m, count: 12 }", with: "[m01..m13]") }
         #expect(throws: ScenarioError.self) { try Self.scenario(members: "  - { label: m, count: 12 }", with: "[m1..m12]") }
         #expect(throws: ScenarioError.self) { try Self.scenario(members: "  - { label: m, count: 12, name: Same }", with: "[m01..m12]") }
-        #expect(throws: ScenarioError.self) { try Self.scenario(members: "  - { label: m, count: 301 }", with: "[m001..m012]") }
+        #expect(throws: ScenarioError.self) { try Self.scenario(members: "  - { label: m, count: 1001 }", with: "[m0001..m0012]") }
     }
 
     @Test func labelsWithoutARunKeepTheirMeaning() {
