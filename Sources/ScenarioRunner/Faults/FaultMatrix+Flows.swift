@@ -93,9 +93,8 @@ extension FaultMatrix {
     /// Rolled back to the epoch before our own merged commit, MDK holds none of that epoch's proposals.
     static let mdkKeepsNoRollbackProposal = "alice merges her rename at its OK, then meets carol's SelfRemove proposal (of the epoch she left) and bob's commit of it, which MIP-03 ranks first (same second, smaller id); MDK 0.8.0 rolls back to its snapshot of that epoch, which holds no proposal, so bob's commit is unprocessable and alice stays at the old epoch with carol (docs/findings/mdk-race-rollback.md)."
 
-    static func mdk(_ reason: String, _ cells: [String]) -> [String: String] { open(reason, cells) }
-
-    static func open(_ reason: String, _ cells: [String]) -> [String: String] {
+    /// The same reason for each of `cells` (an `open` or `mdkDefects` table).
+    static func each(_ cells: [String], _ reason: String) -> [String: String] {
         Dictionary(uniqueKeysWithValues: cells.map { ($0, reason) })
     }
 
@@ -131,7 +130,7 @@ extension FaultMatrix {
                      welcome(to: inviteeInbox), welcomeDelivered(to: "dave", inbox: inviteeInbox)],
             outcome: Outcome(members: withDave, probe: "dave"),
             finals: commitRefused(faults: [.reject, .relayDown]).merging(keyPackageLost) { $1 },
-            mdkDefects: mdk(mdkRefusesFailedCommit, ["commit-at-peer-delay"])),
+            mdkDefects: each(["commit-at-peer-delay"], mdkRefusesFailedCommit)),
         Flow(
             name: "remove", summary: "alice removes carol.",
             actions: ["remove-members: { by: alice, members: carol }"],
@@ -149,9 +148,9 @@ extension FaultMatrix {
             actions: ["leave: { by: carol }"],
             points: [published("proposal", by: "carol", "SelfRemove proposal"), delivered("proposal-at-peer", to: "alice", "SelfRemove proposal")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
-            mdkDefects: mdk(mdkRefusesCommitBeforeProposal, [
+            mdkDefects: each([
                 "proposal-at-peer-delay", "proposal-at-peer-drop", "proposal-at-peer-receiver-partitioned", "proposal-at-peer-reorder",
-            ])),
+            ], mdkRefusesCommitBeforeProposal)),
         Flow(
             name: "send", summary: "carol sends a message.",
             actions: ["send: { by: carol, text: hello }"],
@@ -187,7 +186,7 @@ extension FaultMatrix {
                      welcome(to: inviteeInbox)],
             outcome: Outcome(members: withDave, name: nil, probe: "dave"),
             finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: open(lateRepublish("rename", seeds: "5-10"), ["bob-commit-delay", "bob-commit-drop"])),
+            open: each(["bob-commit-delay", "bob-commit-drop"], lateRepublish("rename", seeds: "5-10"))),
         Flow(
             name: "remove-x-rename", summary: "alice removes carol while bob renames the group.",
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
@@ -199,10 +198,10 @@ extension FaultMatrix {
             actions: ["leave: { by: carol }", "rename: { by: alice, to: \(renamed) }"],
             points: [published("carol-proposal", by: "carol", "SelfRemove proposal"), published("alice-commit", by: "alice", "rename commit")],
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
-            mdkDefects: mdk(mdkKeepsNoRollbackProposal, [
+            mdkDefects: each([
                 "alice-commit-delay", "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
                 "carol-proposal-duplicate", "carol-proposal-withhold-ok",
-            ]).merging(mdk(mdkRefusesCommitBeforeProposalAfterPartition, ["alice-commit-sender-partitioned"])) { $1 }),
+            ], mdkKeepsNoRollbackProposal).merging(each(["alice-commit-sender-partitioned"], mdkRefusesCommitBeforeProposalAfterPartition)) { $1 }),
         Flow(
             name: "add-x-remove", summary: "alice adds dave while bob removes carol.", withDave: true,
             actions: ["add-members: { by: alice, members: dave }", "remove-members: { by: bob, members: carol }"],
@@ -214,7 +213,7 @@ extension FaultMatrix {
                 .merging(commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true, faults: [.relayDown])) { $1 }
                 .merging(commitRefused("bob-commit", outcome: Outcome(members: withDave, name: nil, probe: "dave"), race: true,
                                        faults: [.reject, .senderPartitioned])) { $1 },
-            open: open(lateRepublish("remove", seeds: "4-8 and 10"), ["bob-commit-delay", "bob-commit-drop"])),
+            open: each(["bob-commit-delay", "bob-commit-drop"], lateRepublish("remove", seeds: "4-8 and 10"))),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
