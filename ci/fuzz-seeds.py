@@ -109,6 +109,8 @@ def seeds():
     # Every shipped scenario file (the YAML grammar and the typed model), smallest first.
     for path in sorted((ROOT / "scenarios").rglob("*.yaml"), key=lambda p: p.stat().st_size):
         add("scenario-file", path.read_bytes())
+    for line in (VECTORS / "driver-replies/mdk-0.8.0.jsonl").read_text().splitlines():
+        add("driver-reply", line)
     return corpus
 
 

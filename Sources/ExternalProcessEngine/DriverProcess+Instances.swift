@@ -4,12 +4,7 @@ import Nostr
 extension DriverProcess {
     /// The engine's name, version and capabilities (`hello`).
     package func capabilities() async throws(EngineError) -> EngineCapabilities {
-        let reply = DriverReply(.hello, try await call(.hello))
-        return EngineCapabilities(
-            name: try reply.string("name"),
-            version: try reply.string("version"),
-            capabilities: Set(try reply.strings("capabilities").map(EngineCapability.init(rawValue:)))
-        )
+        try DriverReply(.hello, try await call(.hello)).engineCapabilities()
     }
 
     /// Refuses a driver that cannot run its engine on the world's clock and seed: its `hello` must

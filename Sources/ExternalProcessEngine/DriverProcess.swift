@@ -159,24 +159,18 @@ package actor DriverProcess {
     private func receive(_ line: String) {
         guard !line.isEmpty else { return }
         progress.noteOutput(now: .now)
-        guard let response = try? JSONValue(parsing: line).object, let id = response["id"]?.int64.flatMap(Int.init(exactly:)) else {
+        let response: DriverResponse
+        do { response = try DriverResponse(line: line) } catch {
             // Not attributable to a request; the protocol allows one outstanding line only in error.
-            failAll(EngineError(.malformedResponse, "driver wrote a line that is not a response: \(line.prefix(200))"))
+            failAll(error)
             return
         }
-        guard pending[id] != nil else {
+        guard pending[response.id] != nil else {
             // A reply nobody asked for means the stream is out of step: waiting would only stall.
-            failAll(EngineError(.malformedResponse, "driver answered request \(id), which is not pending: \(line.prefix(200))"))
+            failAll(EngineError(.malformedResponse, "driver answered request \(response.id), which is not pending: \(line.prefix(200))"))
             return
         }
-        if let error = response["error"]?.object {
-            let code = error["code"]?.string ?? "unknown"
-            settle(id, .failure(EngineError(EngineError.Code(code), error["message"]?.string ?? "")))
-        } else if let result = response["result"]?.object {
-            settle(id, .success(result))
-        } else {
-            settle(id, .failure(EngineError(.malformedResponse, "response \(id) has neither result nor error")))
-        }
+        settle(response.id, response.outcome)
     }
 
     private func settle(_ id: Int, _ reply: Reply) {

@@ -68,4 +68,38 @@ extension DriverReply {
         case let other: throw malformed("type", "is the unknown result type \(other)")
         }
     }
+
+    /// `hello` result.
+    func engineCapabilities() throws(EngineError) -> EngineCapabilities {
+        EngineCapabilities(
+            name: try string("name"),
+            version: try string("version"),
+            capabilities: Set(try strings("capabilities").map(EngineCapability.init(rawValue:)))
+        )
+    }
+
+    /// `create_key_package` result.
+    func keyPackageDraft() throws(EngineError) -> KeyPackageDraft {
+        KeyPackageDraft(
+            content: try string("content"),
+            tags: try tags("tags"),
+            legacyTags: try tags("tags_legacy"),
+            dTag: try string("d_tag"),
+            keyPackageRef: try string("key_package_ref")
+        )
+    }
+
+    /// `exact_state` result: each digest 32 bytes of hex, or null where the engine does not expose it.
+    func exactState() throws(EngineError) -> ExactGroupState {
+        func digest(_ name: String) throws(EngineError) -> String? {
+            guard let value = fields[name], value != .null else { return nil }
+            let text = try string(name)
+            guard text.count == 64, text.allSatisfy(\.isHexDigit) else { throw malformed(name, "is not 32 bytes of hex") }
+            return text.lowercased()
+        }
+        return ExactGroupState(
+            epoch: try uint64("epoch"), ratchetTreeDigest: try digest("ratchet_tree_digest"), treeHash: try digest("tree_hash"),
+            confirmedTranscriptHash: try digest("confirmed_transcript_hash"), groupContextHash: try digest("group_context_hash"),
+            exporterCommitment: try digest("exporter_commitment"))
+    }
 }

@@ -36,13 +36,7 @@ package struct ExternalProcessEngine: ProtocolEngine {
         let reply = try await call(.createKeyPackage, [
             "public_key": .string(publicKey.hex), "relays": .strings(relays), "protected": .bool(protected),
         ])
-        return KeyPackageDraft(
-            content: try reply.string("content"),
-            tags: try reply.tags("tags"),
-            legacyTags: try reply.tags("tags_legacy"),
-            dTag: try reply.string("d_tag"),
-            keyPackageRef: try reply.string("key_package_ref")
-        )
+        return try reply.keyPackageDraft()
     }
 
     package func validateKeyPackage(_ event: Event) async throws(EngineError) {
@@ -180,17 +174,7 @@ package struct ExternalProcessEngine: ProtocolEngine {
 
     /// `exact_state`: the digests the driver's engine exposes (MDK 0.8.0: the ratchet-tree digest only).
     package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
-        let reply = try await call(.exactState, groupParams(group))
-        func digest(_ name: String) throws(EngineError) -> String? {
-            guard let value = reply.fields[name], value != .null else { return nil }
-            let text = try reply.string(name)
-            guard text.count == 64, text.allSatisfy(\.isHexDigit) else { throw reply.malformed(name, "is not 32 bytes of hex") }
-            return text.lowercased()
-        }
-        return ExactGroupState(
-            epoch: try reply.uint64("epoch"), ratchetTreeDigest: try digest("ratchet_tree_digest"), treeHash: try digest("tree_hash"),
-            confirmedTranscriptHash: try digest("confirmed_transcript_hash"), groupContextHash: try digest("group_context_hash"),
-            exporterCommitment: try digest("exporter_commitment"))
+        try await call(.exactState, groupParams(group)).exactState()
     }
 }
 

@@ -2,6 +2,7 @@
 // value out. A trap, a hang or unbounded memory is the bug a fuzzer reports; a thrown error is the
 // expected answer to garbage. The same table drives the libFuzzer entry point (`marmot-fuzz`
 // built with -sanitize=fuzzer), the corpus replay and the regression test over committed inputs.
+import ExternalProcessEngine
 import Marmot
 import MLS
 import Nostr
@@ -57,6 +58,9 @@ package struct FuzzTarget: Sendable {
         },
         FuzzTarget(name: "marmot-group-data", summary: "the Marmot group data extension 0xF2EE (MIP-01)") { input in
             (try? GroupData(bytes: input)) != nil
+        },
+        FuzzTarget(name: "driver-reply", summary: "a driver's reply line: the response envelope, then every result record") { input in
+            DriverReplyFuzzing.decode(String(decoding: input, as: UTF8.self))
         },
     ]
 
