@@ -211,6 +211,17 @@ import Testing
                 var room = try await Room(seed: 76)
                 return try await room.daveOpensWelcome { $0.tags.removeAll { $0.first == "e" } }
             }
+        case .welcomeRumorKind:
+            Attack(name: "alice's welcome rumor to dave as kind 14", expected: "invalid_welcome") {
+                var room = try await Room(seed: 77)
+                let dave = room.bench.swiftMember("dave")
+                let added = try await room.alice.engine.addMembers(to: room.group, keyPackages: [try await room.bench.keyPackage(of: dave)])
+                let (wrapper, honest) = try room.bench.deliverWelcome(added.welcomeRumors[0], from: room.alice, to: dave)
+                var rumor = honest
+                rumor.kind = Kind(rawValue: 14)
+                _ = try await dave.engine.processWelcome(wrapperID: wrapper, rumor: rumor)
+                return "accepted"
+            }
         case .senderRemoved:
             Attack(name: "message written after its sender's removal (removed-member-message)", expected: "sender_removed") {
                 let room = try await Room(seed: 71)
@@ -333,10 +344,17 @@ import Testing
         #expect(await Self.outcome(of: attack, disabling: check) != attack.expected, "with \(check.rawValue) off")
     }
 
+    @Test(arguments: GiftWrapCheck.allCases)
+    func eachGiftWrapCheckAloneStopsItsAttack(check: GiftWrapCheck) async {
+        let attack = Self.attack(for: check)
+        #expect(await Self.giftWrapOutcome(of: attack, disabling: nil) == attack.expected, "with every check on")
+        #expect(await Self.giftWrapOutcome(of: attack, disabling: check) == "accepted", "with \(check.rawValue) off")
+    }
+
     /// Every switch has its row in the document, and every row shows the check making a difference.
     @Test func everySwitchHasAProofRow() throws {
         let rows = try GeneratedDocument.checkRows(.fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker)
-        #expect(rows.map(\.check) == MarmotReceiverCheck.allCases.map(\.rawValue))
+        #expect(rows.map(\.check) == MarmotReceiverCheck.allCases.map(\.rawValue) + GiftWrapCheck.allCases.map(\.rawValue))
         for row in rows { #expect(row.on != row.off, "\(row.check)") }
     }
 
@@ -361,7 +379,23 @@ import Testing
             let attack = Self.attack(for: check)
             rows.append((check.rawValue, attack.name, await Self.outcome(of: attack), await Self.outcome(of: attack, disabling: check)))
         }
-        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n" + Self.unswitched.joined(separator: "\n") + "\n"
+        var giftWrapRows: [GeneratedDocument.CheckRow] = []
+        for check in GiftWrapCheck.allCases {
+            let attack = Self.attack(for: check)
+            giftWrapRows.append((
+                check.rawValue, attack.name, await Self.giftWrapOutcome(of: attack, disabling: nil), await Self.giftWrapOutcome(of: attack, disabling: check)
+            ))
+        }
+        let giftWrapIntro = [
+            "### Gift wraps (NIP-59)",
+            "",
+            "The rules of `GiftWrap.unwrap` (`Sources/Nostr/NIP59/GiftWrapCheck.swift`), which GroupCore applies to",
+            "every gift wrap it receives (welcomes, link requests, channel control) before any engine sees the",
+            "rumor: alice's rumor for bob, sealed and wrapped by hand so that one layer breaks one rule.",
+        ]
+        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n"
+            + GeneratedDocument.checkTable(intro: giftWrapIntro, rows: giftWrapRows) + "\n"
+            + Self.unswitched.joined(separator: "\n") + "\n"
         let current = try GeneratedDocument.current(
             .fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker, generated: generated)
         #expect(current == generated)

@@ -43,7 +43,5 @@ extension EngineReceiverCheckTests {
         "  non-default proposal types every member supports (§12.2).",
         "- The joiner's checks of every leaf of the Welcome's tree (§12.4.3.1: leaf signatures, key",
         "  uniqueness, capabilities), its own leaf in the tree, and its private keys matching the tree.",
-        "- NIP-59 gift-wrap rules in the Nostr library (wrap kind 1059, seal kind 13, seal and wrap",
-        "  signatures, seal author equal to the rumor's) and the welcome rumor's kind 444.",
     ]
 }

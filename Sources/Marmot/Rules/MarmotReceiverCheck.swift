@@ -44,6 +44,9 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// `e` naming the key-package event, a non-empty `client` when present, one
     /// `["encoding","base64"]`.
     case welcomeRumorTags
+    /// A welcome rumor is of kind 444 (MIP-02): a rumor of another kind is no Welcome, whatever its
+    /// content holds.
+    case welcomeRumorKind
     /// A message of an earlier epoch written after its sender left the group is not read.
     case senderRemoved
     /// An application message's inner rumor is authored by the MLS sender (MIP-03).

@@ -60,21 +60,23 @@ public enum GiftWrap {
     ///   NIP-44 codes for content that does not decrypt, `.giftWrapSealWrongKind`, `.rumorIDMismatch`,
     ///   or `.giftWrapSenderMismatch`. Reasons say whether the wrap, seal or rumor was at fault.
     public static func unwrap(_ wrap: Event, recipient: Keypair) throws(NostrError) -> Unwrapped {
-        guard wrap.kind == .giftWrap else {
+        guard wrap.kind == .giftWrap || !GiftWrapCheck.wrapKind.isOn else {
             throw NostrError(.giftWrapWrongKind, "expected kind 1059, got \(wrap.kind.rawValue)")
         }
         // An Event may have been built with decodeUnverified; a wrap is only trusted once verified.
-        try inContext("gift wrap") { () throws(NostrError) in try wrap.verify() }
+        if GiftWrapCheck.wrapSignature.isOn { try inContext("gift wrap") { () throws(NostrError) in try wrap.verify() } }
         let seal = try inContext("seal") { () throws(NostrError) -> Event in
-            try Event(json: NIP44.decrypt(wrap.content, to: recipient.secretKey, from: wrap.pubkey))
+            let seal = try Event.decodeUnverified(JSONValue(parsing: NIP44.decrypt(wrap.content, to: recipient.secretKey, from: wrap.pubkey)))
+            if GiftWrapCheck.sealSignature.isOn { try seal.verify() }
+            return seal
         }
-        guard seal.kind == .seal else {
+        guard seal.kind == .seal || !GiftWrapCheck.sealKind.isOn else {
             throw NostrError(.giftWrapSealWrongKind, "expected a kind 13 seal, got kind \(seal.kind.rawValue)")
         }
         let rumor = try inContext("rumor") { () throws(NostrError) -> UnsignedEvent in
             try UnsignedEvent(rumorJSON: NIP44.decrypt(seal.content, to: recipient.secretKey, from: seal.pubkey))
         }
-        guard rumor.pubkey == seal.pubkey else {
+        guard rumor.pubkey == seal.pubkey || !GiftWrapCheck.sealAuthor.isOn else {
             throw NostrError(
                 .giftWrapSenderMismatch, "seal signed by \(seal.pubkey.hex) carries a rumor by \(rumor.pubkey.hex)"
             )
