@@ -45,6 +45,8 @@ struct ChannelRecord: Sendable {
     var left = false
     /// The deadline for relays to become active (owner) or admit us (subscriber).
     var timer: TimerToken?
+    /// Owners: the deadline of a relay test.
+    var testTimer: TimerToken?
 
     mutating func setStatus(_ status: ChannelRelayStatus, of relay: PublicKey, failure: String? = nil) {
         relayStates[relay, default: ChannelRelayState(pubkey: relay, status: .new)].status = status

@@ -50,6 +50,14 @@ package struct ChannelRelayState: Hashable, Sendable {
     package var subscribers: Int?
     /// Why the relay failed, when it did.
     package var failure: String?
+    /// Owners: the outcome of the last relay test (`testChannelRelays`), nil before any.
+    package var test: ChannelRelayTest?
+}
+
+/// A relay test, like the relay test button of the channel settings: the owner pings the relay,
+/// which passes when it answers with where it stands before the deadline.
+package enum ChannelRelayTest: String, Hashable, Sendable {
+    case pending, passed, failed
 }
 
 /// Owners see new → invited → accepted → active (or failed), then closed once the relay confirms

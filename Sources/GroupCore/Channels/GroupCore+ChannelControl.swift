@@ -9,6 +9,7 @@ extension GroupCore {
             startChannel(ChannelDraft(
                 relays: relays, coOwners: coOwners, name: name, description: description, welcomeMessage: welcomeMessage))
         case .retryChannel(let channelID): retryChannel(channelID)
+        case .testChannelRelays(let channelID): testChannelRelays(channelID)
         case .joinChannel(let link): joinChannel(link)
         case .retryJoinChannel(let channelID): retryJoinChannel(channelID)
         case .broadcast(let channelID, let text): await broadcast(text, in: channelID)

@@ -111,8 +111,40 @@ extension GroupCore {
         default:
             return
         }
+        if channel.relayStates[relay]?.test == .pending { channel.relayStates[relay]?.test = .passed }
         channels.records[channelID] = channel
         changed("channel \(channelID.prefix(8)) relay \(relay.hex.prefix(8)) \(status)")
+    }
+
+    /// The relay test button: every relay of the channel is pinged (as `retryChannel` pings failed
+    /// ones), and each passes when it answers with where it stands before the deadline. A test
+    /// changes no relay's status: a relay that does not answer has failed the test, not the channel.
+    func testChannelRelays(_ channelID: String) {
+        guard var channel = channels.records[channelID], channel.role == .owner else {
+            fail(CoreError(.unknownChat, "we own no channel \(channelID)"), chatID: channelID)
+            return
+        }
+        guard !channel.deleted else {
+            fail(CoreError(.chatDeleted, "channel \(channel.name) was deleted"), chatID: channelID)
+            return
+        }
+        for relay in channel.relays {
+            channel.relayStates[relay, default: ChannelRelayState(pubkey: relay, status: .new)].test = .pending
+            sendControl(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay)
+        }
+        if let timer = channel.testTimer { timers[timer] = nil }
+        channel.testTimer = startTimer(.channelRelayTest(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
+        channels.records[channelID] = channel
+        changed("channel \(channelID.prefix(8)) relay test")
+    }
+
+    /// A relay test's deadline: the relays still pending did not answer.
+    func channelRelayTestDue(_ channelID: String) {
+        guard var channel = channels.records[channelID], channel.role == .owner else { return }
+        channel.testTimer = nil
+        for relay in channel.relays where channel.relayStates[relay]?.test == .pending { channel.relayStates[relay]?.test = .failed }
+        channels.records[channelID] = channel
+        changed("channel \(channelID.prefix(8)) relay test done")
     }
 
     /// The owner's deadline: relays not active by now failed; none active at all is an error the

@@ -62,7 +62,7 @@ extension GroupCore {
             changed("open \(chatID.prefix(8))")
         case .loadOlderMessages(let chatID):
             loadOlderMessages(chatID)
-        case .createChannel, .retryChannel, .joinChannel, .retryJoinChannel, .broadcast, .leaveChannel, .deleteChannel:
+        case .createChannel, .retryChannel, .testChannelRelays, .joinChannel, .retryJoinChannel, .broadcast, .leaveChannel, .deleteChannel:
             await performChannelAction(action)
         case .mute(let chatID):
             setMuted(chatID, true)

@@ -74,6 +74,8 @@ package enum AppAction: Hashable, Sendable {
     case createChannel(relays: [PublicKey], name: String, description: String, welcomeMessage: String, coOwners: [PublicKey] = [])
     /// The owner asks the channel's failed relays again.
     case retryChannel(channelID: String)
+    /// Owners: ping every relay of the channel and record which answer in time (the relay test button).
+    case testChannelRelays(channelID: String)
     /// A subscriber joins by link, asking each of its relays.
     case joinChannel(ChannelLink)
     /// The subscriber asks the relays that failed again.

@@ -151,6 +151,7 @@ extension GroupCore {
         case .selfUpdate(let chatID): await selfUpdateDue(chatID)
         case .resubscribe(let url): resubscribe(to: url)
         case .channelRelays(let channelID): channelRelaysDue(channelID)
+        case .channelRelayTest(let channelID): channelRelayTestDue(channelID)
         case .channelJoin(let channelID): channelJoinDue(channelID)
         case .roleRefresh(let chatID): changed("refresh roles \(chatID.prefix(8))")
         case .welcomeRetry(let eventID): retryWelcome(eventID)

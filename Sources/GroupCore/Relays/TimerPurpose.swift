@@ -9,6 +9,8 @@ enum TimerPurpose: Sendable {
     case resubscribe(url: String)
     case channelRelays(channelID: String)
     case channelJoin(channelID: String)
+    /// A relay test's deadline: relays that did not answer failed it.
+    case channelRelayTest(channelID: String)
     /// Nothing to do but re-derive the state (a message disappears now).
     case roleRefresh(chatID: String)
     /// A welcome every relay refused is sent again.

@@ -44,6 +44,7 @@ package enum MemberAction: Sendable, Hashable {
     case unmute(group: String?)
     case createChannel(relays: [String], name: String, description: String, welcome: String, owners: [String])
     case retryChannel(channel: String?)
+    case testRelays(channel: String?)
     /// Joins by the link of `from`'s channel.
     case joinChannel(channel: String?, from: String)
     case retryJoin(channel: String?)

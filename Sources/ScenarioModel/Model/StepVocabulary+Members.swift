@@ -137,6 +137,9 @@ extension StepVocabulary {
         .member("retry-channel", "the owner asks a channel's failed relays again", needs: .local, [
             by, FieldSpec("channel", .text),
         ]) { f in .retryChannel(channel: try f.optionalString("channel")) },
+        .member("test-relays", "the owner tests each relay of a channel: a ping each must answer within 10 s", needs: .local, [
+            by, FieldSpec("channel", .text),
+        ]) { f in .testRelays(channel: try f.optionalString("channel")) },
         .member("join-channel", "a subscriber joins by the link of a member's channel", needs: .local, [
             by, FieldSpec("channel", .text), FieldSpec("from", .member, required: true),
         ]) { f in .joinChannel(channel: try f.optionalString("channel"), from: try f.string("from")) },

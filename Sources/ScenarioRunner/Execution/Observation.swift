@@ -214,6 +214,7 @@ enum Observation {
                 var fields: [String: Outcome] = ["relay": .string(name(relay.pubkey, names)), "status": .string(relay.status.rawValue)]
                 if let subscribers = relay.subscribers { fields["subscribers"] = .integer(Int64(subscribers)) }
                 if let failure = relay.failure { fields["failure"] = .string(failure) }
+                if let test = relay.test { fields["test"] = .string(test.rawValue) }
                 return .map(fields)
             }),
             "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),

@@ -49,6 +49,7 @@ extension StepInterpreter {
         case .createChannel(let relays, let name, let description, let welcome, let owners):
             return .createChannel(relays: try keys(relays), name: name, description: description, welcomeMessage: welcome, coOwners: try keys(owners))
         case .retryChannel(let name): return .retryChannel(channelID: try await channel(of: by, named: name).channelID)
+        case .testRelays(let name): return .testChannelRelays(channelID: try await channel(of: by, named: name).channelID)
         case .retryJoin(let name): return .retryJoinChannel(channelID: try await channel(of: by, named: name).channelID)
         case .broadcast(let text, let name): return .broadcast(channelID: try await channel(of: by, named: name).channelID, text: text)
         case .leaveChannel(let name): return .leaveChannel(channelID: try await channel(of: by, named: name).channelID)
