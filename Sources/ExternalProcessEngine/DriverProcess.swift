@@ -54,9 +54,6 @@ package actor DriverProcess {
         environment: [String: String?] = [:],
         deadline: ProgressDeadline = ProgressDeadline()
     ) async -> DriverProcess {
-        // A write to a driver that just died raises SIGPIPE, which would kill the whole test process
-        // instead of surfacing as `.driverDied`.
-        signal(SIGPIPE, SIG_IGN)
         let (lines, outbox) = AsyncStream.makeStream(of: String.self)
         let driver = DriverProcess(deadline: deadline, outbox: outbox)
         await driver.start(executable: executable, arguments: arguments, environment: environment, lines: lines)
@@ -65,56 +62,20 @@ package actor DriverProcess {
 
     private func start(executable: String, arguments: [String], environment: [String: String?], lines: AsyncStream<String>) {
         // The driver watches this pid and exits when it is gone (docs/driver-protocol.md, "Transport").
-        var variables: [Environment.Key: String?] = ["MARMOT_DRIVER_PARENT_PID": "\(getpid())"]
-        for (key, value) in environment { variables[Environment.Key(stringLiteral: key)] = value }
+        let environment = environment.merging(["MARMOT_DRIVER_PARENT_PID": "\(getpid())"]) { given, _ in given }
         runner = Task {
-            let status: String
-            do {
-                // A bare name is looked up on PATH (e.g. `python3`), anything with a slash is a path.
-                let outcome = try await run(
-                    executable.contains("/") ? .path(.init(executable)) : .name(executable),
-                    arguments: Arguments(arguments),
-                    environment: .inherit.updating(variables),
-                    input: .inputWriter,
-                    output: .sequence,
-                    error: .sequence
-                ) { execution in
-                    self.started(execution.processIdentifier.value)
-                    let writer = execution.standardInputWriter
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await line in lines {
-                                do { _ = try await writer.write(line) } catch { break }
-                                // The driver could not have answered before it got the line: a busy
-                                // client (not the driver) is what kept it waiting until now.
-                                await self.noteWritten()
-                            }
-                            try? await writer.finish()
-                        }
-                        group.addTask {
-                            do {
-                                for try await line in execution.standardError.strings() { await self.noteStderr(line) }
-                            } catch {
-                                await self.noteStderr("(stderr unreadable: \(error))")
-                            }
-                        }
-                        // The body runs on this actor, so responses are matched without hopping.
-                        do {
-                            for try await line in execution.standardOutput.strings(bufferingPolicy: .unbounded) {
-                                self.receive(line)
-                            }
-                        } catch {
-                            self.noteStderr("(stdout unreadable: \(error))")
-                        }
-                        // stdout closed: the driver is exiting, so stop feeding it.
-                        self.stopWriting()
-                    }
-                }
-                status = "\(outcome.terminationStatus)"
-            } catch {
-                status = "could not run \(executable): \(error)"
-            }
-            self.terminated(status: status)
+            let ending = await LineProcess.run(
+                executable: executable, arguments: arguments, environment: environment, input: lines,
+                handlers: LineProcess.Handlers(
+                    started: { pid in await self.started(pid) },
+                    // The driver could not have answered before it got the line: a busy client (not
+                    // the driver) is what kept it waiting until now.
+                    wrote: { await self.noteWritten() },
+                    stdout: { line in await self.receive(line) },
+                    stderr: { line in await self.noteStderr(line) },
+                    // stdout closed: the driver is exiting, so stop feeding it.
+                    stdoutClosed: { await self.stopWriting() }))
+            self.terminated(status: ending.description)
         }
     }
 

@@ -1,13 +1,6 @@
 // A long-lived child process spoken to in lines: requests written to its stdin, its stdout read
 // line by line as they come, its stderr handed to the caller line by line. For `run --jobs N`,
-// whose worker processes are the CLI itself (docs/parallel-runs.md). Lives here because this target
-// is swift-subprocess's only importer (docs/architecture.md, rule 4).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Subprocess
+// whose worker processes are the CLI itself (docs/parallel-runs.md). Started by LineProcess.
 
 package final class LineChannel: Sendable {
     /// The child's stdout, one line per element (no line break); ends when the child closes it.
@@ -26,52 +19,23 @@ package final class LineChannel: Sendable {
         executable: String, arguments: [String], environment: [String: String?] = [:],
         stderr: @escaping @Sendable (String) -> Void
     ) -> LineChannel {
-        // A write to a child that just died must surface as the end of its output, not kill us.
-        signal(SIGPIPE, SIG_IGN)
         let (requests, requestSink) = AsyncStream.makeStream(of: String.self)
         let (lines, output) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
-        var variables: [Environment.Key: String?] = [:]
-        for (key, value) in environment { variables[Environment.Key(stringLiteral: key)] = value }
         let runner = Task {
             defer { output.finish() }
-            do {
-                let outcome = try await run(
-                    .path(.init(executable)), arguments: Arguments(arguments), environment: .inherit.updating(variables),
-                    input: .inputWriter, output: .sequence, error: .sequence
-                ) { execution in
-                    LiveDrivers.shared.insert(execution.processIdentifier.value)
-                    defer { LiveDrivers.shared.remove(execution.processIdentifier.value) }
-                    let writer = execution.standardInputWriter
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await line in requests {
-                                do { _ = try await writer.write(line) } catch { break }
-                            }
-                            try? await writer.finish()
-                        }
-                        group.addTask {
-                            do {
-                                for try await line in execution.standardError.strings() { stderr(line) }
-                            } catch {
-                                stderr("(stderr unreadable: \(error))")
-                            }
-                        }
-                        do {
-                            for try await line in execution.standardOutput.strings(bufferingPolicy: .unbounded) {
-                                output.yield(line)
-                            }
-                        } catch {
-                            stderr("(stdout unreadable: \(error))")
-                        }
-                        // stdout closed: the child is exiting; stop feeding it.
+            let ending = await LineProcess.run(
+                executable: executable, arguments: arguments, environment: environment, input: requests,
+                handlers: LineProcess.Handlers(
+                    started: { pid in LiveDrivers.shared.insert(pid) },
+                    stdout: { line in output.yield(line) },
+                    stderr: { line in stderr(line) },
+                    // stdout closed: the child is exiting; stop feeding it.
+                    stdoutClosed: {
                         output.finish()
                         requestSink.finish()
-                    }
-                }
-                return "\(outcome.terminationStatus)"
-            } catch {
-                return "could not run \(executable): \(error)"
-            }
+                    },
+                    finished: { pid in LiveDrivers.shared.remove(pid) }))
+            return ending.description
         }
         return LineChannel(lines: lines, input: requestSink, runner: runner)
     }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Subprocess
 
 /// A driver process spoken to line by line, with nothing interpreted: for the protocol checker
 /// (``DriverChecker``), which must send what no client would and see exactly what comes back.
@@ -24,7 +23,6 @@ package actor RawDriver {
 
     /// Starts the driver (a bare name is looked up on PATH).
     package static func launch(executable: String, arguments: [String], environment: [String: String?] = [:]) async -> RawDriver {
-        signal(SIGPIPE, SIG_IGN)
         let (stream, outbox) = AsyncStream.makeStream(of: String.self)
         let driver = RawDriver(outbox: outbox)
         await driver.start(executable: executable, arguments: arguments, environment: environment, input: stream)
@@ -32,43 +30,20 @@ package actor RawDriver {
     }
 
     private func start(executable: String, arguments: [String], environment: [String: String?], input: AsyncStream<String>) {
-        var variables: [Environment.Key: String?] = ["MARMOT_DRIVER_PARENT_PID": "\(getpid())"]
-        for (key, value) in environment { variables[Environment.Key(stringLiteral: key)] = value }
+        let environment = environment.merging(["MARMOT_DRIVER_PARENT_PID": "\(getpid())"]) { given, _ in given }
         runner = Task {
-            let status: String
-            do {
-                let outcome = try await run(
-                    executable.contains("/") ? .path(.init(executable)) : .name(executable), arguments: Arguments(arguments),
-                    environment: .inherit.updating(variables), input: .inputWriter, output: .sequence, error: .sequence
-                ) { execution in
-                    self.started(execution.processIdentifier.value)
-                    let writer = execution.standardInputWriter
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await text in input {
-                                do { _ = try await writer.write(text) } catch { break }
-                            }
-                            try? await writer.finish()
-                        }
-                        group.addTask {
-                            do { for try await line in execution.standardError.strings() { await self.noteStderr(line) } } catch {}
-                        }
-                        do {
-                            for try await line in execution.standardOutput.strings(bufferingPolicy: .unbounded) { self.received(line) }
-                        } catch {
-                            self.noteStderr("(stdout unreadable: \(error))")
-                        }
-                        self.outbox.finish()
-                    }
-                }
-                switch outcome.terminationStatus {
-                case .exited(let code): status = "exit status \(code)"
-                case .signaled(let signal): status = "killed by signal \(signal)"
-                }
-            } catch {
-                status = "could not run \(executable): \(error)"
+            let ending = await LineProcess.run(
+                executable: executable, arguments: arguments, environment: environment, input: input,
+                handlers: LineProcess.Handlers(
+                    started: { pid in await self.started(pid) },
+                    stdout: { line in await self.received(line) },
+                    stderr: { line in await self.noteStderr(line) },
+                    stdoutClosed: { await self.closeInput() }))
+            switch ending {
+            case .exited(let code): self.terminated("exit status \(code)")
+            case .signaled(let signal): self.terminated("killed by signal \(signal)")
+            case .couldNotRun(let reason): self.terminated(reason)
             }
-            self.terminated(status)
         }
     }
 
