@@ -71,6 +71,8 @@ extension GroupCore {
         switch result {
         case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
             await receiveControl(received, in: chatID)
+        case .applicationMessage(let received) where received.rumor.kind == HistoryPacket.kind:
+            receiveHistory(received, in: chatID)
         case .applicationMessage(let received):
             if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
@@ -110,7 +112,12 @@ extension GroupCore {
             content: received.rumor.content, timestamp: received.rumor.createdAt, isMine: mine,
             delivery: mine ? .sent : .received
         )
-        guard chat.insert(message) else { return }
+        guard chat.insert(message) else {
+            // First shown from a history packet, now received in our own epoch (shown already:
+            // no notification).
+            if chats[chatID]?.receivedLive(message.id) == true { changed("message \(message.id.prefix(8)) received live") }
+            return
+        }
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)
