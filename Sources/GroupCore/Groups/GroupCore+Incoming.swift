@@ -112,12 +112,10 @@ extension GroupCore {
             content: received.rumor.content, timestamp: received.rumor.createdAt, isMine: mine,
             delivery: mine ? .sent : .received
         )
-        guard chat.insert(message) else {
-            // First shown from a history packet, now received in our own epoch (shown already:
-            // no notification).
-            if chats[chatID]?.receivedLive(message.id) == true { changed("message \(message.id.prefix(8)) received live") }
-            return
-        }
+        // A message first shown from a history packet and now received in our own epoch counts
+        // as received, as if the packet had come second: what alerts a joiner must not depend on
+        // the order a relay serves events of one second in.
+        guard chat.insert(message) || chat.receivedLive(message.id) else { return }
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)

@@ -120,8 +120,8 @@ extension GroupCore {
 
 extension ChatRecord {
     /// A message first shown from a history packet has now come in one of our own epochs: it is
-    /// ours to show as received, no longer as history (it was shown already, so it does not
-    /// notify). False when there is nothing to change.
+    /// received like any other (counted unread, notified), no longer history. False when there is
+    /// nothing to change (no such message, or not history).
     mutating func receivedLive(_ id: String) -> Bool {
         guard let index = messages.firstIndex(where: { $0.id == id }), messages[index].isHistory else { return false }
         messages[index].isHistory = false

@@ -56,7 +56,9 @@ enum Observation {
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
                 let messages = (await reads.messages(of: label, in: snapshot, named: chat.groupName) ?? [])
-                    .filter { $0.rumor.kind != .roleControl }
+                    // Control messages and history packets are the core's, not what members said
+                    // (a packet's messages are in `history`).
+                    .filter { $0.rumor.kind != .roleControl && $0.rumor.kind != .joinerHistory }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
