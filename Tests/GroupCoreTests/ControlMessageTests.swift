@@ -20,12 +20,24 @@ import Testing
         ControlMessage(.link(token: String(repeating: "0f", count: 16), role: .member, approval: false), at: 12),
         ControlMessage(.joinDecided(requester: target, accepted: true), at: 13),
         ControlMessage(.deleteGroup(keepHistory: false), at: 14),
+        ControlMessage(.deleteGroup(keepHistory: true, notify: false), at: 14),
         ControlMessage(.purge(target), at: 15),
         ControlMessage(.preferences(GroupPreferences()), at: 16),
     ]
 
     @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
         #expect(try ControlMessage(json: message.json()) == message)
+    }
+
+    /// `notify` is written only when false, so a deletion that tells members keeps the bytes it
+    /// had before the field existed (pinned fingerprints of deletions do not move).
+    @Test func deletionThatTellsKeepsItsBytes() throws {
+        let told = ControlMessage(.deleteGroup(keepHistory: true), at: 14).json()
+        #expect(!told.contains("notify"))
+        #expect(told == #"{"at":14,"keep-history":true,"seq":0,"type":"delete-group","v":1}"#)
+        #expect(ControlMessage(.deleteGroup(keepHistory: true, notify: false), at: 14).json().contains(#""notify":false"#))
+        let bad = #"{"at":14,"keep-history":true,"notify":"no","seq":0,"type":"delete-group","v":1}"#
+        #expect(throws: CoreError.self) { try ControlMessage(json: bad) }
     }
 
     @Test func rejectsWhatIsNotItsGrammar() {

@@ -49,7 +49,8 @@ extension GroupCore {
             await sendMessage(text, in: chat)
         case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged:
             await performRoleAction(action, forged: false)
-        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
+        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup,
+            .deleteGroupSilently:
             await performLinkAction(action, forged: false)
         case .openChat(let chatID, let pageSize):
             guard chats[chatID] != nil else {
@@ -68,6 +69,8 @@ extension GroupCore {
             setMuted(chatID, true)
         case .unmute(let chatID):
             setMuted(chatID, false)
+        case .shareHistory(let chatID, let member):
+            await shareHistory(chatID, with: member, forged: false)
         case .markRead(let chatID):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)

@@ -184,6 +184,7 @@ extension GroupCore {
             let commit = entry.commit
             if configuration.behaviour.recovery.redoesLateReplacedCommits { stood[commit.chatID] = entry }
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
+            await sendHistory(to: commit.welcomes.map(\.invitee), in: commit.chatID)
             sendWelcomes(commit.welcomes)
         }
         await continueInvitations(in: entry.commit.chatID)

@@ -71,6 +71,8 @@ extension GroupCore {
         switch result {
         case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
             await receiveControl(received, in: chatID)
+        case .applicationMessage(let received) where received.rumor.kind == HistoryPacket.kind:
+            receiveHistory(received, in: chatID)
         case .applicationMessage(let received):
             if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
@@ -110,7 +112,10 @@ extension GroupCore {
             content: received.rumor.content, timestamp: received.rumor.createdAt, isMine: mine,
             delivery: mine ? .sent : .received
         )
-        guard chat.insert(message) else { return }
+        // A message first shown from a history packet and now received in our own epoch counts
+        // as received, as if the packet had come second: what alerts a joiner must not depend on
+        // the order a relay serves events of one second in.
+        guard chat.insert(message) || chat.receivedLive(message.id) else { return }
         if !mine && currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)

@@ -62,6 +62,12 @@ package enum AppAction: Hashable, Sendable {
     case joinByLink(admin: PublicKey, token: String)
     /// Deletes the group for everyone (owners); members keep or drop its history.
     case deleteGroup(chatID: String, keepHistory: Bool)
+    /// Deletes the group for everyone without telling them: members see it deleted, but get no
+    /// `deleted` chat event. A case of its own so that `deleteGroup` keeps its shape in traces.
+    case deleteGroupSilently(chatID: String, keepHistory: Bool)
+    /// An admin sends `member` the chat's last messages as history again (what it sends every
+    /// joiner after adding it, while the owner's preference is on).
+    case shareHistory(chatID: String, member: PublicKey)
     /// The action as a modified client that skips its own permission checks would send it: how
     /// scenarios prove that every receiver rejects what an honest sender refuses.
     indirect case forged(AppAction)

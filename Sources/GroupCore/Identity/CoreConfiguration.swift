@@ -77,6 +77,16 @@ package struct CoreConfiguration: Sendable {
         /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
         /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
         package var welcomeEventLimitBytes = 65_536
+        /// How many of a chat's last messages the adding admin sends its joiners (history for new
+        /// members, while the owner's preference is on). 20: a screenful, enough to follow the
+        /// conversation a joiner walks into; older ones stay with those who were there.
+        package var historyForNewMembersCount = 20
+        /// The largest history packet (its JSON) an admin sends; the oldest messages give way.
+        /// 24 KiB keeps the kind-445 event, after MLS framing and base64, far inside 64 KiB relays.
+        package var historyBudgetBytes = 24_576
+        /// Receivers refuse a history packet from a non-admin (`history.notFromAdmin`). A test
+        /// switch, never a user option: off, a test shows the forged packet getting through.
+        package var checksHistorySender = true
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()

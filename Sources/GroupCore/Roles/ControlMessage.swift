@@ -17,7 +17,8 @@ import Nostr
 ///     link      : "token": 32-hex, "role": role-name, "approval": bool   (create or change)
 ///     link-delete
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
-///     delete-group : "keep-history": bool
+///     delete-group : "keep-history": bool [ "," "notify": false ]   (absent: members are told;
+///                 written only when false, so deletions that tell keep their bytes)
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     joined    : (no fields; the sender announces its completed join)
 ///     table-request : (no fields; the sender lacks a table and asks an admin for a snapshot)
@@ -43,7 +44,8 @@ struct ControlMessage: Hashable, Sendable {
         case linkDelete
         case joinPending(requester: PublicKey)
         case joinDecided(requester: PublicKey, accepted: Bool)
-        case deleteGroup(keepHistory: Bool)
+        /// `notify`: members get a `deleted` chat event (the default, the only form before it existed).
+        case deleteGroup(keepHistory: Bool, notify: Bool = true)
         case purge(PublicKey)
         case preferences(GroupPreferences)
         /// The sender completed its join (welcome processed, post-join self-update merged).
@@ -115,9 +117,10 @@ struct ControlMessage: Hashable, Sendable {
         case .purge(let target):
             fields["type"] = .string("purge")
             fields["target"] = .string(target.hex)
-        case .deleteGroup(let keepHistory):
+        case .deleteGroup(let keepHistory, let notify):
             fields["type"] = .string("delete-group")
             fields["keep-history"] = .bool(keepHistory)
+            if !notify { fields["notify"] = .bool(false) }
         }
         return JSONValue.object(fields).serialized()
     }
@@ -198,7 +201,12 @@ struct ControlMessage: Hashable, Sendable {
             body = .joinDecided(requester: try key("requester"), accepted: accepted)
         case "delete-group":
             guard let keep = object["keep-history"]?.bool else { throw CoreError(.malformedControl, "missing 'keep-history'") }
-            body = .deleteGroup(keepHistory: keep)
+            var notify = true
+            if let value = object["notify"] {
+                guard let flag = value.bool else { throw CoreError(.malformedControl, "'notify' is not a boolean") }
+                notify = flag
+            }
+            body = .deleteGroup(keepHistory: keep, notify: notify)
         default:
             throw CoreError(.malformedControl, "unknown type \(object["type"]?.serialized() ?? "none")")
         }

@@ -118,6 +118,8 @@ extension GroupCore {
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
         case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react:
             await performRoleAction(action, forged: true)
+        case .shareHistory(let chatID, let member):
+            await shareHistory(chatID, with: member, forged: true)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             await stepDownAndLeave(chat, forged: true)
@@ -227,6 +229,7 @@ extension GroupCore {
             eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, actorAdmin: admin,
             at: control.at, seq: control.seq, content: .control(control.body)))
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
+        if case .deleteGroup = control.body { tellDeletion(in: chatID) }
         // One admin answers (the first in the group data, as for proposals), so joiners do not
         // get a snapshot from every admin.
         if case .tableRequest = control.body, let chat = chats[chatID], chat.admins.first == publicKey {

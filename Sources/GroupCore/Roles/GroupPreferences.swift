@@ -9,9 +9,10 @@ package struct GroupPreferences: Hashable, Sendable {
     package var fullDeletion = true
     /// Messages disappear this many seconds (virtual time) after they were sent; 0: never.
     package var disappearAfterSeconds: UInt64 = 0
-    /// Whether joiners may see messages from before they joined. MLS gives a joiner no earlier
-    /// epoch secrets, so `true` cannot show more than the joiner's own epochs; `false` also hides
-    /// messages of its first epoch sent before it joined.
+    /// Whether joiners are shown messages from before they joined. MLS gives a joiner no earlier
+    /// epoch secrets, so on, the admin whose commit added them sends them the chat's last messages
+    /// in their first epoch (History/HistoryPacket.swift); off, nothing is sent (and a packet that
+    /// comes anyway is refused, `history.disabled`).
     package var historyForNewMembers = true
     /// Shown to members who join.
     package var welcomeMessage = ""

@@ -174,9 +174,10 @@ struct RoleBook: Sendable {
                 }
             case .control(.joinDecided(let requester, _)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .admit)) { view.pending.removeAll { $0 == requester } }
-            case .control(.deleteGroup(let keepHistory)):
+            case .control(.deleteGroup(let keepHistory, let notify)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
                     view.deletion = keepHistory ? .historyKept : .historyDropped
+                    view.deletionNotifies = notify
                     deletedAt = entry.at
                 }
             case .control(.purge(let target)):
@@ -212,6 +213,8 @@ struct RoleView: Sendable {
     var pending: [PublicKey] = []
     /// Set once an owner deleted the group.
     var deletion: GroupDeletion?
+    /// Whether that deletion asked for members to be told (a `deleted` chat event).
+    var deletionNotifies = false
     /// The owner's preferences (nil until an owner sets some).
     var preferences: GroupPreferences?
     /// Invitation status of members we heard from (others are `invited`).

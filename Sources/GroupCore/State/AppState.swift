@@ -42,6 +42,9 @@ package struct ChatEvent: Hashable, Sendable {
         case removed
         /// We asked to leave, and the commit took us out.
         case left
+        /// An owner deleted the group, and asked that members be told (`delete-group` without
+        /// `"notify": false`).
+        case deleted
     }
     package var chatID: String
     package var kind: Kind
@@ -92,6 +95,9 @@ package struct ChatSummary: Hashable, Sendable {
     package var memberStatus: [PublicKey: MemberStatus] = [:]
     /// The owner's preferences, once set (the welcome message among them is shown to joiners).
     package var preferences: GroupPreferences?
+    /// Messages said before we joined, shown from the adding admin's history packet, in
+    /// `created_at` order (they are in the chat's messages too, marked `isHistory`).
+    package var historyMessages: [ChatMessage] = []
 }
 
 extension ChatSummary {
@@ -140,6 +146,9 @@ package struct ChatMessage: Hashable, Sendable {
     package var timestamp: UInt64
     package var isMine: Bool
     package var delivery: Delivery
+    /// Said before we joined and shown from the adding admin's history packet (never notified);
+    /// false once the same message also came in one of our own epochs.
+    package var isHistory = false
 }
 
 /// An operation in flight.

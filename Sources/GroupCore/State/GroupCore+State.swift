@@ -48,7 +48,7 @@ extension GroupCore {
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
             link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
             memberStatus: Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.status[$0] ?? .invited) }),
-            preferences: roles.preferences
+            preferences: roles.preferences, historyMessages: chat.messages.filter(\.isHistory)
         )
     }
 

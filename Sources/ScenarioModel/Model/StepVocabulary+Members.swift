@@ -83,9 +83,17 @@ extension StepVocabulary {
         .member("reject-join", "an admin rejects a pending join request", needs: messages, [
             by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
         ]) { f in .rejectJoin(member: try f.string("member"), group: try f.optionalString("group")) },
-        .member("delete-group", "an owner deletes the group for everyone", needs: messages, [
-            by, FieldSpec("keep-history", .boolean), FieldSpec("group", .text), forged,
-        ]) { f in .deleteGroup(keepHistory: try f.flag("keep-history", default: true), group: try f.optionalString("group")) },
+        .member("delete-group", "an owner deletes the group for everyone (notify: false tells nobody)", needs: messages, [
+            by, FieldSpec("keep-history", .boolean), FieldSpec("notify", .boolean), FieldSpec("group", .text), forged,
+        ]) { f in
+            let keepHistory = try f.flag("keep-history", default: true)
+            let group = try f.optionalString("group")
+            return try f.flag("notify", default: true)
+                ? .deleteGroup(keepHistory: keepHistory, group: group) : .deleteGroupSilently(keepHistory: keepHistory, group: group)
+        },
+        .member("share-history", "an admin sends a member the chat's last messages as history (forged: a non-admin does)", needs: messages, [
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ]) { f in .shareHistory(member: try f.string("member"), group: try f.optionalString("group")) },
         .member("set-preferences", "an owner sets the group preferences (unlisted ones keep their defaults)", needs: messages, [
             by, FieldSpec("reactions", .boolean), FieldSpec("full-deletion", .boolean), FieldSpec("disappear-after", .duration),
             FieldSpec("history-for-new-members", .boolean), FieldSpec("welcome", .text), FieldSpec("group", .text), forged,

@@ -101,7 +101,9 @@ extension Outcome {
         switch (self, observed) {
         case (.map(let expected), .map(let actual)):
             return expected.keys.sorted().flatMap { key in
-                (expected[key] ?? .null).partialDifferences(from: actual[key] ?? .null, path: "\(path).\(key)")
+                // A chat lists `history` only while it holds something: `[]` matches its absence.
+                let absent: Outcome = Observation.chatListsOnlyWhenNonEmpty.contains(key) ? .list([]) : .null
+                return (expected[key] ?? .null).partialDifferences(from: actual[key] ?? absent, path: "\(path).\(key)")
             }
         case (.list(let expected), .list(let actual)) where expected.count == actual.count:
             return zip(expected, actual).enumerated().flatMap { $1.0.partialDifferences(from: $1.1, path: "\(path)[\($0)]") }

@@ -10,6 +10,8 @@ enum Observation {
     /// List fields a member's outcome carries only while they hold something, so that vectors
     /// stored before the field existed keep their shape; an expectation of `[]` matches their absence.
     static let listsOnlyWhenNonEmpty: Set<String> = ["role-rejections", "join-results", "pending-decisions"]
+    /// The same for a chat's fields: `history` (messages a joiner was sent by the adding admin).
+    static let chatListsOnlyWhenNonEmpty: Set<String> = ["history"]
 
     /// Label of every member key.
     static func labels(in world: World) -> [PublicKey: String] {
@@ -54,7 +56,9 @@ enum Observation {
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
                 fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
                 let messages = (await reads.messages(of: label, in: snapshot, named: chat.groupName) ?? [])
-                    .filter { $0.rumor.kind != .roleControl }
+                    // Control messages and history packets are the core's, not what members said
+                    // (a packet's messages are in `history`).
+                    .filter { $0.rumor.kind != .roleControl && $0.rumor.kind != .joinerHistory }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
                 fields["messages"] = .list(
@@ -65,6 +69,12 @@ enum Observation {
                     fields["hidden"] = .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
                         .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
                 }
+            }
+            if !chat.historyMessages.isEmpty {
+                // From the core's state, not the engine's store: these messages came inside one
+                // application message (the history packet), so the engine holds them only as that.
+                fields["history"] = .list(
+                    chat.historyMessages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string))
             }
             if chat.hasRoleChanges {
                 fields["roles"] = .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))

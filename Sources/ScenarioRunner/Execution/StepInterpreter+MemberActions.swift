@@ -80,6 +80,9 @@ extension StepInterpreter {
             return .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(member), role: Role(role))
         case .rejectJoin(let member, let group): return .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(member))
         case .deleteGroup(let keepHistory, let group): return .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: keepHistory)
+        case .deleteGroupSilently(let keepHistory, let group):
+            return .deleteGroupSilently(chatID: try await chat(of: by, named: group), keepHistory: keepHistory)
+        case .shareHistory(let member, let group): return .shareHistory(chatID: try await chat(of: by, named: group), member: try key(member))
         case .setPreferences(let changes, let group):
             var preferences = GroupPreferences()
             if let value = changes.reactions { preferences.reactions = value }
