@@ -37,6 +37,31 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The GroupInfo's GroupContext carries an extension (0xFF0A) no member lists in its
     /// capabilities; confirmation tag and signature recomputed.
     case unsupportedContextExtension
+    /// The UpdatePath leaf has source update, not commit (§7.3); signed as such.
+    case pathLeafSource
+    /// The UpdatePath leaf's parent_hash is off by one bit (§7.9); signed as such, and the
+    /// sender's tree carries the same leaf.
+    case pathLeafParentHash
+    /// The UpdatePath's first node repeats the leaf's encryption key (§7.3).
+    case pathKeyRepeated
+    /// The UpdatePath leaf lists this extension type in its capabilities, which the committer's
+    /// leaf did not (an attacker meeting a requirement it is about to impose).
+    case pathLeafSupports(UInt16)
+    /// In the Welcome's tree, the committer's leaf signature is off by one bit (§7.3);
+    /// tree hash, confirmation tag and GroupInfo signature are recomputed.
+    case welcomeLeafSignature
+    /// In the Welcome's tree, the committer's leaf carries the joiner's encryption key, re-signed
+    /// by the committer; tree hash, confirmation tag and signature recomputed.
+    case welcomeLeafKeyReuse
+    /// In the Welcome's tree, the committer's leaf lists no credential type, re-signed by the
+    /// committer; tree hash, confirmation tag and signature recomputed.
+    case welcomeLeafCredentials
+    /// The commit has no UpdatePath, and in the Welcome's tree the joiner's leaf is replaced by a
+    /// stranger's leaf carrying the joiner's encryption key (signed by the stranger's fresh key);
+    /// tree hash, confirmation tag and signature recomputed.
+    case welcomeForeignLeaf
+    /// The path_secret of the joiner's GroupSecrets is off by one bit (still sealed to it).
+    case welcomePathSecret
 }
 
 /// What a framed message gets wrong on purpose.
@@ -62,7 +87,7 @@ extension Group {
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         try buildCommit(
-            adding: proposals, forcePath: forcePath && flaw != .noPath, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
+            adding: proposals, forcePath: forcePath && flaw != .noPath && flaw != .welcomeForeignLeaf, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
             using: &generator)
     }
 
@@ -113,6 +138,17 @@ extension Group {
             return { leaf in if let other { leaf.encryptionKey = other } }
         case .pathLeafCapabilities:
             return { leaf in leaf.capabilities.extensions = [] }
+        case .pathLeafSource:
+            return { leaf in leaf.source = .update }
+        case .pathLeafParentHash:
+            return { leaf in
+                if case .commit(var parentHash) = leaf.source, !parentHash.isEmpty {
+                    parentHash[0] ^= 0x01
+                    leaf.source = .commit(parentHash: parentHash)
+                }
+            }
+        case .pathLeafSupports(let type):
+            return { leaf in leaf.capabilities.extensions.append(type) }
         default:
             return { _ in }
         }
@@ -120,14 +156,20 @@ extension Group {
 
     /// Alters an unsigned GroupInfo of this (new) epoch as `flaw` says, keeping every other check
     /// a joiner makes before the broken one satisfied.
-    func breakGroupInfo(_ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID]) throws(MLSError) {
+    func breakGroupInfo(
+        _ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID], joiner: UInt32?,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) {
         switch flaw {
         case .treeHash:
             info.groupContext.treeHash[0] ^= 0x01
-        case .parentHash, .unmergedLeafDropped:
+        case .parentHash, .unmergedLeafDropped, .welcomeLeafSignature, .welcomeLeafKeyReuse, .welcomeLeafCredentials,
+            .welcomeForeignLeaf:
             var altered = tree
             if flaw == .unmergedLeafDropped {
                 try altered.dropIntermediateUnmergedLeaf()
+            } else if flaw != .parentHash {
+                try alterWelcomeLeaf(&altered, flaw, joiner: joiner, using: &generator)
             } else {
                 guard let index = (0..<UInt32(altered.nodes.count)).first(where: { altered.parent(at: $0) != nil }),
                     case .parent(var parent)? = altered[node: index]
@@ -145,7 +187,7 @@ extension Group {
         case .unsupportedContextExtension:
             info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
         case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
-            .extraPathNode:
+            .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
@@ -154,6 +196,37 @@ extension Group {
             groupContext: try serialize(info.groupContext))
         info.confirmationTag = suite.confirmationTag(
             confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
+    }
+}
+
+extension Group {
+    /// Alters one leaf of the Welcome's tree as a `welcome…` flaw says: the committer's own leaf,
+    /// re-signed with its key, or the joiner's, replaced by a stranger's.
+    private func alterWelcomeLeaf(
+        _ tree: inout RatchetTree, _ flaw: CommitFlaw, joiner: UInt32?, using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) {
+        if flaw == .welcomeForeignLeaf {
+            guard let joiner, var leaf = tree.leaf(joiner) else { throw MLSError(.invalidTree, "no joiner leaf to replace") }
+            let stranger = try suite.generateSignatureKeyPair(using: &generator)
+            leaf.signatureKey = stranger.publicKey
+            leaf.credential = .basic(identity: Array("stranger".utf8))
+            try leaf.sign(suite: suite, privateKey: stranger.privateKey, groupID: [], leafIndex: 0)
+            tree.setNode(TreeMath.nodeIndex(ofLeaf: joiner), .leaf(leaf))
+            return
+        }
+        guard var leaf = tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+        switch flaw {
+        case .welcomeLeafSignature:
+            leaf.signature[0] ^= 0x01
+        case .welcomeLeafKeyReuse:
+            guard let joiner, let key = tree.leaf(joiner)?.encryptionKey else { throw MLSError(.invalidTree, "no joiner leaf") }
+            leaf.encryptionKey = key
+            try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: leafIndex)
+        default:
+            leaf.capabilities.credentials = []
+            try leaf.sign(suite: suite, privateKey: signaturePrivateKey, groupID: groupID, leafIndex: leafIndex)
+        }
+        tree.setNode(TreeMath.nodeIndex(ofLeaf: leafIndex), .leaf(leaf))
     }
 }
 

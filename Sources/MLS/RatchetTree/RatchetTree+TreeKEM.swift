@@ -85,7 +85,9 @@ extension RatchetTree {
             throw MLSError(
                 .invalidUpdatePath, "\(updatePath.nodes.count) path nodes for a filtered direct path of \(path.count)")
         }
-        guard case .commit(let claimed) = updatePath.leafNode.source else {
+        let claimed: [UInt8]?
+        if case .commit(let parentHash) = updatePath.leafNode.source { claimed = parentHash } else { claimed = nil }
+        guard claimed != nil || !ReceiverCheck.pathLeafSource.isOn else {
             throw MLSError(.invalidUpdatePath, "UpdatePath leaf must have source commit")
         }
         guard updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender)
@@ -94,11 +96,12 @@ extension RatchetTree {
             throw MLSError(.badSignature, "UpdatePath leaf signature does not verify")
         }
         let keys = updatePath.nodes.map(\.encryptionKey)
-        guard Set(keys + [updatePath.leafNode.encryptionKey]).count == keys.count + 1 else {
+        guard Set(keys + [updatePath.leafNode.encryptionKey]).count == keys.count + 1 || !ReceiverCheck.pathKeysDistinct.isOn else {
             throw MLSError(.invalidUpdatePath, "UpdatePath repeats an encryption key")
         }
         let computed = try installPath(suite: suite, sender: sender, path: path, publicKeys: keys)
-        guard computed == claimed else {
+        // A leaf of another source claims no parent hash: it cannot match (its source is `pathLeafSource`'s rule).
+        guard computed == claimed || !ReceiverCheck.pathParentHash.isOn else {
             throw MLSError(.invalidParentHash, "UpdatePath leaf parent_hash does not match the path")
         }
         setNode(TreeMath.nodeIndex(ofLeaf: sender), .leaf(updatePath.leafNode))
