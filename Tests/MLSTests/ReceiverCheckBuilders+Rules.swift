@@ -81,6 +81,53 @@ extension ReceiverCheckTests {
         _ = try receiver.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
     }
 
+    /// The signature key pair of the group's external sender 0 (a service), the same in every run.
+    static func serviceKey() throws -> (privateKey: [UInt8], publicKey: [UInt8]) {
+        var generator = TestGenerator(seed: 0x7365_7276)
+        return try GroupTests.suite.generateSignatureKeyPair(using: &generator)
+    }
+
+    /// alice commits, honestly, an external_senders extension naming `key` as external sender 0.
+    static func registerExternalSender(_ key: [UInt8], _ world: inout World) throws {
+        var senders = TLSWriter()
+        senders.writeVector([ExternalSender(signatureKey: key, credential: .basic(identity: Array("service".utf8)))])
+        try world.commit(0, adding: [try extensions(world, adding: Extension(type: ExtensionType.externalSenders, data: senders.bytes))])
+    }
+
+    /// alice's application message to bob as a PublicMessage, her own refusal to send it skipped.
+    static func bobReceivesPublicApplication() throws {
+        let world = try Builders.threeMembers()
+        var alice = try #require(world.members[0].group)
+        var generator = world.generator
+        let message = try ReceiverCheck.$disabled.withValue(ReceiverCheck.disabled.union([.publicApplicationData])) {
+            try alice.uncheckedMessage(text, flaw: nil, as: .publicMessage, using: &generator)
+        }
+        var bob = try #require(world.members[1].group)
+        _ = try bob.process(MLSMessage(tlsBytes: message.tlsSerialized()))
+    }
+
+    /// "Application data from a non-member" has no switch: a PrivateMessage's sender is a leaf
+    /// index by construction (§6.3.2), so only a PublicMessage can carry another sender, and
+    /// `publicApplicationData` refuses that first. Shown here: the external sender's application
+    /// data is refused as public, and as a non-member's once that check is off.
+    @Test func applicationDataFromANonMemberMeetsThePublicRuleFirst() throws {
+        var world = try Builders.threeMembers()
+        let service = try Self.serviceKey()
+        try Self.registerExternalSender(service.publicKey, &world)
+        var bob = try #require(world.members[1].group)
+        let framed = FramedContent(
+            groupID: bob.groupID, epoch: bob.epoch, sender: .external(senderIndex: 0), authenticatedData: [], content: Self.text)
+        let signed = try AuthenticatedContent.sign(
+            framed, wireFormat: WireFormat.publicMessage, context: bob.context, suite: GroupTests.suite,
+            signaturePrivateKey: service.privateKey)
+        let message = MLSMessage(body: .publicMessage(PublicMessage(content: signed.content, auth: signed.auth, membershipTag: nil)))
+        var unchecked = bob
+        #expect(throws: MLSError(.publicApplicationData, "")) { try bob.process(message) }
+        #expect(throws: MLSError(.invalidSender, "")) {
+            try ReceiverCheck.$disabled.withValue([.publicApplicationData]) { try unchecked.process(message) }
+        }
+    }
+
     /// The capabilities every member of the test worlds lists (SelfRemove), with `credentials`.
     static func memberCapabilities(credentials: [UInt16]) -> Capabilities {
         Capabilities(proposals: [Proposal.Kind.selfRemove], credentials: credentials)
@@ -112,5 +159,12 @@ extension ReceiverCheckTests {
         try Self.bobProcessesCommit { world in
             [try Self.resignedKeyPackage(&world, leafSource: .keyPackage(Lifetime(notBefore: 0, notAfter: .max))) { _ in }]
         }
+        try Self.bobProcessesCommit(
+            { world in [try Self.resignedKeyPackage(&world, leafSource: .keyPackage(Lifetime(notBefore: 0, notAfter: 100))) { _ in }] },
+            receivedAt: 50)
+        try Self.bobProcessesCommit({ world in
+            try Self.registerExternalSender(try Self.serviceKey().publicKey, &world)
+            return [try Self.resignedKeyPackage(&world) { _ in }]
+        }, forcePath: false)
     }
 }

@@ -10,10 +10,11 @@ import TLSCodec
 extension ReceiverCheckTests {
     typealias World = GroupTests.World
 
-    /// bob processes a commit of `proposals` (by value) that alice builds with `flaw`.
+    /// bob processes, at `receivedAt` (seconds; nil skips lifetimes), a commit of `proposals`
+    /// (by value) that alice builds with `flaw`.
     static func bobProcessesCommit(
         _ proposals: (inout World) throws -> [Proposal], forcePath: Bool = true, flaw: CommitFlaw? = nil,
-        senderSkips: Set<ReceiverCheck> = []
+        senderSkips: Set<ReceiverCheck> = [], receivedAt: UInt64? = nil
     ) throws {
         var world = try Builders.threeMembers()
         let list = try proposals(&world)
@@ -23,7 +24,7 @@ extension ReceiverCheckTests {
             try alice.uncheckedCommit(adding: list, forcePath: forcePath, flaw: flaw, now: nil, using: &generator)
         }
         var bob = try #require(world.members[1].group)
-        _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+        _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()), now: receivedAt)
     }
 
     /// A resumption PSK of the current epoch (both alice and bob hold it) with a `nonceLength`-byte nonce.

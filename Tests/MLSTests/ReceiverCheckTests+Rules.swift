@@ -117,6 +117,41 @@ extension ReceiverCheckTests {
             Attack(name: "Welcome whose path_secret for bob is off by one bit", expected: "mls.invalidUpdatePath") {
                 _ = try Builders.bobJoins(flaw: .welcomePathSecret)
             }
+        case .groupID:
+            Attack(name: "alice's application message naming another group_id, signed and protected as such", expected: "mls.wrongEpoch") {
+                _ = try Builders.bobReceives(text, flaw: .groupID(Array("another".utf8)))
+            }
+        case .publicApplicationData:
+            Attack(name: "alice's application message sent as a PublicMessage", expected: "mls.publicApplicationData") {
+                try bobReceivesPublicApplication()
+            }
+        case .commitSender:
+            Attack(name: "alice's commit (no path) of an Add framed as the group's external sender", expected: "mls.invalidSender") {
+                let service = try serviceKey()
+                try bobProcessesCommit(
+                    { world in
+                        try registerExternalSender(service.publicKey, &world)
+                        return [try resignedKeyPackage(&world) { _ in }]
+                    }, forcePath: false, flaw: .externalCommitter(key: service.privateKey))
+            }
+        case .addLifetime:
+            Attack(name: "commit adding a KeyPackage whose lifetime ended at 100, processed at 1000", expected: "mls.expired") {
+                try bobProcessesCommit(
+                    { world in [try resignedKeyPackage(&world, leafSource: .keyPackage(Lifetime(notBefore: 0, notAfter: 100))) { _ in }] },
+                    receivedAt: 1_000)
+            }
+        case .pathDerivedKeys:
+            Attack(name: "self-update whose last UpdatePath node key is not the one its path secret derives", expected: "mls.invalidUpdatePath") {
+                try bobProcessesCommit({ _ in [] }, flaw: .pathNodeKey)
+            }
+        case .groupInfoConfirmationTag:
+            Attack(name: "Welcome whose GroupInfo confirmation tag is off by one bit, signed over", expected: "mls.badConfirmationTag") {
+                _ = try Builders.bobJoins(flaw: .groupInfoConfirmationTag)
+            }
+        case .groupInfoSuite:
+            Attack(name: "Welcome of suite 0x0001 whose GroupInfo names suite 0x0003", expected: "mls.unsupportedCipherSuite") {
+                _ = try Builders.bobJoins(flaw: .groupInfoSuite)
+            }
         default:
             nil
         }

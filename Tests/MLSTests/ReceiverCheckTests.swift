@@ -192,7 +192,8 @@ import TLSCodec
         case .proposalSender, .externalInitInMemberCommit, .externalCommitShape, .externalCommitReferences, .committerRemoved,
             .keyPackageLeafSource, .keyPackageInitKey, .updateLeafSource, .pathLeafSource, .pathKeysDistinct, .pathParentHash,
             .addCapabilities, .addCredentialTypes, .updateCapabilities, .extensionsCapabilities, .proposalTypeSupport,
-            .joinerLeafSignatures, .joinerKeyUniqueness, .joinerCapabilities, .joinerOwnLeaf, .joinerPrivateKeys:
+            .joinerLeafSignatures, .joinerKeyUniqueness, .joinerCapabilities, .joinerOwnLeaf, .joinerPrivateKeys, .groupID,
+            .publicApplicationData, .commitSender, .addLifetime, .pathDerivedKeys, .groupInfoConfirmationTag, .groupInfoSuite:
             // A missing attack fails both expectations of eachCheckAloneStopsItsAttack.
             ruleAttack(for: check) ?? Attack(name: "no attack for \(check.rawValue)", expected: "an attack") {}
         }

@@ -123,6 +123,8 @@ extension Group {
             let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
             let leafSigner =
                 flaw == .pathLeafSignature ? try suite.generateSignatureKeyPair(using: &generator).privateKey : signaturePrivateKey
+            let strayKey =
+                flaw == .pathNodeKey ? try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator)).publicKey : nil
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: leafSigner,
                 groupID: groupID, excluded: Set(applied.joiners),
@@ -130,7 +132,8 @@ extension Group {
                     GroupContext(
                         cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
                         confirmedTranscriptHash: confirmed, extensions: extensions)
-                }, alterLeaf: alterLeaf, using: &generator)
+                }, alterLeaf: alterLeaf,
+                alterKeys: { keys in if let strayKey, !keys.isEmpty { keys[keys.count - 1] = strayKey } }, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
             if flaw == .pathKeyRepeated, let leafKey = path?.leafNode.encryptionKey, path?.nodes.isEmpty == false {
@@ -145,10 +148,12 @@ extension Group {
         }
 
         let commit = Commit(proposals: items, path: path)
+        var (framedSender, signer) = (me, signaturePrivateKey)
+        if case .externalCommitter(let key) = flaw { (framedSender, signer) = (.external(senderIndex: 0), key) }
         let framed = FramedContent(
-            groupID: groupID, epoch: epoch, sender: me, authenticatedData: [], content: .commit(commit))
+            groupID: groupID, epoch: epoch, sender: framedSender, authenticatedData: [], content: .commit(commit))
         var signed = try AuthenticatedContent.sign(
-            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signer)
         let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: signed)
         let newContext = GroupContext(
             cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
@@ -198,6 +203,7 @@ extension Group {
         extensions.append(Extension(type: ExtensionType.externalPub, data: try externalPubExtension()))
         var info = GroupInfo(groupContext: context, extensions: extensions, confirmationTag: confirmationTag, signer: leafIndex)
         if let flaw { try breakGroupInfo(&info, flaw, psks: psks, joiner: joiners.first, using: &generator) }
+        if flaw == .groupInfoConfirmationTag { info.confirmationTag[0] ^= 0x01 }
         try info.sign(suite: suite, privateKey: signaturePrivateKey)
         if flaw == .groupInfoSignature { info.signature[0] ^= 0x01 }
         let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: secrets.welcomeSecret)

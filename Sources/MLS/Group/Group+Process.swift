@@ -67,7 +67,7 @@ extension Group {
     }
 
     private func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
-        guard group == groupID else { throw MLSError(.wrongEpoch, "message for another group") }
+        guard group == groupID || !ReceiverCheck.groupID.isOn else { throw MLSError(.wrongEpoch, "message for another group") }
         guard messageEpoch == epoch || !ReceiverCheck.epoch.isOn else { throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)") }
     }
 
@@ -86,6 +86,11 @@ extension Group {
         let nextEpoch = try self.nextEpoch()
         if case .member(let leaf) = committer, leaf == leafIndex {
             throw MLSError(.invalidSender, "our own commit must be merged, not processed")
+        }
+        switch committer {
+        case .member, .newMemberCommit: break
+        case .external, .newMemberProposal:
+            if ReceiverCheck.commitSender.isOn { throw MLSError(.invalidSender, "commit from a sender of type \(committer)") }
         }
         var resolved: [(Proposal, Sender)] = []
         for item in commit.proposals {
@@ -278,7 +283,7 @@ extension KeyPackage {
         guard initKey != leafNode.encryptionKey || !ReceiverCheck.keyPackageInitKey.isOn else {
             throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
         }
-        if let now, let lifetime, now < lifetime.notBefore || now > lifetime.notAfter {
+        if let now, let lifetime, now < lifetime.notBefore || now > lifetime.notAfter, ReceiverCheck.addLifetime.isOn {
             throw MLSError(.expired, "KeyPackage lifetime \(lifetime.notBefore)...\(lifetime.notAfter) excludes \(now)")
         }
     }

@@ -62,6 +62,16 @@ package enum CommitFlaw: Sendable, Hashable {
     case welcomeForeignLeaf
     /// The path_secret of the joiner's GroupSecrets is off by one bit (still sealed to it).
     case welcomePathSecret
+    /// The GroupInfo's confirmation tag is off by one bit; the GroupInfo is signed over it.
+    case groupInfoConfirmationTag
+    /// The GroupInfo's GroupContext names cipher suite 0x0003; confirmation tag and signature recomputed.
+    case groupInfoSuite
+    /// The UpdatePath's last node carries a fresh public key, not the one its path secret
+    /// derives; the sender's tree and parent hashes use it, so only the derivation tells.
+    case pathNodeKey
+    /// The commit is framed as external sender 0 and signed with `key` (a PublicMessage, no
+    /// membership tag); everything else is the member's honest commit.
+    case externalCommitter(key: [UInt8])
 }
 
 /// What a framed message gets wrong on purpose.
@@ -76,6 +86,8 @@ package enum MessageFlaw: Sendable, Hashable {
     case membershipTag
     /// The MLSMessage names this protocol version instead of mls10 (§6); the content is intact.
     case version(UInt16)
+    /// The content names this group_id, signed and protected as such.
+    case groupID([UInt8])
 }
 
 extension Group {
@@ -86,8 +98,10 @@ extension Group {
         adding proposals: [Proposal], forcePath: Bool = true, flaw: CommitFlaw?, now: UInt64?,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
-        try buildCommit(
-            adding: proposals, forcePath: forcePath && flaw != .noPath && flaw != .welcomeForeignLeaf, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
+        var wireFormat = HandshakeWireFormat.privateMessage
+        if case .externalCommitter = flaw { wireFormat = .publicMessage }
+        return try buildCommit(
+            adding: proposals, forcePath: forcePath && flaw != .noPath && flaw != .welcomeForeignLeaf, as: wireFormat, ratchetTreeInWelcome: true, now: now, flaw: flaw,
             using: &generator)
     }
 
@@ -100,6 +114,7 @@ extension Group {
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [], content: content)
         if case .epoch(let other) = flaw { framed.epoch = other }
         if case .sender(let other) = flaw { framed.sender = .member(leafIndex: other) }
+        if case .groupID(let other) = flaw { framed.groupID = other }
         let signed = try AuthenticatedContent.sign(
             framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
         var message = try framedMessage(signed, flaw: flaw, as: wireFormat, using: &generator)
@@ -184,10 +199,13 @@ extension Group {
             info.groupContext.treeHash = altered.treeHash(suite: suite)
         case .groupContextVersion:
             info.groupContext.version = 2
+        case .groupInfoSuite:
+            info.groupContext.cipherSuite = 3
         case .unsupportedContextExtension:
             info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
         case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
-            .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret:
+            .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret,
+            .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.

@@ -136,6 +136,22 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     /// public keys of the Welcome's tree (§12.4.3.1).
     case joinerPrivateKeys
 
+    /// A framed message names our group's group_id (§6).
+    case groupID
+    /// Application data travels only as PrivateMessage (§6.2: PublicMessage carries handshake
+    /// content only); also the sender-side refusal, which unchecked builders skip.
+    case publicApplicationData
+    /// A commit's sender is a member or, for an external commit, new_member_commit (§12.4).
+    case commitSender
+    /// An added KeyPackage is within its lifetime at the time given to `process` (§7.3, §10.1).
+    case addLifetime
+    /// The path secrets a receiver decrypts derive the public keys the UpdatePath carries (§12.4.2).
+    case pathDerivedKeys
+    /// A Welcome's GroupInfo carries the confirmation tag of its epoch (§12.4.3.1).
+    case groupInfoConfirmationTag
+    /// A Welcome's GroupInfo names the Welcome's cipher suite (§12.4.3.1).
+    case groupInfoSuite
+
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []
 

@@ -26,10 +26,11 @@ extension RatchetTree {
     ///   - leafNode: the committer's new leaf; its encryption key and source are filled in here.
     ///   - context: builds the provisional GroupContext from the new tree hash.
     ///   - alterLeaf: changes the new leaf just before it is signed (unchecked builders only).
+    ///   - alterKeys: changes the path's public keys after the secrets are drawn (unchecked builders only).
     package mutating func createUpdatePath(
         suite: CipherSuite, sender: UInt32, leafNode: LeafNode, signaturePrivateKey: [UInt8], groupID: [UInt8],
         excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, alterLeaf: (inout LeafNode) -> Void = { _ in },
-        using generator: inout some RandomNumberGenerator
+        alterKeys: (inout [[UInt8]]) -> Void = { _ in }, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedUpdatePath {
         let path = filteredDirectPath(of: sender)
         let leafKeys = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
@@ -45,6 +46,7 @@ extension RatchetTree {
             secret = PathSecret.next(suite: suite, secret)
         }
         let commitSecret = secret
+        alterKeys(&publicKeys)
 
         var leaf = leafNode
         leaf.encryptionKey = leafKeys.publicKey
@@ -144,7 +146,7 @@ extension RatchetTree {
         let last = try updated.learn(suite: suite, pathSecret: pathSecret, chain: path[i...])
         for j in i..<path.count {
             guard j < updatePath.nodes.count, let privateKey = updated.keys[path[j]],
-                try suite.hpkePublicKey(of: privateKey) == updatePath.nodes[j].encryptionKey
+                try suite.hpkePublicKey(of: privateKey) == updatePath.nodes[j].encryptionKey || !ReceiverCheck.pathDerivedKeys.isOn
             else { throw MLSError(.invalidUpdatePath, "derived key of node \(path[j]) does not match the UpdatePath") }
         }
         keys = updated
