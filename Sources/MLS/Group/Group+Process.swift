@@ -66,7 +66,8 @@ extension Group {
         }
     }
 
-    private func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
+    /// A framed message is for this group (`groupID`) and epoch (`epoch`), §6.
+    func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
         guard group == groupID || !ReceiverCheck.groupID.isOn else { throw MLSError(.wrongEpoch, "message for another group") }
         guard messageEpoch == epoch || !ReceiverCheck.epoch.isOn else { throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)") }
     }
