@@ -14,10 +14,7 @@ import TLSCodec
     /// alice, bob and carol, after alice committed an external_senders extension naming `key`.
     static func groupWithExternalSender(_ key: [UInt8]) throws -> World {
         var world = try UncheckedBuilderTests.threeMembers()
-        var senders = TLSWriter()
-        senders.writeVector([ExternalSender(signatureKey: key, credential: .basic(identity: Array("service".utf8)))])
-        let group = try #require(world.members[0].group)
-        try world.commit(0, adding: [.groupContextExtensions(group.context.extensions + [Extension(type: ExtensionType.externalSenders, data: senders.bytes)])])
+        try ReceiverCheckTests.registerExternalSender(key, &world)
         return world
     }
 
