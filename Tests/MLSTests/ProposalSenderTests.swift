@@ -55,6 +55,23 @@ import TLSCodec
         #expect(stored == .proposal(.update(leaf), sender: .external(senderIndex: 0)))
     }
 
+    /// A proposal refused on receipt is never stored, so no commit can carry it by reference: alice
+    /// (her own check skipped) proposes an ExternalInit and commits it by reference; bob, who refused
+    /// the proposal, does not know the reference.
+    @Test func aRefusedProposalCannotBeCommittedByReference() throws {
+        let world = try UncheckedBuilderTests.threeMembers()
+        var alice = try #require(world.members[0].group)
+        var bob = try #require(world.members[1].group)
+        var generator = world.generator
+        let kem = try GroupTests.suite.deriveKeyPair(secret: [UInt8](repeating: 3, count: 32)).publicKey
+        let (proposal, commit) = try ReceiverCheck.$disabled.withValue([.proposalSender, .externalInitInMemberCommit]) {
+            let proposal = try alice.propose(.externalInit(kemOutput: kem), using: &generator)
+            return (proposal, try alice.uncheckedCommit(adding: [], flaw: nil, now: nil, using: &generator).commit)
+        }
+        #expect(throws: MLSError(.invalidProposal, "")) { try bob.process(proposal) }
+        #expect(throws: MLSError(.unknownProposal, "")) { try bob.process(commit) }
+    }
+
     @Test func aNewMemberMayProposeItsOwnAdd() throws {
         var world = try UncheckedBuilderTests.threeMembers()
         let dave = try world.newMember("dave")
