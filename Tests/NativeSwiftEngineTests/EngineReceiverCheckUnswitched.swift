@@ -6,7 +6,7 @@ extension EngineReceiverCheckTests {
         "## What has no switch, and why",
         "",
         "\"Every check\" above means every MUST-reject *rule* a receiver applies to input it could otherwise",
-        "read. Two kinds of refusal have no switch:",
+        "read. Three kinds of refusal have no switch:",
         "",
         "**Decoding, deliberately.** Refusing bytes that do not decode is not a rule that could be switched",
         "off: without it there is no value to apply any rule to, so a switch could only turn a typed error",
