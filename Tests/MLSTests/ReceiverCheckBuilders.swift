@@ -10,10 +10,11 @@ import TLSCodec
 extension ReceiverCheckTests {
     typealias World = GroupTests.World
 
-    /// bob processes a commit of `proposals` (by value) that alice builds with `flaw`.
+    /// bob processes, at `receivedAt` (seconds; nil skips lifetimes), a commit of `proposals`
+    /// (by value) that alice builds with `flaw`.
     static func bobProcessesCommit(
         _ proposals: (inout World) throws -> [Proposal], forcePath: Bool = true, flaw: CommitFlaw? = nil,
-        senderSkips: Set<ReceiverCheck> = []
+        senderSkips: Set<ReceiverCheck> = [], receivedAt: UInt64? = nil
     ) throws {
         var world = try Builders.threeMembers()
         let list = try proposals(&world)
@@ -23,7 +24,7 @@ extension ReceiverCheckTests {
             try alice.uncheckedCommit(adding: list, forcePath: forcePath, flaw: flaw, now: nil, using: &generator)
         }
         var bob = try #require(world.members[1].group)
-        _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()))
+        _ = try bob.process(MLSMessage(tlsBytes: created.commit.tlsSerialized()), now: receivedAt)
     }
 
     /// A resumption PSK of the current epoch (both alice and bob hold it) with a `nonceLength`-byte nonce.
@@ -35,12 +36,20 @@ extension ReceiverCheckTests {
                 nonce: [UInt8](repeating: 0x5A, count: nonceLength)))
     }
 
-    /// A new member's KeyPackage with `change` applied and, when `resign`, signed again by its owner.
-    static func resignedKeyPackage(_ world: inout World, resign: Bool = true, _ change: (inout KeyPackage) -> Void) throws -> Proposal {
+    /// A new member's KeyPackage with `change` applied and, when `resign`, signed again by its
+    /// owner; `leafSource`, when given, becomes its leaf's source, the leaf signed again by its owner.
+    static func resignedKeyPackage(
+        _ world: inout World, resign: Bool = true, leafSource: LeafNodeSource? = nil, _ change: (inout KeyPackage) -> Void
+    ) throws -> Proposal {
         let dave = try world.newMember("dave")
+        let key = world.members[dave].keyPackage.signaturePrivateKey
         var keyPackage = world.members[dave].keyPackage.keyPackage
+        if let leafSource {
+            keyPackage.leafNode.source = leafSource
+            try keyPackage.leafNode.sign(suite: GroupTests.suite, privateKey: key, groupID: [], leafIndex: 0)
+        }
         change(&keyPackage)
-        if resign { try keyPackage.sign(suite: GroupTests.suite, privateKey: world.members[dave].keyPackage.signaturePrivateKey) }
+        if resign { try keyPackage.sign(suite: GroupTests.suite, privateKey: key) }
         return .add(keyPackage)
     }
 
@@ -53,14 +62,17 @@ extension ReceiverCheckTests {
 
     /// Member `i`'s own leaf as an Update would carry it: a fresh encryption key (or `key`), source
     /// update, signed by `i` for its leaf index; `change` alters it after signing.
+    /// `beforeSigning` alters it before it is signed (source, capabilities).
     static func updateLeaf(
-        of i: Int, _ world: inout World, key: [UInt8]? = nil, change: (inout LeafNode) -> Void = { _ in }
+        of i: Int, _ world: inout World, key: [UInt8]? = nil, beforeSigning: (inout LeafNode) -> Void = { _ in },
+        change: (inout LeafNode) -> Void = { _ in }
     ) throws -> LeafNode {
         let group = try #require(world.members[i].group)
         var leaf = try #require(group.tree.leaf(group.leafIndex))
         let fresh = try GroupTests.suite.deriveKeyPair(secret: GroupTests.suite.randomBytes(32, using: &world.generator)).publicKey
         leaf.encryptionKey = key ?? fresh
         leaf.source = .update
+        beforeSigning(&leaf)
         try leaf.sign(suite: GroupTests.suite, privateKey: group.signaturePrivateKey, groupID: group.groupID, leafIndex: group.leafIndex)
         change(&leaf)
         return leaf

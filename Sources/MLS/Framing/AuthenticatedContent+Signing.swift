@@ -81,7 +81,7 @@ extension PublicMessage {
     public static func protect(
         _ content: AuthenticatedContent, suite: CipherSuite, membershipKey: [UInt8], context: GroupContext
     ) throws(MLSError) -> PublicMessage {
-        if case .application = content.content.content {
+        if case .application = content.content.content, ReceiverCheck.publicApplicationData.isOn {
             throw MLSError(.publicApplicationData, "application data must be sent as a PrivateMessage")
         }
         var tag: [UInt8]?
@@ -98,7 +98,7 @@ extension PublicMessage {
         suite: CipherSuite, membershipKey: [UInt8], context: GroupContext
     ) throws(MLSError) -> AuthenticatedContent {
         let content = authenticatedContent
-        if case .application = content.content.content {
+        if case .application = content.content.content, ReceiverCheck.publicApplicationData.isOn {
             throw MLSError(.publicApplicationData, "application data in a PublicMessage")
         }
         if case .member = self.content.sender, ReceiverCheck.membershipTag.isOn {

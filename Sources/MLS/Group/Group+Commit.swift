@@ -112,12 +112,19 @@ extension Group {
         var path: UpdatePath?
         var pathSecrets: [UInt32: [UInt8]] = [:]
         if forcePath || applied.requiresPath, flaw != .noPath {
-            guard let ownLeaf = applied.tree.leaf(leafIndex) else { throw MLSError(.notAMember, "our leaf is blank") }
+            // The leaf is blank in the new tree only when the commit removes its committer, which
+            // applyProposals refuses unless that check is switched off (tests only): the path is
+            // then built from the old leaf, so the receiver's rule, not our inability, refuses it.
+            guard let ownLeaf = applied.tree.leaf(leafIndex) ?? tree.leaf(leafIndex) else {
+                throw MLSError(.notAMember, "our leaf is blank")
+            }
             let (suite, groupID, confirmed, extensions) =
                 (suite, groupID, context.confirmedTranscriptHash, applied.extensions)
             let alterLeaf = pathLeafFlaw(flaw, tree: applied.tree)
             let leafSigner =
                 flaw == .pathLeafSignature ? try suite.generateSignatureKeyPair(using: &generator).privateKey : signaturePrivateKey
+            let strayKey =
+                flaw == .pathNodeKey ? try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator)).publicKey : nil
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: leafSigner,
                 groupID: groupID, excluded: Set(applied.joiners),
@@ -125,9 +132,13 @@ extension Group {
                     GroupContext(
                         cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: treeHash,
                         confirmedTranscriptHash: confirmed, extensions: extensions)
-                }, alterLeaf: alterLeaf, using: &generator)
+                }, alterLeaf: alterLeaf,
+                alterKeys: { keys in if let strayKey, !keys.isEmpty { keys[keys.count - 1] = strayKey } }, using: &generator)
             commitSecret = created.commitSecret
             path = created.path
+            if flaw == .pathKeyRepeated, let leafKey = path?.leafNode.encryptionKey, path?.nodes.isEmpty == false {
+                path?.nodes[0].encryptionKey = leafKey
+            }
             if flaw == .extraPathNode {
                 let extra = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
                 path?.nodes.append(UpdatePathNode(encryptionKey: extra.publicKey, encryptedPathSecrets: []))
@@ -137,17 +148,28 @@ extension Group {
         }
 
         let commit = Commit(proposals: items, path: path)
+        var (framedSender, signer) = (me, signaturePrivateKey)
+        if case .externalCommitter(let key) = flaw { (framedSender, signer) = (.external(senderIndex: 0), key) }
         let framed = FramedContent(
-            groupID: groupID, epoch: epoch, sender: me, authenticatedData: [], content: .commit(commit))
+            groupID: groupID, epoch: epoch, sender: framedSender, authenticatedData: [], content: .commit(commit))
         var signed = try AuthenticatedContent.sign(
-            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
+            framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signer)
         let confirmed = suite.confirmedTranscriptHash(interim: interimTranscriptHash, commit: signed)
         let newContext = GroupContext(
             cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
             confirmedTranscriptHash: confirmed, extensions: applied.extensions)
         let psks = try resolvePSKs(applied.psks)
+        // A member's commit never carries an ExternalInit (applyProposals refuses it unless that
+        // check is switched off, tests only); if it does, the key schedule is the one every
+        // receiver runs for it, so only the receiver's rule tells.
+        let initSecret =
+            try applied.externalInit.map { kemOutput throws(MLSError) in
+                try HPKE.receiverExport(
+                    suite: suite, enc: kemOutput, recipientPrivateKey: suite.deriveKeyPair(secret: secrets.externalSecret).privateKey,
+                    info: [], exporterContext: mlsLabel("external init secret"), length: suite.hashLength)
+            } ?? secrets.initSecret
         let newSecrets = EpochSecrets(
-            suite: suite, initSecret: secrets.initSecret, commitSecret: commitSecret, pskSecret: suite.pskSecret(psks),
+            suite: suite, initSecret: initSecret, commitSecret: commitSecret, pskSecret: suite.pskSecret(psks),
             groupContext: try serialize(newContext))
         let tag = suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed)
         signed.auth.confirmationTag = flaw == .confirmationTag ? tag.map { $0 ^ 0x01 } : tag
@@ -180,7 +202,8 @@ extension Group {
         }
         extensions.append(Extension(type: ExtensionType.externalPub, data: try externalPubExtension()))
         var info = GroupInfo(groupContext: context, extensions: extensions, confirmationTag: confirmationTag, signer: leafIndex)
-        if let flaw { try breakGroupInfo(&info, flaw, psks: psks) }
+        if let flaw { try breakGroupInfo(&info, flaw, psks: psks, joiner: joiners.first, using: &generator) }
+        if flaw == .groupInfoConfirmationTag { info.confirmationTag[0] ^= 0x01 }
         try info.sign(suite: suite, privateKey: signaturePrivateKey)
         if flaw == .groupInfoSignature { info.signature[0] ^= 0x01 }
         let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: secrets.welcomeSecret)
@@ -190,8 +213,9 @@ extension Group {
         var sealed: [EncryptedGroupSecrets] = []
         for (keyPackage, joiner) in zip(keyPackages, joiners) {
             let ancestor = path.first { TreeMath.isInSubtree(TreeMath.nodeIndex(ofLeaf: joiner), of: $0) }
-            let groupSecrets = GroupSecrets(
-                joinerSecret: secrets.joinerSecret, pathSecret: ancestor.flatMap { pathSecrets[$0] }, psks: psks)
+            var pathSecret = ancestor.flatMap { pathSecrets[$0] }
+            if flaw == .welcomePathSecret, pathSecret?.isEmpty == false { pathSecret?[0] ^= 0x01 }
+            let groupSecrets = GroupSecrets(joinerSecret: secrets.joinerSecret, pathSecret: pathSecret, psks: psks)
             sealed.append(
                 EncryptedGroupSecrets(
                     newMember: try keyPackage.reference(suite: suite),

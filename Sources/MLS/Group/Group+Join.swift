@@ -55,7 +55,7 @@ extension Welcome {
         let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(suite: suite, welcomeSecret: welcomeSecret)
         let groupInfoBytes = try suite.open(key: key, nonce: nonce, aad: [], ciphertext: encryptedGroupInfo)
         let groupInfo = try decodeExactly(GroupInfo.self, from: groupInfoBytes)
-        guard groupInfo.groupContext.cipherSuite == suite.id else {
+        guard groupInfo.groupContext.cipherSuite == suite.id || !ReceiverCheck.groupInfoSuite.isOn else {
             throw MLSError(.unsupportedCipherSuite, "GroupInfo suite differs from the Welcome's")
         }
         let epochSecrets = EpochSecrets(
@@ -64,7 +64,7 @@ extension Welcome {
         let expected = suite.confirmationTag(
             confirmationKey: epochSecrets.confirmationKey,
             confirmedTranscriptHash: groupInfo.groupContext.confirmedTranscriptHash)
-        guard constantTimeEqual(expected, groupInfo.confirmationTag) else {
+        guard constantTimeEqual(expected, groupInfo.confirmationTag) || !ReceiverCheck.groupInfoConfirmationTag.isOn else {
             throw MLSError(.badConfirmationTag, "GroupInfo confirmation tag does not match")
         }
         return OpenedWelcome(
@@ -112,11 +112,10 @@ extension Group {
             throw MLSError(.invalidTree, "tree hash differs from the GroupContext's")
         }
         if ReceiverCheck.parentHash.isOn { try tree.verifyParentHashes(suite: suite) }
-        try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID)
-        try Group.validateLeaves(of: tree, extensions: info.groupContext.extensions)
-        guard let me = tree.occupiedLeaves.first(where: { tree.leaf($0) == own.keyPackage.leafNode }) else {
-            throw MLSError(.notInvited, "our leaf is not in the tree")
-        }
+        if ReceiverCheck.joinerLeafSignatures.isOn { try tree.verifyLeafSignatures(suite: suite, groupID: info.groupContext.groupID) }
+        if ReceiverCheck.joinerKeyUniqueness.isOn { try Group.requireUniqueKeys(in: tree) }
+        if ReceiverCheck.joinerCapabilities.isOn { try Group.checkLeafCapabilities(in: tree, extensions: info.groupContext.extensions) }
+        let me = try Group.ownLeaf(of: own.keyPackage.leafNode, in: tree)
 
         var keys = TreePrivateKeys(leaf: me, leafPrivateKey: own.encryptionPrivateKey)
         if let pathSecret = opened.groupSecrets.pathSecret {
@@ -125,7 +124,7 @@ extension Group {
             else { throw MLSError(.invalidUpdatePath, "no common ancestor with the committer") }
             try keys.learn(suite: suite, pathSecret: pathSecret, chain: path[start...])
         }
-        guard keys.isConsistent(with: tree, suite: suite) else {
+        guard keys.isConsistent(with: tree, suite: suite) || !ReceiverCheck.joinerPrivateKeys.isOn else {
             throw MLSError(.invalidUpdatePath, "our private keys do not match the tree")
         }
 
@@ -145,6 +144,19 @@ extension Group {
 }
 
 extension Group {
+    /// The joiner's leaf in the Welcome's tree: the one identical to its KeyPackage's leaf
+    /// (§12.4.3.1). With `joinerOwnLeaf` off (tests only), any leaf carrying its encryption key
+    /// will do, which is what the check is there to refuse.
+    /// - Throws: `.notInvited`.
+    static func ownLeaf(of leaf: LeafNode, in tree: RatchetTree) throws(MLSError) -> UInt32 {
+        let strict = ReceiverCheck.joinerOwnLeaf.isOn
+        guard let me = tree.occupiedLeaves.first(where: { index in
+            guard let node = tree.leaf(index) else { return false }
+            return strict ? node == leaf : node.encryptionKey == leaf.encryptionKey
+        }) else { throw MLSError(.notInvited, "our leaf is not in the tree") }
+        return me
+    }
+
     /// What a joiner checks of the GroupContext it is welcomed into, beyond the tree (§12.4.3.1):
     /// the protocol version is mls10 (§8.1), and our own leaf supports every non-default
     /// extension the context uses (§7.2, §13.4), so we never join a group whose rules we cannot

@@ -66,12 +66,16 @@ extension Group {
         }
     }
 
-    private func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
-        guard group == groupID else { throw MLSError(.wrongEpoch, "message for another group") }
+    /// A framed message is for this group (`groupID`) and epoch (`epoch`), §6.
+    func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
+        guard group == groupID || !ReceiverCheck.groupID.isOn else { throw MLSError(.wrongEpoch, "message for another group") }
         guard messageEpoch == epoch || !ReceiverCheck.epoch.isOn else { throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)") }
     }
 
+    /// Keeps a proposal for a later commit, once its sender is one that may send it: every
+    /// proposal a commit references has passed the sender rules here.
     mutating func storeProposal(_ proposal: Proposal, content: AuthenticatedContent) throws(MLSError) {
+        if ReceiverCheck.proposalSender.isOn { try Group.requireSender(content.content.sender, mayPropose: proposal) }
         let ref = Proposal.reference(suite: suite, authenticatedContent: try serialize(content))
         if pendingProposals[ref] == nil { pendingOrder.append(ref) }
         pendingProposals[ref] = (proposal, content.content.sender)
@@ -84,11 +88,20 @@ extension Group {
         if case .member(let leaf) = committer, leaf == leafIndex {
             throw MLSError(.invalidSender, "our own commit must be merged, not processed")
         }
+        switch committer {
+        case .member, .newMemberCommit: break
+        case .external, .newMemberProposal:
+            if ReceiverCheck.commitSender.isOn { throw MLSError(.invalidSender, "commit from a sender of type \(committer)") }
+        }
         var resolved: [(Proposal, Sender)] = []
         for item in commit.proposals {
             switch item {
             case .proposal(let p): resolved.append((p, committer))
             case .reference(let ref):
+                // §12.4.3.2: the joiner of an external commit cannot judge the group's pending proposals.
+                if committer == .newMemberCommit, ReceiverCheck.externalCommitReferences.isOn {
+                    throw MLSError(.invalidProposal, "external commit covers a proposal by reference")
+                }
                 guard let pending = pendingProposals[ref] else {
                     throw MLSError(.unknownProposal, "commit references an unknown proposal")
                 }
@@ -96,7 +109,7 @@ extension Group {
             }
         }
         var applied = try applyProposals(resolved, committer: committer, now: now)
-        if case .newMemberCommit = committer {
+        if case .newMemberCommit = committer, ReceiverCheck.externalCommitShape.isOn {
             guard applied.externalInit != nil else { throw MLSError(.invalidProposal, "external commit without ExternalInit") }
         }
         guard commit.path != nil || !applied.requiresPath || !ReceiverCheck.pathRequired.isOn else {
@@ -117,8 +130,8 @@ extension Group {
             default: throw MLSError(.invalidSender, "commit from a non-member")
             }
             try applied.tree.merge(path, sender: sender, suite: suite, groupID: groupID)
-            // §7.3 for the new leaf, against the whole new tree (key uniqueness, capabilities).
-            if ReceiverCheck.pathLeaf.isOn { try Group.validateLeaves(of: applied.tree, extensions: applied.extensions) }
+            // §7.3 for the new leaf in the new tree: keys unique, capabilities as required.
+            if ReceiverCheck.pathLeaf.isOn { try Group.validatePathLeaf(path.leafNode, in: applied.tree, extensions: applied.extensions) }
             let provisional = GroupContext(
                 cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
                 confirmedTranscriptHash: context.confirmedTranscriptHash, extensions: applied.extensions)
@@ -164,13 +177,12 @@ extension Group {
     ) throws(MLSError) -> AppliedProposals {
         try validateProposalList(proposals, committer: committer)
         var result = AppliedProposals(tree: tree, extensions: context.extensions, requiresPath: proposals.isEmpty)
+        var newExtensions = false
         for (proposal, _) in proposals {
             if case .groupContextExtensions(let extensions) = proposal {
                 result.extensions = extensions
                 result.requiresPath = true
-                for leaf in tree.occupiedLeaves.compactMap(tree.leaf) {
-                    try Group.checkRequiredCapabilities(extensions, leaf: leaf)
-                }
+                newExtensions = true
             }
         }
         for (proposal, sender) in proposals {
@@ -178,12 +190,13 @@ extension Group {
             guard case .member(let index) = sender, sender != committer || !ReceiverCheck.committerUpdate.isOn else {
                 throw MLSError(.invalidProposal, "Update must come from a member other than the committer")
             }
-            guard case .update = leaf.source,
-                leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) || !ReceiverCheck.updateLeafSignature.isOn
-            else {
-                throw MLSError(.invalidProposal, "Update leaf is not a valid update-sourced leaf")
+            guard leaf.source == .update || !ReceiverCheck.updateLeafSource.isOn else {
+                throw MLSError(.invalidProposal, "Update leaf does not have source update")
             }
-            try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
+            guard leaf.verifySignature(suite: suite, groupID: groupID, leafIndex: index) || !ReceiverCheck.updateLeafSignature.isOn else {
+                throw MLSError(.invalidProposal, "Update leaf signature does not verify")
+            }
+            if ReceiverCheck.updateCapabilities.isOn { try Group.checkRequiredCapabilities(result.extensions, leaf: leaf) }
             try result.tree.update(leaf: index, with: leaf)
             result.requiresPath = true
         }
@@ -198,12 +211,19 @@ extension Group {
                 removed = leaf
             default: continue
             }
-            if case .member(let committerLeaf) = committer, committerLeaf == removed {
+            if case .member(let committerLeaf) = committer, committerLeaf == removed, ReceiverCheck.committerRemoved.isOn {
                 throw MLSError(.invalidProposal, "a commit cannot remove its committer")
             }
             try result.tree.remove(leaf: removed)
             if removed == leafIndex { result.removedUs = true }
             result.requiresPath = true
+        }
+        // §12.1.7: the members that remain (updated ones included) support the new required
+        // capabilities; added members are checked against them below.
+        if newExtensions, ReceiverCheck.extensionsCapabilities.isOn {
+            for leaf in result.tree.occupiedLeaves.compactMap(result.tree.leaf) {
+                try Group.checkRequiredCapabilities(result.extensions, leaf: leaf)
+            }
         }
         for (proposal, _) in proposals {
             guard case .add(let keyPackage) = proposal else { continue }
@@ -226,12 +246,10 @@ extension Group {
     /// Checks a KeyPackage offered in an Add against this group (§12.1.1).
     func validate(_ keyPackage: KeyPackage, extensions: [Extension], now: UInt64?) throws(MLSError) {
         try keyPackage.validate(suite: suite, now: now)
-        try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode)
-        let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
-        let newLeaf = keyPackage.leafNode
-        guard Set(members.map(\.credential.type)).isSubset(of: newLeaf.capabilities.credentials),
-            members.allSatisfy({ $0.capabilities.credentials.contains(newLeaf.credential.type) })
-        else { throw MLSError(.missingCapability, "credential types are not supported on both sides") }
+        if ReceiverCheck.addCapabilities.isOn { try Group.checkRequiredCapabilities(extensions, leaf: keyPackage.leafNode) }
+        if ReceiverCheck.addCredentialTypes.isOn {
+            try Group.checkCredentialTypes(of: keyPackage.leafNode, among: tree.occupiedLeaves.compactMap { tree.leaf($0) })
+        }
     }
 }
 
@@ -255,13 +273,18 @@ extension KeyPackage {
         guard verifySignature(suite: suite) || !ReceiverCheck.keyPackageSignature.isOn else {
             throw MLSError(.badSignature, "KeyPackage signature does not verify")
         }
-        guard case .keyPackage(let lifetime) = leafNode.source,
-            leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0) || !ReceiverCheck.keyPackageLeafSignature.isOn
-        else { throw MLSError(.badSignature, "KeyPackage leaf is not a valid key_package-sourced leaf") }
-        guard initKey != leafNode.encryptionKey else {
+        let lifetime: Lifetime?
+        if case .keyPackage(let value) = leafNode.source { lifetime = value } else { lifetime = nil }
+        guard lifetime != nil || !ReceiverCheck.keyPackageLeafSource.isOn else {
+            throw MLSError(.invalidProposal, "KeyPackage leaf does not have source key_package")
+        }
+        guard leafNode.verifySignature(suite: suite, groupID: [], leafIndex: 0) || !ReceiverCheck.keyPackageLeafSignature.isOn else {
+            throw MLSError(.badSignature, "KeyPackage leaf signature does not verify")
+        }
+        guard initKey != leafNode.encryptionKey || !ReceiverCheck.keyPackageInitKey.isOn else {
             throw MLSError(.invalidProposal, "KeyPackage init_key equals its encryption_key")
         }
-        if let now, now < lifetime.notBefore || now > lifetime.notAfter {
+        if let now, let lifetime, now < lifetime.notBefore || now > lifetime.notAfter, ReceiverCheck.addLifetime.isOn {
             throw MLSError(.expired, "KeyPackage lifetime \(lifetime.notBefore)...\(lifetime.notAfter) excludes \(now)")
         }
     }

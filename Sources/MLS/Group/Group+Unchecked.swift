@@ -37,6 +37,41 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The GroupInfo's GroupContext carries an extension (0xFF0A) no member lists in its
     /// capabilities; confirmation tag and signature recomputed.
     case unsupportedContextExtension
+    /// The UpdatePath leaf has source update, not commit (§7.3); signed as such.
+    case pathLeafSource
+    /// The UpdatePath leaf's parent_hash is off by one bit (§7.9); signed as such, and the
+    /// sender's tree carries the same leaf.
+    case pathLeafParentHash
+    /// The UpdatePath's first node repeats the leaf's encryption key (§7.3).
+    case pathKeyRepeated
+    /// The UpdatePath leaf lists this extension type in its capabilities, which the committer's
+    /// leaf did not (an attacker meeting a requirement it is about to impose).
+    case pathLeafSupports(UInt16)
+    /// In the Welcome's tree, the committer's leaf signature is off by one bit (§7.3);
+    /// tree hash, confirmation tag and GroupInfo signature are recomputed.
+    case welcomeLeafSignature
+    /// In the Welcome's tree, the committer's leaf carries the joiner's encryption key, re-signed
+    /// by the committer; tree hash, confirmation tag and signature recomputed.
+    case welcomeLeafKeyReuse
+    /// In the Welcome's tree, the committer's leaf lists no credential type, re-signed by the
+    /// committer; tree hash, confirmation tag and signature recomputed.
+    case welcomeLeafCredentials
+    /// The commit has no UpdatePath, and in the Welcome's tree the joiner's leaf is replaced by a
+    /// stranger's leaf carrying the joiner's encryption key (signed by the stranger's fresh key);
+    /// tree hash, confirmation tag and signature recomputed.
+    case welcomeForeignLeaf
+    /// The path_secret of the joiner's GroupSecrets is off by one bit (still sealed to it).
+    case welcomePathSecret
+    /// The GroupInfo's confirmation tag is off by one bit; the GroupInfo is signed over it.
+    case groupInfoConfirmationTag
+    /// The GroupInfo's GroupContext names cipher suite 0x0003; confirmation tag and signature recomputed.
+    case groupInfoSuite
+    /// The UpdatePath's last node carries a fresh public key, not the one its path secret
+    /// derives; the sender's tree and parent hashes use it, so only the derivation tells.
+    case pathNodeKey
+    /// The commit is framed as external sender 0 and signed with `key` (a PublicMessage, no
+    /// membership tag); everything else is the member's honest commit.
+    case externalCommitter(key: [UInt8])
 }
 
 /// What a framed message gets wrong on purpose.
@@ -51,6 +86,8 @@ package enum MessageFlaw: Sendable, Hashable {
     case membershipTag
     /// The MLSMessage names this protocol version instead of mls10 (§6); the content is intact.
     case version(UInt16)
+    /// The content names this group_id, signed and protected as such.
+    case groupID([UInt8])
 }
 
 extension Group {
@@ -61,8 +98,11 @@ extension Group {
         adding proposals: [Proposal], forcePath: Bool = true, flaw: CommitFlaw?, now: UInt64?,
         using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
-        try buildCommit(
-            adding: proposals, forcePath: forcePath && flaw != .noPath, as: .privateMessage, ratchetTreeInWelcome: true, now: now, flaw: flaw,
+        var wireFormat = HandshakeWireFormat.privateMessage
+        if case .externalCommitter = flaw { wireFormat = .publicMessage }
+        return try buildCommit(
+            adding: proposals, forcePath: forcePath && flaw != .noPath && flaw != .welcomeForeignLeaf, as: wireFormat,
+            ratchetTreeInWelcome: true, now: now, flaw: flaw,
             using: &generator)
     }
 
@@ -75,6 +115,7 @@ extension Group {
             groupID: groupID, epoch: epoch, sender: .member(leafIndex: leafIndex), authenticatedData: [], content: content)
         if case .epoch(let other) = flaw { framed.epoch = other }
         if case .sender(let other) = flaw { framed.sender = .member(leafIndex: other) }
+        if case .groupID(let other) = flaw { framed.groupID = other }
         let signed = try AuthenticatedContent.sign(
             framed, wireFormat: wireFormat.value, context: context, suite: suite, signaturePrivateKey: signaturePrivateKey)
         var message = try framedMessage(signed, flaw: flaw, as: wireFormat, using: &generator)
@@ -113,6 +154,17 @@ extension Group {
             return { leaf in if let other { leaf.encryptionKey = other } }
         case .pathLeafCapabilities:
             return { leaf in leaf.capabilities.extensions = [] }
+        case .pathLeafSource:
+            return { leaf in leaf.source = .update }
+        case .pathLeafParentHash:
+            return { leaf in
+                if case .commit(var parentHash) = leaf.source, !parentHash.isEmpty {
+                    parentHash[0] ^= 0x01
+                    leaf.source = .commit(parentHash: parentHash)
+                }
+            }
+        case .pathLeafSupports(let type):
+            return { leaf in leaf.capabilities.extensions.append(type) }
         default:
             return { _ in }
         }
@@ -120,14 +172,20 @@ extension Group {
 
     /// Alters an unsigned GroupInfo of this (new) epoch as `flaw` says, keeping every other check
     /// a joiner makes before the broken one satisfied.
-    func breakGroupInfo(_ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID]) throws(MLSError) {
+    func breakGroupInfo(
+        _ info: inout GroupInfo, _ flaw: CommitFlaw, psks: [PreSharedKeyID], joiner: UInt32?,
+        using generator: inout some RandomNumberGenerator
+    ) throws(MLSError) {
         switch flaw {
         case .treeHash:
             info.groupContext.treeHash[0] ^= 0x01
-        case .parentHash, .unmergedLeafDropped:
+        case .parentHash, .unmergedLeafDropped, .welcomeLeafSignature, .welcomeLeafKeyReuse, .welcomeLeafCredentials,
+            .welcomeForeignLeaf:
             var altered = tree
             if flaw == .unmergedLeafDropped {
                 try altered.dropIntermediateUnmergedLeaf()
+            } else if flaw != .parentHash {
+                try alterWelcomeLeaf(&altered, flaw, joiner: joiner, using: &generator)
             } else {
                 guard let index = (0..<UInt32(altered.nodes.count)).first(where: { altered.parent(at: $0) != nil }),
                     case .parent(var parent)? = altered[node: index]
@@ -142,10 +200,13 @@ extension Group {
             info.groupContext.treeHash = altered.treeHash(suite: suite)
         case .groupContextVersion:
             info.groupContext.version = 2
+        case .groupInfoSuite:
+            info.groupContext.cipherSuite = 3
         case .unsupportedContextExtension:
             info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
         case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
-            .extraPathNode:
+            .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret,
+            .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
@@ -154,23 +215,5 @@ extension Group {
             groupContext: try serialize(info.groupContext))
         info.confirmationTag = suite.confirmationTag(
             confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
-    }
-}
-
-extension RatchetTree {
-    /// Removes, from the lowest non-blank parent that lists it, an unmerged leaf that a parent
-    /// higher up lists too (the `unmergedLeafDropped` flaw).
-    mutating func dropIntermediateUnmergedLeaf() throws(MLSError) {
-        for p in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
-            guard var lower = parent(at: p) else { continue }
-            for leaf in lower.unmergedLeaves {
-                let above = TreeMath.directPath(p, leaves: leafCount)
-                guard above.contains(where: { parent(at: $0)?.unmergedLeaves.contains(leaf) == true }) else { continue }
-                lower.unmergedLeaves.removeAll { $0 == leaf }
-                nodes[Int(p)] = .parent(lower)
-                return
-            }
-        }
-        throw MLSError(.invalidTree, "no leaf is unmerged at two parents")
     }
 }

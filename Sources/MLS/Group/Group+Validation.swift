@@ -15,8 +15,9 @@ extension Group {
 
         for (proposal, sender) in proposals {
             counts[proposal.type, default: 0] += 1
-            try checkSender(sender, mayPropose: proposal)
-            if !Proposal.Kind.defaults.contains(proposal.type) {
+            // The sender rules were checked when each referenced proposal was stored; a proposal
+            // by value is the committer's, ruled by the commit rules at the end.
+            if !Proposal.Kind.defaults.contains(proposal.type), ReceiverCheck.proposalTypeSupport.isOn {
                 guard members.allSatisfy({ $0.capabilities.proposals.contains(proposal.type) }) else {
                     throw MLSError(.missingCapability, "a member does not support proposal type \(proposal.type)")
                 }
@@ -66,22 +67,22 @@ extension Group {
         if counts[Proposal.Kind.reInit, default: 0] > 0, proposals.count != 1, ReceiverCheck.reInitAlone.isOn {
             throw MLSError(.invalidProposal, "ReInit must be the only proposal")
         }
-        if external {
+        if external, ReceiverCheck.externalCommitShape.isOn {
             let allowed: Set<UInt16> = [Proposal.Kind.externalInit, Proposal.Kind.remove, Proposal.Kind.psk]
             guard counts[Proposal.Kind.externalInit] == 1, counts[Proposal.Kind.remove, default: 0] <= 1,
                 counts.keys.allSatisfy(allowed.contains)
             else { throw MLSError(.invalidProposal, "external commit proposals must be one ExternalInit, PSKs, one Remove") }
-        } else if counts[Proposal.Kind.externalInit] != nil {
+        } else if !external, counts[Proposal.Kind.externalInit] != nil, ReceiverCheck.externalInitInMemberCommit.isOn {
             throw MLSError(.invalidProposal, "ExternalInit in a member's commit")
         }
     }
 
-    /// Which senders may send which proposals (§12.1, §12.1.8).
-    private func checkSender(_ sender: Sender, mayPropose proposal: Proposal) throws(MLSError) {
+    /// Which senders may send which proposals as proposal messages (§12.1, §12.1.5, §12.1.8).
+    static func requireSender(_ sender: Sender, mayPropose proposal: Proposal) throws(MLSError) {
         switch (sender, proposal) {
         case (.member, .externalInit):
-            throw MLSError(.invalidProposal, "ExternalInit from a member")
-        case (.member, _), (.newMemberCommit, _):
+            throw MLSError(.invalidProposal, "ExternalInit from a member: it belongs in an external commit")
+        case (.member, _):
             return
         case (.newMemberProposal, .add):
             return

@@ -84,6 +84,74 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     /// A regular commit's resumption PSK has usage `application` (§8.6, §12.2).
     case resumptionUsage
 
+    /// A proposal message's sender type may send its proposal type: a member anything but an
+    /// ExternalInit, an external sender Add, Remove, PreSharedKey, ReInit or GroupContextExtensions,
+    /// a new_member_proposal sender only an Add (§12.1.8, §12.1.5). Checked when a proposal is
+    /// stored, so a commit can only reference proposals that passed it.
+    case proposalSender
+    /// A member's commit carries no ExternalInit: it belongs to an external commit (§12.1.5, §12.2).
+    case externalInitInMemberCommit
+    /// An external commit covers exactly one ExternalInit, at most one Remove and otherwise only
+    /// PreSharedKeys (§12.2).
+    case externalCommitShape
+    /// An external commit covers no proposal by reference (§12.4.3.2: its sender cannot judge them).
+    case externalCommitReferences
+    /// A commit does not Remove its committer (§12.2).
+    case committerRemoved
+    /// An added KeyPackage's leaf has source key_package (§7.3, §10.1).
+    case keyPackageLeafSource
+    /// An added KeyPackage's init_key differs from its leaf's encryption_key (§10.1).
+    case keyPackageInitKey
+    /// An Update proposal's leaf has source update (§7.3, §12.1.2).
+    case updateLeafSource
+    /// A commit's UpdatePath leaf has source commit (§7.3, §12.4.2).
+    case pathLeafSource
+    /// The encryption keys of an UpdatePath (its leaf's and its nodes') are all distinct (§7.3, §12.4.2).
+    case pathKeysDistinct
+    /// The UpdatePath leaf's parent_hash is the one the path's nodes give (§7.9, §12.4.2).
+    case pathParentHash
+    /// An added leaf supports the group's required capabilities and lists the extensions it
+    /// carries (§7.2, §11.1, §12.1.1).
+    case addCapabilities
+    /// An added leaf's credential type is supported by every member, and it supports every
+    /// credential type in use (§7.2, §12.1.1).
+    case addCredentialTypes
+    /// An Update proposal's leaf supports the group's required capabilities (§7.2, §12.1.2).
+    case updateCapabilities
+    /// Under a GroupContextExtensions proposal, every member supports the new required
+    /// capabilities (§12.1.7).
+    case extensionsCapabilities
+    /// Every member supports each non-default proposal type a commit covers (§12.2).
+    case proposalTypeSupport
+    /// A joiner verifies the signature of every leaf of the Welcome's tree (§12.4.3.1, §7.3).
+    case joinerLeafSignatures
+    /// A joiner finds no signature or encryption key twice in the Welcome's tree (§12.4.3.1, §7.3).
+    case joinerKeyUniqueness
+    /// A joiner finds every leaf of the Welcome's tree supporting the required capabilities and
+    /// the credential types in use (§12.4.3.1, §7.3).
+    case joinerCapabilities
+    /// A joiner's own leaf is in the Welcome's tree, identical to its KeyPackage's (§12.4.3.1).
+    case joinerOwnLeaf
+    /// A joiner's private keys (its leaf's, and those derived from the path secret) match the
+    /// public keys of the Welcome's tree (§12.4.3.1).
+    case joinerPrivateKeys
+
+    /// A framed message names our group's group_id (§6).
+    case groupID
+    /// Application data travels only as PrivateMessage (§6.2: PublicMessage carries handshake
+    /// content only); also the sender-side refusal, which unchecked builders skip.
+    case publicApplicationData
+    /// A commit's sender is a member or, for an external commit, new_member_commit (§12.4).
+    case commitSender
+    /// An added KeyPackage is within its lifetime at the time given to `process` (§7.3, §10.1).
+    case addLifetime
+    /// The path secrets a receiver decrypts derive the public keys the UpdatePath carries (§12.4.2).
+    case pathDerivedKeys
+    /// A Welcome's GroupInfo carries the confirmation tag of its epoch (§12.4.3.1).
+    case groupInfoConfirmationTag
+    /// A Welcome's GroupInfo names the Welcome's cipher suite (§12.4.3.1).
+    case groupInfoSuite
+
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []
 

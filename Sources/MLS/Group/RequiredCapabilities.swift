@@ -67,20 +67,43 @@ extension Group {
 }
 
 extension Group {
-    /// The leaf checks of §7.3 that a joiner applies to the whole tree: signature and encryption
-    /// keys unique across leaves, every leaf meeting the group's required capabilities, and every
-    /// credential type in use supported by every member.
-    static func validateLeaves(of tree: RatchetTree, extensions: [Extension]) throws(MLSError) {
+    /// §7.3: no signature key appears at two leaves and no encryption key at two nodes of `tree`.
+    /// - Throws: `.invalidTree`.
+    static func requireUniqueKeys(in tree: RatchetTree) throws(MLSError) {
         let leaves = tree.occupiedLeaves.compactMap { tree.leaf($0) }
-        guard Set(leaves.map(\.signatureKey)).count == leaves.count,
-            Set(tree.nodes.compactMap { $0?.encryptionKey }).count == tree.nodes.compactMap({ $0 }).count
-        else { throw MLSError(.invalidTree, "a signature or encryption key appears twice in the tree") }
-        let credentialTypes = Set(leaves.map(\.credential.type))
+        let keys = tree.nodes.compactMap { $0?.encryptionKey }
+        guard Set(leaves.map(\.signatureKey)).count == leaves.count, Set(keys).count == keys.count else {
+            throw MLSError(.invalidTree, "a signature or encryption key appears twice in the tree")
+        }
+    }
+
+    /// §7.2 both ways for one leaf among `members`: it supports every credential type they use,
+    /// and each of them supports its credential type.
+    /// - Throws: `.missingCapability`.
+    static func checkCredentialTypes(of leaf: LeafNode, among members: [LeafNode]) throws(MLSError) {
+        guard Set(members.map(\.credential.type)).isSubset(of: leaf.capabilities.credentials),
+            members.allSatisfy({ $0.capabilities.credentials.contains(leaf.credential.type) })
+        else { throw MLSError(.missingCapability, "credential types are not supported on both sides") }
+    }
+
+    /// The capability checks of §7.3 for every leaf of `tree`, as a joiner makes them: each leaf
+    /// meets the group's required capabilities, and supports every credential type in use.
+    /// - Throws: `.missingCapability`.
+    static func checkLeafCapabilities(in tree: RatchetTree, extensions: [Extension]) throws(MLSError) {
+        let leaves = tree.occupiedLeaves.compactMap { tree.leaf($0) }
         for leaf in leaves {
             try checkRequiredCapabilities(extensions, leaf: leaf)
-            guard credentialTypes.isSubset(of: leaf.capabilities.credentials) else {
-                throw MLSError(.missingCapability, "a member does not support every credential type in use")
-            }
+            try checkCredentialTypes(of: leaf, among: leaves)
         }
+    }
+
+    /// §7.3 for a commit's UpdatePath leaf, once merged into the new `tree`: keys unique in the
+    /// tree, the group's required capabilities met, credential types supported both ways. The
+    /// other leaves were checked when they entered the tree.
+    /// - Throws: `.invalidTree`, `.missingCapability`.
+    static func validatePathLeaf(_ leaf: LeafNode, in tree: RatchetTree, extensions: [Extension]) throws(MLSError) {
+        try requireUniqueKeys(in: tree)
+        try checkRequiredCapabilities(extensions, leaf: leaf)
+        try checkCredentialTypes(of: leaf, among: tree.occupiedLeaves.compactMap { tree.leaf($0) })
     }
 }

@@ -26,10 +26,11 @@ extension RatchetTree {
     ///   - leafNode: the committer's new leaf; its encryption key and source are filled in here.
     ///   - context: builds the provisional GroupContext from the new tree hash.
     ///   - alterLeaf: changes the new leaf just before it is signed (unchecked builders only).
+    ///   - alterKeys: changes the path's public keys after the secrets are drawn (unchecked builders only).
     package mutating func createUpdatePath(
         suite: CipherSuite, sender: UInt32, leafNode: LeafNode, signaturePrivateKey: [UInt8], groupID: [UInt8],
         excluded: Set<UInt32>, context: ([UInt8]) -> GroupContext, alterLeaf: (inout LeafNode) -> Void = { _ in },
-        using generator: inout some RandomNumberGenerator
+        alterKeys: (inout [[UInt8]]) -> Void = { _ in }, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedUpdatePath {
         let path = filteredDirectPath(of: sender)
         let leafKeys = try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator))
@@ -45,6 +46,7 @@ extension RatchetTree {
             secret = PathSecret.next(suite: suite, secret)
         }
         let commitSecret = secret
+        alterKeys(&publicKeys)
 
         var leaf = leafNode
         leaf.encryptionKey = leafKeys.publicKey
@@ -85,7 +87,9 @@ extension RatchetTree {
             throw MLSError(
                 .invalidUpdatePath, "\(updatePath.nodes.count) path nodes for a filtered direct path of \(path.count)")
         }
-        guard case .commit(let claimed) = updatePath.leafNode.source else {
+        let claimed: [UInt8]?
+        if case .commit(let parentHash) = updatePath.leafNode.source { claimed = parentHash } else { claimed = nil }
+        guard claimed != nil || !ReceiverCheck.pathLeafSource.isOn else {
             throw MLSError(.invalidUpdatePath, "UpdatePath leaf must have source commit")
         }
         guard updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender)
@@ -94,11 +98,12 @@ extension RatchetTree {
             throw MLSError(.badSignature, "UpdatePath leaf signature does not verify")
         }
         let keys = updatePath.nodes.map(\.encryptionKey)
-        guard Set(keys + [updatePath.leafNode.encryptionKey]).count == keys.count + 1 else {
+        guard Set(keys + [updatePath.leafNode.encryptionKey]).count == keys.count + 1 || !ReceiverCheck.pathKeysDistinct.isOn else {
             throw MLSError(.invalidUpdatePath, "UpdatePath repeats an encryption key")
         }
         let computed = try installPath(suite: suite, sender: sender, path: path, publicKeys: keys)
-        guard computed == claimed else {
+        // A leaf of another source claims no parent hash: it cannot match (its source is `pathLeafSource`'s rule).
+        guard computed == claimed || !ReceiverCheck.pathParentHash.isOn else {
             throw MLSError(.invalidParentHash, "UpdatePath leaf parent_hash does not match the path")
         }
         setNode(TreeMath.nodeIndex(ofLeaf: sender), .leaf(updatePath.leafNode))
@@ -141,7 +146,7 @@ extension RatchetTree {
         let last = try updated.learn(suite: suite, pathSecret: pathSecret, chain: path[i...])
         for j in i..<path.count {
             guard j < updatePath.nodes.count, let privateKey = updated.keys[path[j]],
-                try suite.hpkePublicKey(of: privateKey) == updatePath.nodes[j].encryptionKey
+                try suite.hpkePublicKey(of: privateKey) == updatePath.nodes[j].encryptionKey || !ReceiverCheck.pathDerivedKeys.isOn
             else { throw MLSError(.invalidUpdatePath, "derived key of node \(path[j]) does not match the UpdatePath") }
         }
         keys = updated
