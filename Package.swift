@@ -63,7 +63,9 @@ let package = Package(
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
-            dependencies: ["EngineInterface", "ErrorCodes", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                "EngineInterface", "ErrorCodes", "Nostr", "Base64Encoding", .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             swiftSettings: strict
         ),
 
@@ -78,7 +80,7 @@ let package = Package(
         // (`marmot-conform driver swift`), the ExternalProcessEngine's peer.
         .target(
             name: "DriverService",
-            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding"],
+            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding", "Base64Encoding"],
             swiftSettings: strict
         ),
 
