@@ -102,7 +102,10 @@ let package = Package(
         ),
         .target(
             name: "Simulation",
-            dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
+            dependencies: [
+                "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr", "HexEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 
