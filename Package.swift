@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DriverServiceTests",
-            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler"],
+            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler", "Base64Encoding", "ConformanceTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
