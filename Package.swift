@@ -63,7 +63,9 @@ let package = Package(
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
             name: "ExternalProcessEngine",
-            dependencies: ["EngineInterface", "ErrorCodes", "Nostr", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                "EngineInterface", "ErrorCodes", "Nostr", "Base64Encoding", .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             swiftSettings: strict
         ),
 
@@ -78,7 +80,7 @@ let package = Package(
         // (`marmot-conform driver swift`), the ExternalProcessEngine's peer.
         .target(
             name: "DriverService",
-            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding"],
+            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding", "Base64Encoding"],
             swiftSettings: strict
         ),
 
@@ -100,7 +102,10 @@ let package = Package(
         ),
         .target(
             name: "Simulation",
-            dependencies: ["GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr"],
+            dependencies: [
+                "GroupCore", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr", "HexEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 
@@ -185,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DriverServiceTests",
-            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler"],
+            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler", "Base64Encoding", "ConformanceTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import Base64Encoding
 import EngineInterface
 import ExternalProcessEngine
 import HexEncoding
@@ -117,6 +118,11 @@ struct Params {
     func bytes(_ key: String, count: Int) throws(EngineError) -> [UInt8] {
         guard let bytes = try? [UInt8](hex: try string(key)), bytes.count == count else { throw bad(key, "must be \(count) bytes hex") }
         return bytes
+    }
+
+    func base64(_ key: String) throws(EngineError) -> [UInt8] {
+        let text = try string(key)
+        do { return try Base64.decode(text) } catch { throw bad(key, "must be base64: \(error)") }
     }
 
     func pubkey(_ key: String) throws(EngineError) -> PublicKey {

@@ -1,3 +1,4 @@
+import Base64Encoding
 import EngineInterface
 import ExternalProcessEngine
 import Nostr
@@ -68,6 +69,13 @@ enum EngineCall {
         case .epoch: return ["epoch": JSONValue(try await engine.epoch(of: try params.group()))]
         case .messages: return ["messages": .array(try await engine.messages(in: try params.group()).map(Records.message))]
         case .exactState: return Records.exactState(try await engine.exactState(of: try params.group()))
+        case .prepareGroupImage:
+            let prepared = try await engine.prepareGroupImage(try params.base64("image_data"), mimeType: try params.string("mime_type"))
+            return Records.preparedImage(prepared)
+        case .decryptGroupImage:
+            guard let image = try params.object("image") else { throw params.bad("image", "is missing") }
+            let data = try await engine.decryptGroupImage(try params.base64("encrypted_data"), with: try groupImage(image))
+            return ["image_data": .string(Base64.encode(data))]
         default: throw EngineError(.internal, "\(method.rawValue) has no handler")
         }
     }
@@ -79,7 +87,16 @@ enum EngineCall {
             admins: try params.pubkeys("admins"))
     }
 
-    static let changeFields = ["name", "description", "relays", "admins"]
+    static let changeFields = ["name", "description", "relays", "admins", "image"]
+
+    /// Image object: hash, key and nonce in hex, of their MIP-01 lengths.
+    static func groupImage(_ fields: Params) throws(EngineError) -> GroupImage {
+        let hash = try fields.bytes("hash", count: GroupImage.hashLength)
+        let key = try fields.bytes("key", count: GroupImage.keyLength)
+        let nonce = try fields.bytes("nonce", count: GroupImage.nonceLength)
+        guard let image = GroupImage(hash: hash, key: key, nonce: nonce) else { throw fields.bad("image", "has fields of the wrong lengths") }
+        return image
+    }
 
     static func changes(_ params: Params) throws(EngineError) -> GroupDataChanges {
         guard let fields = try params.object("changes") else { throw params.bad("changes", "is missing") }
@@ -90,6 +107,7 @@ enum EngineCall {
             name: fields.has("name") ? try fields.string("name") : nil,
             description: fields.has("description") ? try fields.string("description") : nil,
             relays: fields.has("relays") ? try fields.strings("relays") : nil,
-            admins: fields.has("admins") ? try fields.pubkeys("admins") : nil)
+            admins: fields.has("admins") ? try fields.pubkeys("admins") : nil,
+            image: try fields.object("image").map { (image) throws(EngineError) in try groupImage(image) })
     }
 }

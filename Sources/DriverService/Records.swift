@@ -1,8 +1,11 @@
+import Base64Encoding
 import EngineInterface
+import ExternalProcessEngine
+import HexEncoding
 import Nostr
 
 /// The record shapes of docs/driver-protocol.md ("Value conventions"), from the engine's values.
-/// Fields the interface does not carry (image fields, last message, self-update state) are null
+/// Fields the interface does not carry (last message, self-update state) are null
 /// or left out, as the document allows.
 enum Records {
     static func pubkeys(_ keys: [PublicKey]) -> JSONValue { .array(keys.map { .string($0.hex) }) }
@@ -16,7 +19,9 @@ enum Records {
         .object([
             "mls_group_id": .string(group.mlsGroupID.hex), "nostr_group_id": .string(group.nostrGroupID),
             "name": .string(group.name), "description": .string(group.description),
-            "image_hash": .null, "image_key": .null, "image_nonce": .null,
+            "image_hash": group.image.map { .string($0.hash.hexString) } ?? .null,
+            "image_key": group.image.map { .string($0.key.hexString) } ?? .null,
+            "image_nonce": group.image.map { .string($0.nonce.hexString) } ?? .null,
             "admin_pubkeys": pubkeys(group.admins), "last_message_id": .null, "last_message_at": .null,
             "epoch": JSONValue(group.epoch), "state": .string(group.state.rawValue),
         ])
@@ -45,6 +50,11 @@ enum Records {
             "rumor": try rumor(message.rumor), "created_at": JSONValue(message.rumor.createdAt),
             "kind": JSONValue(message.rumor.kind.rawValue), "state": .string("processed"),
         ])
+    }
+
+    /// A prepared image: the blob (base64) and the image object that opens it.
+    static func preparedImage(_ prepared: PreparedGroupImage) -> [String: JSONValue] {
+        ["encrypted_data": .string(Base64.encode(prepared.encrypted)), "image": prepared.image.jsonValue]
     }
 
     /// Welcome object.

@@ -36,6 +36,9 @@ public struct EngineCapability: RawRepresentable, Hashable, Sendable, Expressibl
     public static let declineWelcome = Self(rawValue: "welcome.decline")
     public static let epochWindow = Self(rawValue: "config.epoch_window")
     public static let storageEncryptionKey = Self(rawValue: "storage.encryption_key")
+    /// Prepares and decrypts MIP-01 group images (`prepare_group_image`, `decrypt_group_image`) and
+    /// sets one with `update_group_data`.
+    public static let groupImage = Self(rawValue: "group.image")
     /// Answers `exact_state` (conformance digests of a group's MLS state).
     public static let exactState = Self(rawValue: "group.exact_state")
 }

@@ -27,6 +27,11 @@ extension EngineError.Code {
     public static let invalidEncoding = Self("invalid_encoding")
     public static let invalidInput = Self("invalid_input")
     public static let storage = Self("storage")
+    /// Group images (MIP-01): the bytes are not an image of the named MIME type; the blob's SHA-256
+    /// is not the group data's `image_hash`; the blob does not open with the key and nonce.
+    public static let invalidImage = Self("invalid_image")
+    public static let imageHashMismatch = Self("image_hash_mismatch")
+    public static let imageUndecryptable = Self("image_undecryptable")
     public static let engineError = Self("engine_error")
     public static let `internal` = Self("internal")
 

@@ -45,11 +45,17 @@ public struct GroupDataChanges: Hashable, Sendable {
     public var description: String?
     public var relays: [String]?
     public var admins: [PublicKey]?
+    /// A new group image (hash, key and nonce together: MIP-01 never changes one without the others).
+    public var image: GroupImage?
 
-    public init(name: String? = nil, description: String? = nil, relays: [String]? = nil, admins: [PublicKey]? = nil) {
+    public init(
+        name: String? = nil, description: String? = nil, relays: [String]? = nil, admins: [PublicKey]? = nil,
+        image: GroupImage? = nil
+    ) {
         self.name = name
         self.description = description
         self.relays = relays
         self.admins = admins
+        self.image = image
     }
 }

@@ -20,6 +20,8 @@ public struct GroupSnapshot: Hashable, Sendable {
     public let admins: [PublicKey]
     public let epoch: UInt64
     public let state: State
+    /// The group image the group data names, nil when none is set.
+    public let image: GroupImage?
 
     public init(
         mlsGroupID: MLSGroupID,
@@ -28,7 +30,8 @@ public struct GroupSnapshot: Hashable, Sendable {
         description: String,
         admins: [PublicKey],
         epoch: UInt64,
-        state: State
+        state: State,
+        image: GroupImage? = nil
     ) {
         self.mlsGroupID = mlsGroupID
         self.nostrGroupID = nostrGroupID
@@ -37,5 +40,6 @@ public struct GroupSnapshot: Hashable, Sendable {
         self.admins = admins.sorted()
         self.epoch = epoch
         self.state = state
+        self.image = image
     }
 }

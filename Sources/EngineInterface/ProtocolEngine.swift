@@ -51,6 +51,13 @@ public protocol ProtocolEngine: Sendable {
     func relays(of group: MLSGroupID) async throws(EngineError) -> [String]
     func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64
     func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage]
+    /// MIP-01 group image: checks that `data` is an image of `mimeType` and encrypts it for upload.
+    /// Commit the returned ``GroupImage`` with ``updateGroupData(of:_:)``. Engines that declare
+    /// ``EngineCapability/groupImage`` answer it and ``decryptGroupImage(_:with:)``.
+    func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage
+    /// MIP-01 group image: the picture in a downloaded blob, after checking the blob against
+    /// `image.hash` (`.imageHashMismatch`) and its authentication tag (`.imageUndecryptable`).
+    func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8]
     /// Conformance only: digests of the member's exact MLS state of `group` (``ExactGroupState``).
     /// Engines that declare ``EngineCapability/exactState`` answer it; others throw `.unknownMethod`.
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState

@@ -29,4 +29,6 @@ package enum DriverMethod: String, CaseIterable, Sendable {
     case epoch = "epoch"
     case messages = "messages"
     case exactState = "exact_state"
+    case prepareGroupImage = "prepare_group_image"
+    case decryptGroupImage = "decrypt_group_image"
 }

@@ -12,8 +12,28 @@ extension DriverReply {
             description: try string("description"),
             admins: try pubkeys("admin_pubkeys"),
             epoch: try uint64("epoch"),
-            state: GroupSnapshot.State(rawValue: try string("state"))
+            state: GroupSnapshot.State(rawValue: try string("state")),
+            image: try snapshotImage()
         )
+    }
+
+    /// A group object's image: nil while `image_hash` is absent or null (no image set); otherwise
+    /// hash, key and nonce must all be there with their MIP-01 lengths.
+    func snapshotImage() throws(EngineError) -> GroupImage? {
+        guard let hash = fields["image_hash"], hash != .null else { return nil }
+        let bytes = (hash: try hex("image_hash"), key: try hex("image_key"), nonce: try hex("image_nonce"))
+        guard let image = GroupImage(hash: bytes.hash, key: bytes.key, nonce: bytes.nonce) else {
+            throw malformed("image_hash", "comes with image fields of the wrong lengths (32, 32 and 12 bytes expected)")
+        }
+        return image
+    }
+
+    /// Image object.
+    func groupImage() throws(EngineError) -> GroupImage {
+        guard let image = GroupImage(hash: try hex("hash"), key: try hex("key"), nonce: try hex("nonce")) else {
+            throw malformed("hash", "comes with image fields of the wrong lengths (32, 32 and 12 bytes expected)")
+        }
+        return image
     }
 
     /// Update object.

@@ -1,3 +1,4 @@
+import Base64Encoding
 import EngineInterface
 import Nostr
 
@@ -71,6 +72,16 @@ struct DriverReply {
             result.append(values)
         }
         return result
+    }
+
+    func hex(_ key: String) throws(EngineError) -> [UInt8] {
+        let text = try string(key)
+        do { return try [UInt8](hex: text) } catch { throw malformed(key, "is not hex: \(error)") }
+    }
+
+    func base64(_ key: String) throws(EngineError) -> [UInt8] {
+        let text = try string(key)
+        do { return try Base64.decode(text) } catch { throw malformed(key, "is not base64: \(error)") }
     }
 
     func pubkey(_ key: String) throws(EngineError) -> PublicKey {

@@ -51,6 +51,9 @@ package enum DriverReplyFuzzing {
         _ = try? reply.objects("groups").map { group throws(EngineError) in try group.groupSnapshot() }
         _ = try? reply.objects("welcomes").map { welcome throws(EngineError) in try welcome.pendingWelcome() }
         _ = try? reply.objects("messages").map { message throws(EngineError) in try message.receivedMessage() }
+        _ = try? reply.base64("encrypted_data")
+        _ = try? reply.object("image").groupImage()
+        _ = try? reply.base64("image_data")
         return true
     }
 }

@@ -1,3 +1,4 @@
+import Base64Encoding
 import EngineInterface
 import Nostr
 
@@ -87,6 +88,7 @@ package struct ExternalProcessEngine: ProtocolEngine {
         if let description = changes.description { fields["description"] = .string(description) }
         if let relays = changes.relays { fields["relays"] = .strings(relays) }
         if let admins = changes.admins { fields["admins"] = .strings(admins.map(\.hex)) }
+        if let image = changes.image { fields["image"] = image.jsonValue }
         var params = groupParams(group)
         params["changes"] = .object(fields)
         return try await call(.updateGroupData, params).evolution()
@@ -175,6 +177,23 @@ package struct ExternalProcessEngine: ProtocolEngine {
     /// `exact_state`: the digests the driver's engine exposes (MDK 0.8.0: the ratchet-tree digest only).
     package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         try await call(.exactState, groupParams(group)).exactState()
+    }
+
+    package func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
+        let reply = try await call(.prepareGroupImage, ["image_data": .string(Base64.encode(data)), "mime_type": .string(mimeType)])
+        return PreparedGroupImage(encrypted: try reply.base64("encrypted_data"), image: try reply.object("image").groupImage())
+    }
+
+    package func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8] {
+        let reply = try await call(.decryptGroupImage, ["encrypted_data": .string(Base64.encode(encrypted)), "image": image.jsonValue])
+        return try reply.base64("image_data")
+    }
+}
+
+extension GroupImage {
+    /// Image object (docs/driver-protocol.md, "Value conventions").
+    package var jsonValue: JSONValue {
+        .object(["hash": .string(hash.hexString), "key": .string(key.hexString), "nonce": .string(nonce.hexString)])
     }
 }
 

@@ -45,6 +45,8 @@ extension DriverMethod {
     package var isReadOnlyQuery: Bool {
         switch self {
         case .hello, .groups, .group, .members, .admins, .relays, .epoch, .messages, .pendingWelcomes: true
+        // Decryption draws nothing either (preparing an image does: its seeds and nonce).
+        case .decryptGroupImage: true
         default: false
         }
     }

@@ -115,6 +115,7 @@ package actor GroupCore {
         case .relayUnreachable(let url): await relayUnreachable(url)
         case .relayReachable(let url): relayReachable(url)
         case .timer(let token): await timerFired(token)
+        case .blob(let hash, let bytes): await received(blob: bytes, hash: hash)
         }
         await pumpChatRelay()
         reconcileAcknowledgementWatches()

@@ -52,7 +52,8 @@ struct GroupRecord: Sendable {
     var snapshot: GroupSnapshot {
         GroupSnapshot(
             mlsGroupID: id, nostrGroupID: data.nostrGroupIDHex, name: data.name, description: data.description,
-            admins: data.admins, epoch: mls.epoch, state: state)
+            admins: data.admins, epoch: mls.epoch, state: state,
+            image: GroupImage(hash: data.imageHash ?? [], key: data.imageKey ?? [], nonce: data.imageNonce ?? []))
     }
 
     /// The group states whose outer-layer keys may open an incoming event, newest first.

@@ -118,6 +118,13 @@ extension NativeSwiftEngine {
             data.relays = relays
         }
         if let admins = changes.admins { data.admins = admins }
+        // As MDK 0.8.0: hash, key and nonce are replaced; `image_upload_key` is left as it was (MDK's
+        // update has no way to set it either, so both engines write the same group data).
+        if let image = changes.image {
+            data.imageHash = image.hash
+            data.imageKey = image.key
+            data.imageNonce = image.nonce
+        }
         try marmotStep { () throws(MarmotError) in try AdminPolicy.requireAdmin(admins: data.admins, members: record.members) }
         return try stageCommit(
             in: record.id, adding: [.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], as: me)

@@ -38,7 +38,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState, .hostile,
+                .declineWelcome, .exactState, .hostile, .groupImage,
             ])
     }
 
@@ -82,6 +82,9 @@ extension EngineError {
             else if name.hasPrefix("welcome.") { .invalidWelcome }
             else if name.hasPrefix("encoding.") { .invalidEncoding }
             else if error.code == .noAdminRemains { .lastAdmin }
+            else if error.code == .invalidImage { .invalidImage }
+            else if error.code == .imageHashMismatch { .imageHashMismatch }
+            else if error.code == .imageUndecryptable { .imageUndecryptable }
             else if error.code == .commitFromNonAdmin { .commitFromNonAdmin }
             else { .engineError }
         self.init(code, error.description)

@@ -36,6 +36,9 @@ package final class World {
     private var timerSequence: UInt64 = 0
     private let clock = WorldClock()
     var tampers: [Tamper] = []
+    /// Group-image blobs (BlobStore.swift), and fetches waiting for their answer.
+    var blobStore = BlobStore()
+    var blobFetches: [(member: String, hash: String)] = []
     /// Every event a member's core published, once each, in publication order, with the member:
     /// for `inject` copies and for oracles about competing commits (MIP-03). Kind-445 events are
     /// signed by one-time keys, so only this record says who published one.
@@ -215,7 +218,7 @@ package final class World {
         return delivered
     }
 
-    private func feed(_ input: CoreInput, to label: String) async {
+    func feed(_ input: CoreInput, to label: String) async {
         guard let core = members[label]?.core else { return }
         clock.set(network.unixSeconds)
         // Only under a schedule explorer: the member's inputs make its part of the state key.
@@ -225,6 +228,7 @@ package final class World {
         }
         let effects = await core.handle(input, now: network.unixSeconds)
         for effect in effects { carryOut(effect, for: label) }
+        if !blobFetches.isEmpty { await answerBlobFetches() }
     }
 
     private func carryOut(_ effect: CoreEffect, for label: String) {
@@ -248,6 +252,10 @@ package final class World {
         case .cancelTimer(let token):
             // Not traced: a cancelled timer leaves the run as if it had never been started.
             timers.removeAll { $0.member == label && $0.token == token }
+        case .uploadBlob(let bytes):
+            uploadBlob(bytes, from: label)
+        case .fetchBlob(let hash):
+            blobFetches.append((label, hash))
         case .update(let update):
             members[label]?.updates.append(update)
             record("update", label, "rev \(update.rev): \(update.cause)")

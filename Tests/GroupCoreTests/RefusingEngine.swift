@@ -43,4 +43,6 @@ struct RefusingEngine: ProtocolEngine {
     func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 { throw refusal }
     func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] { throw refusal }
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState { throw refusal }
+    func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage { throw refusal }
+    func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8] { throw refusal }
 }

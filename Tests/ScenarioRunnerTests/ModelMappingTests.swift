@@ -28,7 +28,7 @@ import Testing
 
     @Test func engineFeaturesAreEngineCapabilities() {
         let declared: [EngineCapability] = [
-            .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .selfUpdate, .applicationMessages, .hostile,
+            .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .groupImage, .selfUpdate, .applicationMessages, .hostile,
         ]
         #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
     }

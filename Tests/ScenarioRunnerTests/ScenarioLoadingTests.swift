@@ -104,6 +104,14 @@ import Testing
                   code: .invalidValue, position: "bad.yaml:6:45"),
         Malformed(title: "a duration on a drop", yaml: base + "  - fault: { apply: drop, kind: 445, for: 1s }\n",
                   code: .invalidValue, position: "bad.yaml:6:38"),
+        Malformed(title: "an image that is neither a file name nor base64",
+                  yaml: base + "  - set-image: { by: alice, image: not-base64!, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
+        Malformed(title: "an image outside scenarios/assets",
+                  yaml: base + "  - set-image: { by: alice, image: ../../etc/x.png, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
+        Malformed(title: "an image file with no scenarios/ folder above the file",
+                  yaml: base + "  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
+        Malformed(title: "a field a blob fault ignores", yaml: base + "  - fault: { apply: blob-lose, member: bob }\n",
+                  code: .invalidValue, position: "bad.yaml:6:32"),
         Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
                   code: .invalidValue, position: "bad.yaml:3:36"),
     ]
@@ -114,6 +122,24 @@ import Testing
         print("\(sample.title): \(error.map(String.init(describing:)) ?? "no error")")
         #expect(error?.code == sample.code)
         #expect(error?.location.description == sample.position)
+    }
+
+    /// `set-image` reads its picture when the file loads: a file under the nearest `scenarios/assets/`
+    /// above the scenario, or base64 inline; a missing file is an error at the field.
+    @Test func setImageReadsAnAssetOrInlineBase64() throws {
+        let png = try Data(contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/assets/avatar.png"))
+        let file = Vectors.repositoryRoot.appendingPathComponent("scenarios/state-model/new.yaml").path
+        func image(_ value: String, file: String) throws -> [UInt8]? {
+            let scenario = try Scenario(yaml: Self.base + "  - set-image: { by: alice, image: \(value), mime-type: image/png }\n", file: file)
+            guard case .member(let step) = scenario.steps.first?.action, case .setImage(let bytes, let type, _) = step.action else { return nil }
+            #expect(type == "image/png")
+            return bytes
+        }
+        #expect(try image("avatar.png", file: file) == [UInt8](png))
+        #expect(try image(png.base64EncodedString(), file: "anywhere.yaml") == [UInt8](png))
+        let missing = #expect(throws: ScenarioError.self) { try image("nothing-here.png", file: file) }
+        #expect(missing?.code == .invalidValue)
+        #expect(missing?.description.contains("cannot read the image scenarios/assets/nothing-here.png") == true)
     }
 
     /// Nine lines that a loader expanding aliases would turn into 9^9 (387 million) scalars: refused

@@ -6,6 +6,8 @@ stdin; each gets exactly one JSON-line response on stdout with the same id. Noth
 written to stdout (MDK's own diagnostics go to stderr), so the stream stays parseable.
 """
 
+import base64
+import binascii
 import json
 import os
 import shutil
@@ -45,6 +47,7 @@ CAPABILITIES = [
     "welcome.decline",
     "config.epoch_window",
     "storage.encryption_key",
+    "group.image",
 ]
 
 
@@ -158,6 +161,26 @@ def hex_bytes(params, name, length=None):
     if length is not None and len(value) != length:
         raise DriverError("bad_request", f"parameter `{name}` must be {length} bytes")
     return value
+
+
+def base64_bytes(params, name):
+    text = need(params, name, str)
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise DriverError("bad_request", f"parameter `{name}` is not base64") from None
+
+
+def image_object(params, name):
+    """An image object: hash, key and nonce in hex, of their MIP-01 lengths (32, 32, 12 bytes)."""
+    image = need(params, name, dict)
+    fields = []
+    for field, length in (("hash", 32), ("key", 32), ("nonce", 12)):
+        value = hex_bytes(image, field, length)
+        if value is None:
+            raise DriverError("bad_request", f"parameter `{name}` needs `{field}`")
+        fields.append(value)
+    return tuple(fields)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -359,13 +382,16 @@ class Driver:
 
     def update_group_data(self, params):
         changes = need(params, "changes", dict)
-        allowed = {"name", "description", "relays", "admins"}
+        allowed = {"name", "description", "relays", "admins", "image"}
         unknown = set(changes) - allowed
         if unknown:
             raise DriverError("bad_request", f"unsupported group data fields {sorted(unknown)}")
+        # MDK's GroupDataUpdate has no image_upload_key: MDK leaves the group data's as it was.
+        image_hash, image_key, image_nonce = (
+            image_object(changes, "image") if changes.get("image") is not None else (None, None, None))
         update = uniffi.GroupDataUpdate(
             name=optional(changes, "name", str), description=optional(changes, "description", str),
-            image_hash=None, image_key=None, image_nonce=None,
+            image_hash=image_hash, image_key=image_key, image_nonce=image_nonce,
             relays=string_list(changes, "relays") if changes.get("relays") is not None else None,
             admins=string_list(changes, "admins") if changes.get("admins") is not None else None)
         return update_json(self.engine(params).update_group_data(need(params, "mls_group_id", str), update))
@@ -469,6 +495,36 @@ class Driver:
         info = self.engine(params).get_ratchet_tree_info(need(params, "mls_group_id", str))
         return {"epoch": group.epoch, "ratchet_tree_digest": info.tree_hash.lower()}
 
+    # -- group images (MIP-01) -------------------------------------------------------------------
+    # Module functions of mdk-python, not of an instance: the instance is checked all the same, so
+    # a request naming no instance fails as every other does. MDK reports both with free text, so
+    # the codes are set here rather than by `classify` (whose needles such text could match).
+
+    def prepare_group_image(self, params):
+        self.engine(params)
+        data, mime_type = base64_bytes(params, "image_data"), need(params, "mime_type", str)
+        try:
+            prepared = mdk.prepare_group_image_for_upload(data, mime_type)
+        except uniffi.MdkUniffiError as exc:
+            raise DriverError("invalid_image", classify(exc)[1]) from None
+        return {
+            "encrypted_data": base64.b64encode(bytes(prepared.encrypted_data)).decode("ascii"),
+            "image": {"hash": bytes(prepared.encrypted_hash).hex(), "key": bytes(prepared.image_key).hex(),
+                      "nonce": bytes(prepared.image_nonce).hex()},
+        }
+
+    def decrypt_group_image(self, params):
+        self.engine(params)
+        blob = base64_bytes(params, "encrypted_data")
+        image_hash, image_key, image_nonce = image_object(params, "image")
+        try:
+            data = mdk.decrypt_group_image(blob, image_hash, image_key, image_nonce)
+        except uniffi.MdkUniffiError as exc:
+            text = classify(exc)[1]
+            code = "image_hash_mismatch" if "hash verification failed" in text.lower() else "image_undecryptable"
+            raise DriverError(code, text) from None
+        return {"image_data": base64.b64encode(bytes(data)).decode("ascii")}
+
 
 METHODS = [
     "hello", "create_instance", "destroy_instance",
@@ -478,6 +534,7 @@ METHODS = [
     "create_message", "process_message",
     "process_welcome", "accept_welcome", "decline_welcome", "pending_welcomes",
     "groups", "group", "members", "admins", "relays", "epoch", "messages", "exact_state",
+    "prepare_group_image", "decrypt_group_image",
 ]
 
 

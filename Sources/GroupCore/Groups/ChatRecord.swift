@@ -18,6 +18,9 @@ struct ChatRecord: Sendable {
     var isRemoved = false
     /// The role table's log (Roles/RoleBook.swift).
     var roles = RoleBook()
+    /// The group image the group data names, and where its blob stands (Groups/GroupCore+Image.swift).
+    var image: GroupImage?
+    var imageStatus: ChatImage.Status = .loading
 
     init(snapshot: GroupSnapshot, members: [PublicKey], relays: [String]) {
         chatID = snapshot.nostrGroupID

@@ -39,6 +39,8 @@ extension GroupCore {
             await commit(.rename(name), in: chat)
         case .updateDescription, .updateRelays, .selfUpdate:
             await performGroupDataAction(action)
+        case .setImage(let chatID, let image):
+            await setImage(image, in: chatID)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             leaveRequested.insert(chatID)

@@ -28,6 +28,9 @@ package enum AppAction: Hashable, Sendable {
     /// Moves the group to these relays (MIP-01 group data; admins only): every member then reads
     /// and publishes the group's events there.
     case updateRelays(chatID: String, relays: [String])
+    /// Sets the group's picture (MIP-01 group image; admins only): the engine encrypts it, the core
+    /// uploads the blob (`CoreEffect.uploadBlob`) and commits what opens it.
+    case setImage(chatID: String, image: ImageFile)
     case sendMessage(chatID: String, text: String)
     /// Opens a chat: its view shows the newest `pageSize` messages, and the chat counts as read.
     case openChat(chatID: String, pageSize: Int = ChatViewState.defaultPageSize)
@@ -96,6 +99,20 @@ package enum AppAction: Hashable, Sendable {
     case deleteChannel(channelID: String)
 }
 
+/// A picture a user picked: its bytes and MIME type. Printed by size and type, so that a trace line
+/// stays short however large the picture.
+package struct ImageFile: Hashable, Sendable, CustomStringConvertible {
+    package var bytes: [UInt8]
+    package var mimeType: String
+
+    package init(bytes: [UInt8], mimeType: String) {
+        self.bytes = bytes
+        self.mimeType = mimeType
+    }
+
+    package var description: String { "\(bytes.count) bytes \(mimeType)" }
+}
+
 /// What to do when some invitees' key packages cannot be used.
 package enum PartialFailurePolicy: String, Hashable, Sendable {
     /// Create the group with the others; report each failed peer (the default).
@@ -140,6 +157,9 @@ package enum CoreInput: Hashable, Sendable {
     /// The relay can be reached again (the platform's reachability signal): resubscribe now.
     case relayReachable(url: String)
     case timer(TimerToken)
+    /// The blob store's answer to `CoreEffect.fetchBlob`: the blob stored under `hash`, or nil when
+    /// the store has none.
+    case blob(hash: String, bytes: [UInt8]?)
 }
 
 /// What the core asks its host to do.
@@ -152,6 +172,10 @@ package enum CoreEffect: Hashable, Sendable {
     /// (A watch for a publish's OK ends this way when the OK arrives, so that a run where every
     /// OK comes in time is the same as one without watches.)
     case cancelTimer(TimerToken)
+    /// Store a blob in the group-image blob store (Blossom-like), which names it by its SHA-256.
+    case uploadBlob([UInt8])
+    /// Fetch the blob whose SHA-256 is `hash` (lowercase hex); it comes back as `CoreInput.blob`.
+    case fetchBlob(hash: String)
     /// The state changed.
     case update(AppUpdate)
     /// A decision worth a line in the host's trace (merge, clear, welcome sent, proposal left to

@@ -7,10 +7,11 @@ extension GroupCore {
         guard kind == .chatMessage else { return }
         let context: NotificationRules.Context = chat.isGroup ? .group(name: chat.name) : .direct
         guard
-            let intent = NotificationRules.intent(
+            var intent = NotificationRules.intent(
                 for: message, chatID: chat.chatID, context: context, muted: notifications.muted.contains(chat.chatID),
                 badge: unreadBadge())
         else { return }
+        if chat.imageStatus == .verified { intent.groupImage = chat.image?.hashHex }
         notifications.intents.append(intent)
         changed("notify \(message.id.prefix(8))")
     }

@@ -16,14 +16,21 @@ package struct NotificationIntent: Hashable, Sendable {
     /// included (the product story's "badge = unread count").
     package var badge: Int
     package var payload: NotificationPayload
+    /// The group image to show beside it: its blob's SHA-256 (lowercase hex), set only while the
+    /// chat's image is verified (a picture that did not check out is shown nowhere).
+    package var groupImage: String?
 
-    package init(title: String, body: String, threadID: String, sound: String?, badge: Int, payload: NotificationPayload) {
+    package init(
+        title: String, body: String, threadID: String, sound: String?, badge: Int, payload: NotificationPayload,
+        groupImage: String? = nil
+    ) {
         self.title = title
         self.body = body
         self.threadID = threadID
         self.sound = sound
         self.badge = badge
         self.payload = payload
+        self.groupImage = groupImage
     }
 }
 

@@ -98,6 +98,28 @@ package struct ChatSummary: Hashable, Sendable {
     /// Messages said before we joined, shown from the adding admin's history packet, in
     /// `created_at` order (they are in the chat's messages too, marked `isHistory`).
     package var historyMessages: [ChatMessage] = []
+    /// The group image, once the group data names one (MIP-01).
+    package var image: ChatImage?
+}
+
+/// The group's picture as a chat shows it: the blob it names and whether that blob was found and
+/// opened. Only a verified picture is shown; every other status says why not.
+package struct ChatImage: Hashable, Sendable {
+    package enum Status: String, Hashable, Sendable, CaseIterable {
+        /// Asked of the blob store, no answer yet.
+        case loading
+        /// Downloaded, its SHA-256 is the group data's hash, and it opened with the group's key.
+        case verified
+        /// The blob store has no blob under the hash.
+        case missing
+        /// The blob's SHA-256 is not the hash the group data names (changed in the store or on the way).
+        case tampered
+        /// The hash matched but the blob does not open with the group data's key and nonce.
+        case undecryptable
+    }
+    /// SHA-256 of the encrypted blob, lowercase hex (the blob's address).
+    package var hash: String
+    package var status: Status
 }
 
 extension ChatSummary {

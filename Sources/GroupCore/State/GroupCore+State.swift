@@ -48,7 +48,8 @@ extension GroupCore {
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
             link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
             memberStatus: Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.status[$0] ?? .invited) }),
-            preferences: roles.preferences, historyMessages: chat.messages.filter(\.isHistory)
+            preferences: roles.preferences, historyMessages: chat.messages.filter(\.isHistory),
+            image: chat.image.map { ChatImage(hash: $0.hashHex, status: chat.imageStatus) }
         )
     }
 
@@ -61,6 +62,11 @@ extension GroupCore {
             chat.description = snapshot.description
             chat.admins = snapshot.admins
             chat.epoch = snapshot.epoch
+            if snapshot.image != chat.image {
+                chat.image = snapshot.image
+                chat.imageStatus = .loading
+                if let image = snapshot.image { fetchImage(image, of: chatID) }
+            }
             if snapshot.state == .inactive {
                 if !chat.isRemoved {
                     note("removed from \(chatID.prefix(8))")
@@ -91,6 +97,11 @@ extension GroupCore {
             let members = try await engine.members(of: snapshot.mlsGroupID)
             let relays = try await engine.relays(of: snapshot.mlsGroupID)
             var chat = ChatRecord(snapshot: snapshot, members: members, relays: relays)
+            // A joiner sees the picture set before it came: fetched like any new image.
+            if let image = snapshot.image {
+                chat.image = image
+                fetchImage(image, of: chat.chatID)
+            }
             if let earlier = chats[chat.chatID] {
                 // A member removed and welcomed back into the same group: what it read and judged
                 // before its removal is its own history and stays (the new epoch's state is the

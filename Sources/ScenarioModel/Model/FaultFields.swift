@@ -20,6 +20,7 @@ enum FaultFields {
         case .down, .up: return ["relay"]
         case .partition, .heal: return ["member"]
         case .tamper: return ["member", "kind", "author"]
+        case .blobTamper, .blobLose: return []
         case .delay: return selector.union(["for"])
         case .reject: return selector.union(["prefix"])
         case .withholdOK: return selector.subtracting(["direction"])

@@ -42,6 +42,8 @@ package enum MemberAction: Sendable, Hashable {
     case loadOlder(group: String?)
     /// Changes the group's description (admins).
     case describe(to: String, group: String?)
+    /// Sets the group's picture (admins): its bytes (read when the file loaded) and MIME type.
+    case setImage(image: [UInt8], mimeType: String, group: String?)
     /// Moves the group to these relays (admins; relay names).
     case setRelays([String], group: String?)
     /// Commits a fresh leaf of the member's own.

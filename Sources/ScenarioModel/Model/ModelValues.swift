@@ -41,6 +41,8 @@ package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     case removeMembers = "group.remove_members"
     case leave = "group.leave"
     case updateGroupData = "group.update_data"
+    /// Prepares, commits and opens MIP-01 group images.
+    case groupImage = "group.image"
     case selfUpdate = "group.self_update"
     case applicationMessages = "message.application"
     /// Builds a hostile member's attacks (the `attack` verb).

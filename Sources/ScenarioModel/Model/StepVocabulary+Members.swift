@@ -128,6 +128,9 @@ extension StepVocabulary {
         .member("describe", "an admin changes the group's description", needs: .engine(.updateGroupData), [
             by, FieldSpec("to", .text, required: true), FieldSpec("group", .text),
         ]) { f in .describe(to: try f.string("to"), group: try f.optionalString("group")) },
+        .member("set-image", "an admin sets the group's picture (MIP-01 group image: encrypted, uploaded, committed)", needs: .engine(.groupImage), [
+            by, FieldSpec("image", .text, required: true), FieldSpec("mime-type", .text, required: true), FieldSpec("group", .text),
+        ]) { f in .setImage(image: try f.image("image"), mimeType: try f.string("mime-type"), group: try f.optionalString("group")) },
         .member("set-relays", "an admin moves the group to these relays", needs: .engine(.updateGroupData), [
             by, FieldSpec("relays", .relays, required: true), FieldSpec("group", .text),
         ]) { f in .setRelays(try f.relayNames("relays"), group: try f.optionalString("group")) },

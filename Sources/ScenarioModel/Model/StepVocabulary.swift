@@ -42,6 +42,10 @@ package enum FaultKind: String, Sendable, CaseIterable {
     /// Events of `kind` by `author` reach `member` with their content altered (id and signature
     /// left stale), as a corrupting relay or path would deliver them.
     case tamper
+    /// The group-image blob store keeps every blob uploaded from now on with a bit flipped
+    /// (`blob-tamper`), or loses it (`blob-lose`); no selector.
+    case blobTamper = "blob-tamper"
+    case blobLose = "blob-lose"
 }
 
 /// One field of a verb.

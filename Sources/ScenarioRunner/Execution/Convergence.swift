@@ -1,6 +1,6 @@
 // The convergence oracle (MIP-03): after quiescence, every active member of a group holds the same
 // group. "The same" is judged on three layers, each only as far as both members expose it:
-//  1. what the engine reports: name, epoch, members, admins;
+//  1. what the engine reports: name, epoch, members, admins, and the group image's hash once set;
 //  2. the exact MLS state (ExactGroupState): the Marmot exporter commitment, GroupContext hash,
 //     tree hash, transcript hash, ratchet-tree digest, so that a fork at an equal epoch number shows;
 //  3. the app-level state each member's GroupCore derives for the group: role table, blocked
@@ -45,13 +45,20 @@ enum Convergence {
                 let held = await reads.messages(of: label, in: group) ?? []
                 let chat = chats.first { $0.chatID == group.nostrGroupID && !$0.isRemoved }
                 views[group.nostrGroupID, default: []].append(View(
-                    label: label, summary: "name \(group.name), epoch \(group.epoch), members \(roster), admins \(admins)", exact: exact,
+                    label: label, summary: summary(of: group, roster: roster, admins: admins), exact: exact,
                     app: chat.map { appState($0, names: names) },
                     messages: Dictionary(held.map { ($0.rumor.id.hex, "\(Observation.name($0.sender, names)): \($0.rumor.content)") }) { a, _ in a },
                     hidden: chat?.hiddenMessageIDs ?? []))
             }
         }
         return (views, reads, unexposed)
+    }
+
+    /// Layer 1 as one line. The image (MIP-01 group data) only once set, so that a group without one
+    /// reads as before; by hash, which every member's group data must name alike.
+    static func summary(of group: GroupSnapshot, roster: [String], admins: [String]) -> String {
+        let image = group.image.map { ", image \($0.hashHex.prefix(16))" } ?? ""
+        return "name \(group.name), epoch \(group.epoch), members \(roster), admins \(admins)\(image)"
     }
 
     /// What a member's core derived for the group, by labels (hidden messages are compared apart).
@@ -119,7 +126,7 @@ enum Convergence {
     static func check(_ name: String, in world: World, expected: Bool = true) async -> CheckResult {
         let (views, reads, unexposed) = await views(in: world)
         let divergences = divergences(views)
-        let compared = "members, admins, name, epoch, exact MLS state and app state (roles, blocked, hidden, preferences, link, pending)"
+        let compared = "members, admins, name, epoch, image, exact MLS state and app state (roles, blocked, hidden, preferences, link, pending)"
         let result = CheckResult(
             check: name, clause: ScenarioExecutor.convergenceClause, verdict: divergences.isEmpty == expected ? .pass : .fail,
             expected: expected ? "every active member agrees on \(compared)" : "members disagree",

@@ -122,4 +122,10 @@ struct MonitoredEngine: ProtocolEngine {
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         try await watch("exact state") { () async throws(EngineError) in try await base.exactState(of: group) }
     }
+    func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
+        try await watch("prepare group image") { () async throws(EngineError) in try await base.prepareGroupImage(data, mimeType: mimeType) }
+    }
+    func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8] {
+        try await watch("decrypt group image") { () async throws(EngineError) in try await base.decryptGroupImage(encrypted, with: image) }
+    }
 }

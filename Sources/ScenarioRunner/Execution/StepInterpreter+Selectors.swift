@@ -20,7 +20,7 @@ extension FaultKind {
     var selectsFrames: Bool {
         switch self {
         case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK, .hold, .tamper: true
-        case .down, .up, .partition, .heal: false
+        case .down, .up, .partition, .heal, .blobTamper, .blobLose: false
         }
     }
 }

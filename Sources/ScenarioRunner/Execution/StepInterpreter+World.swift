@@ -91,6 +91,9 @@ extension StepInterpreter {
         case .heal:
             world.network.heal(try need(fault.member, "member"))
             return
+        case .blobTamper, .blobLose:
+            world.setBlobFault(kind == .blobTamper ? .tamper : .lose)
+            return
         default:
             break
         }
@@ -115,7 +118,7 @@ extension StepInterpreter {
         case .hold:
             guard let name = stepName else { throw StepFailure(message: "a hold fault needs a step name for release to refer to") }
             action = .hold(name)
-        case .down, .up, .partition, .heal, .tamper: return
+        case .down, .up, .partition, .heal, .tamper, .blobTamper, .blobLose: return
         }
         // EVENT-carrying rules watch what members publish unless told otherwise; OK withholding
         // watches the relay's answer.
