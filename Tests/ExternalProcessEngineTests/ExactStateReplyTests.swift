@@ -4,19 +4,9 @@ import Testing
 
 /// `exact_state` replies come from another program: digests are decoded strictly.
 @Suite struct ExactStateReplyTests {
-    /// A stand-in driver that creates the instance, then answers `exact_state` with `result`.
-    private func engine(answering result: String) async throws -> (DriverProcess, ExternalProcessEngine) {
-        let script = """
-            read request; echo '{"id":1,"result":{"instance":"m"}}'
-            read request; echo '{"id":2,"result":\(result)}'; cat > /dev/null
-            """
-        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script])
-        return (driver, try await driver.makeEngine(instance: "m", encryptionKey: [UInt8](repeating: 1, count: 32)))
-    }
-
     @Test func digestsTheDriverGivesAreKeptAndAbsentOnesAreNil() async throws {
         let digest = String(repeating: "Ab", count: 32)
-        let (driver, engine) = try await engine(answering: #"{"epoch":3,"ratchet_tree_digest":"\#(digest)","tree_hash":null}"#)
+        let (driver, engine) = try await StandInDriver.engine(answering: #"{"epoch":3,"ratchet_tree_digest":"\#(digest)","tree_hash":null}"#)
         let state = try await engine.exactState(of: MLSGroupID(hex: "00"))
         #expect(state.epoch == 3)
         #expect(state.ratchetTreeDigest == digest.lowercased())
@@ -29,7 +19,7 @@ import Testing
         #"{"ratchet_tree_digest":null}"#, #"{"epoch":-1}"#,
     ])
     func malformedDigestsAreMalformedResponses(_ result: String) async throws {
-        let (driver, engine) = try await engine(answering: result)
+        let (driver, engine) = try await StandInDriver.engine(answering: result)
         await #expect(throws: EngineError(.malformedResponse, "")) { try await engine.exactState(of: MLSGroupID(hex: "00")) }
         await driver.shutdown()
     }

@@ -4,16 +4,6 @@ import Testing
 
 /// Image fields in a driver's replies come from another program: decoded strictly, never trusted.
 @Suite struct GroupImageReplyTests {
-    /// A stand-in driver that creates the instance, then answers one request with `result`.
-    private func engine(answering result: String) async throws -> (DriverProcess, ExternalProcessEngine) {
-        let script = """
-            read request; echo '{"id":1,"result":{"instance":"m"}}'
-            read request; echo '{"id":2,"result":\(result)}'; cat > /dev/null
-            """
-        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script])
-        return (driver, try await driver.makeEngine(instance: "m", encryptionKey: [UInt8](repeating: 1, count: 32)))
-    }
-
     static let hash = String(repeating: "ab", count: 32), key = String(repeating: "cd", count: 32), nonce = String(repeating: "ef", count: 12)
 
     static func group(_ image: String) -> String {
@@ -27,7 +17,7 @@ import Testing
             (#","image_hash":null,"image_key":null,"image_nonce":null"#, nil),
             ("", nil),
         ] {
-            let (driver, engine) = try await engine(answering: Self.group(fields))
+            let (driver, engine) = try await StandInDriver.engine(answering: Self.group(fields))
             #expect(try await engine.group(MLSGroupID(hex: "00")).image == expected)
             await driver.shutdown()
         }
@@ -40,7 +30,7 @@ import Testing
         group(#","image_hash":7"#),
     ])
     func malformedImageFieldsAreMalformedResponses(_ result: String) async throws {
-        let (driver, engine) = try await engine(answering: result)
+        let (driver, engine) = try await StandInDriver.engine(answering: result)
         await #expect(throws: EngineError(.malformedResponse, "")) { try await engine.group(MLSGroupID(hex: "00")) }
         await driver.shutdown()
     }
@@ -52,13 +42,13 @@ import Testing
         #"{"image":{"hash":"\#(hash)","key":"\#(key)","nonce":"\#(nonce)"}}"#,
     ])
     func malformedPreparedImagesAreMalformedResponses(_ result: String) async throws {
-        let (driver, engine) = try await engine(answering: result)
+        let (driver, engine) = try await StandInDriver.engine(answering: result)
         await #expect(throws: EngineError(.malformedResponse, "")) { try await engine.prepareGroupImage([1], mimeType: "image/png") }
         await driver.shutdown()
     }
 
     @Test func aPreparedImageDecodes() async throws {
-        let (driver, engine) = try await engine(
+        let (driver, engine) = try await StandInDriver.engine(
             answering: #"{"encrypted_data":"AQID","image":{"hash":"\#(Self.hash)","key":"\#(Self.key)","nonce":"\#(Self.nonce)"}}"#)
         let prepared = try await engine.prepareGroupImage([1], mimeType: "image/png")
         #expect(prepared.encrypted == [1, 2, 3])
