@@ -200,3 +200,13 @@ extension CoreConfiguration.Behaviour.OwnCommitMerge {
         }
     }
 }
+
+extension UpdatePerturbation {
+    init(_ name: UpdateDeliveryName) {
+        switch name {
+        case .duplicate: self = .duplicate
+        case .reorder: self = .reorder
+        case .drop: self = .drop
+        }
+    }
+}
