@@ -40,6 +40,8 @@ package actor GroupCore {
     var joinResults: [JoinResult] = []
     /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
     var leavingAfterStepDown: Set<String> = []
+    /// 1:1 welcomes declined per sender, because a group refused the sender's `direct-message`.
+    var declinedDirectMessages: [PublicKey: Int] = [:]
     /// Chats we proposed to leave: the epoch of our latest proposal and how many we made
     /// (Groups/GroupCore+Leave.swift).
     var leaveProposals: [String: LeaveProposal] = [:]

@@ -7,7 +7,7 @@ import Nostr
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds "," "\"seq\":" n { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
 ///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences" | "joined"
-///               | "table-request"
+///               | "table-request" | "direct-message"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
@@ -21,8 +21,12 @@ import Nostr
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     joined    : (no fields; the sender announces its completed join)
 ///     table-request : (no fields; the sender lacks a table and asks an admin for a snapshot)
+///     direct-message : "target": hex-pubkey  (the sender is starting a 1:1 chat with the target,
+///                 a fellow member; judged against the group's `direct-messages` preference)
 ///     preferences : "preferences": { "reactions": bool, "full-deletion": bool, "disappear-after":
-///                 seconds, "history-for-new-members": bool, "welcome": text }  (snapshots may carry it too)
+///                 seconds, "history-for-new-members": bool, "welcome": text
+///                 [, "voice-messages": false] [, "files": false] [, "direct-messages": false] }
+///                 (snapshots may carry it too; the last three are written only when false)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
@@ -50,6 +54,8 @@ struct ControlMessage: Hashable, Sendable {
         case joined
         /// The sender has no table (its snapshot was lost): an admin sends one again.
         case tableRequest
+        /// The sender starts a 1:1 chat with `target` from this group.
+        case directMessage(target: PublicKey)
     }
 
     static let kind: Kind = 4450
@@ -109,6 +115,9 @@ struct ControlMessage: Hashable, Sendable {
             fields["type"] = .string("joined")
         case .tableRequest:
             fields["type"] = .string("table-request")
+        case .directMessage(let target):
+            fields["type"] = .string("direct-message")
+            fields["target"] = .string(target.hex)
         case .preferences(let preferences):
             fields["type"] = .string("preferences")
             fields["preferences"] = preferences.json()
@@ -188,6 +197,7 @@ struct ControlMessage: Hashable, Sendable {
         case "link-delete": body = .linkDelete
         case "joined": body = .joined
         case "table-request": body = .tableRequest
+        case "direct-message": body = .directMessage(target: try key("target"))
         case "purge": body = .purge(try key("target"))
         case "preferences":
             guard let value = object["preferences"] else { throw CoreError(.malformedControl, "missing 'preferences'") }

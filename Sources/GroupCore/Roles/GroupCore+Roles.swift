@@ -95,6 +95,8 @@ extension GroupCore {
             let request = PermissionRequest(actor: view.role(of: publicKey), action: .react, preferences: view.preferences ?? GroupPreferences())
             guard forged || permitted(request, in: chatID) else { return }
             await sendReaction(emoji, to: messageID, in: chat)
+        case .sendMedia, .startDirectMessage:
+            await performPreferenceAction(action, forged: forged)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
@@ -116,7 +118,8 @@ extension GroupCore {
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react,
+            .sendMedia, .startDirectMessage:
             await performRoleAction(action, forged: true)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
@@ -159,7 +162,7 @@ extension GroupCore {
         }
     }
 
-    private func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
+    func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
         guard chat.members.contains(member), member != publicKey else {
             fail(CoreError(.invalidAction, "\(member.hex.prefix(8)) is not another member of \(chat.chatID.prefix(8))"), chatID: chat.chatID)
             return nil
@@ -268,7 +271,7 @@ extension GroupCore {
         let admin = chats[chatID]?.admins.contains(sender) ?? false
         chats[chatID]?.roles.add(RoleEntry(
             eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt, seq: seq,
-            content: rumor.kind == Self.reactionKind ? .reaction : .message))
+            content: rumor.kind == Self.reactionKind ? .reaction : MediaAttachment.kind(of: rumor.tags).map { .media($0) } ?? .message))
         scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }
 

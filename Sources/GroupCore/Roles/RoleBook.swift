@@ -8,6 +8,8 @@ struct RoleEntry: Sendable {
         case message
         /// A kind-7 reaction (shown like a message, and hidden when reactions are off).
         case reaction
+        /// A chat message carrying media (`imeta`): a message, also judged by its kind's preference.
+        case media(MediaKind)
     }
 
     /// The kind-445 wrapper, which a rejection names.
@@ -66,6 +68,7 @@ struct RoleBook: Sendable {
             }
             if case .message = $0.content { return false }
             if case .reaction = $0.content { return false }
+            if case .media = $0.content { return false }
             if case .control(.joined) = $0.content { return false }
             if case .control(.tableRequest) = $0.content { return false }
             return true
@@ -88,7 +91,7 @@ struct RoleBook: Sendable {
         var deletedAt = UInt64.max
         for entry in entries {
             switch entry.content {
-            case .message, .reaction: authors[entry.rumorID] = entry.actor
+            case .message, .reaction, .media: authors[entry.rumorID] = entry.actor
             case .control: break
             }
         }
@@ -129,7 +132,8 @@ struct RoleBook: Sendable {
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
             case .message where hidesAfterDeletion && entry.at > deletedAt,
-                .reaction where hidesAfterDeletion && entry.at > deletedAt:
+                .reaction where hidesAfterDeletion && entry.at > deletedAt,
+                .media where hidesAfterDeletion && entry.at > deletedAt:
                 // Strictly later: one second is the clock's grain, and a message of the deletion's
                 // own second may have been written before it.
                 view.hidden.insert(entry.rumorID)
@@ -141,6 +145,16 @@ struct RoleBook: Sendable {
             case .reaction:
                 let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.hidden.insert(entry.rumorID) }
+            case .media(let kind):
+                let request = PermissionRequest(actor: actorRole, action: kind.action, preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.hidden.insert(entry.rumorID) }
+                if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
+                    view.hidden.insert(entry.rumorID)
+                }
+            case .control(.directMessage(let target)):
+                let request = PermissionRequest(
+                    actor: actorRole, action: .directMessage, target: view.role(of: target), preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.refusedDirectMessages.insert(DirectMessageStart(from: entry.actor, to: target)) }
             case .control(.joined), .control(.tableRequest):
                 break
             case .control(.preferences(let preferences)):
@@ -193,6 +207,12 @@ struct RoleBook: Sendable {
     }
 }
 
+/// A member starting a 1:1 chat with another from a group (`direct-message` control).
+struct DirectMessageStart: Hashable, Sendable {
+    let from: PublicKey
+    let to: PublicKey
+}
+
 /// The role table as folded from a `RoleBook`.
 struct RoleView: Sendable {
     /// Marmot admins now (`admin_pubkeys`).
@@ -216,6 +236,8 @@ struct RoleView: Sendable {
     var preferences: GroupPreferences?
     /// Invitation status of members we heard from (others are `invited`).
     var status: [PublicKey: MemberStatus] = [:]
+    /// 1:1 chats started from this group against its preferences: the target declines their welcome.
+    var refusedDirectMessages: Set<DirectMessageStart> = []
 
     init(admins: Set<PublicKey>) { self.admins = admins }
 

@@ -27,6 +27,10 @@ package enum MemberAction: Sendable, Hashable {
     case rejectJoin(member: String, group: String?)
     case deleteGroup(keepHistory: Bool, group: String?)
     case setPreferences(PreferenceChanges, group: String?)
+    /// Sends a message with media attached: a voice message or a file.
+    case sendMedia(text: String, kind: MediaKindName, group: String?)
+    /// Starts a 1:1 chat with a fellow member of the group.
+    case startDirectMessage(member: String, group: String?)
     /// Reacts to the message with this text.
     case react(message: String, emoji: String, group: String?)
     case publishRoles(group: String?)
@@ -61,4 +65,12 @@ package struct PreferenceChanges: Sendable, Hashable {
     package var disappearAfter: ScenarioDuration?
     package var historyForNewMembers: Bool?
     package var welcome: String?
+    package var voiceMessages: Bool? = nil
+    package var files: Bool? = nil
+    package var directMessages: Bool? = nil
+}
+
+/// What a `send-media` step attaches (GroupCore's `MediaKind`).
+package enum MediaKindName: String, Sendable, Hashable, CaseIterable {
+    case voice, file
 }

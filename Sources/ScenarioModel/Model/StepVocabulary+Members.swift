@@ -89,14 +89,24 @@ extension StepVocabulary {
         .member("set-preferences", "an owner sets the group preferences (unlisted ones keep their defaults)", needs: messages, [
             by, FieldSpec("reactions", .boolean), FieldSpec("full-deletion", .boolean), FieldSpec("disappear-after", .duration),
             FieldSpec("history-for-new-members", .boolean), FieldSpec("welcome", .text), FieldSpec("group", .text), forged,
+            FieldSpec("voice-messages", .boolean), FieldSpec("files", .boolean), FieldSpec("direct-messages", .boolean),
         ]) { f in
-            .setPreferences(
-                PreferenceChanges(
-                    reactions: try f.optionalFlag("reactions"), fullDeletion: try f.optionalFlag("full-deletion"),
-                    disappearAfter: try f.optionalDuration("disappear-after"),
-                    historyForNewMembers: try f.optionalFlag("history-for-new-members"), welcome: try f.optionalString("welcome")),
-                group: try f.optionalString("group"))
+            var changes = PreferenceChanges(
+                reactions: try f.optionalFlag("reactions"), fullDeletion: try f.optionalFlag("full-deletion"),
+                disappearAfter: try f.optionalDuration("disappear-after"),
+                historyForNewMembers: try f.optionalFlag("history-for-new-members"), welcome: try f.optionalString("welcome"))
+            changes.voiceMessages = try f.optionalFlag("voice-messages")
+            changes.files = try f.optionalFlag("files")
+            changes.directMessages = try f.optionalFlag("direct-messages")
+            return .setPreferences(changes, group: try f.optionalString("group"))
         },
+        .member("send-media", "a member sends a voice message or a file (a chat message with a NIP-92 imeta tag)", needs: messages, [
+            by, FieldSpec("text", .text, required: true), FieldSpec("kind", .word(MediaKindName.allCases.map(\.rawValue)), required: true),
+            FieldSpec("group", .text), forged,
+        ]) { f in .sendMedia(text: try f.string("text"), kind: try f.word("kind", as: MediaKindName.self), group: try f.optionalString("group")) },
+        .member("start-dm", "a member starts a 1:1 chat with a fellow member of the group", needs: .engine(.createGroup), [
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ]) { f in .startDirectMessage(member: try f.string("member"), group: try f.optionalString("group")) },
         .member("react", "a member reacts to a message (named by its text)", needs: messages, [
             by, FieldSpec("message", .text, required: true), FieldSpec("emoji", .text), FieldSpec("group", .text), forged,
         ]) { f in .react(message: try f.string("message"), emoji: try f.optionalString("emoji") ?? "+", group: try f.optionalString("group")) },

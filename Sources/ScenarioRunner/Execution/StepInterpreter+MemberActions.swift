@@ -86,7 +86,18 @@ extension StepInterpreter {
             if let value = changes.disappearAfter { preferences.disappearAfterSeconds = UInt64(value.milliseconds / 1_000) }
             if let value = changes.historyForNewMembers { preferences.historyForNewMembers = value }
             if let value = changes.welcome { preferences.welcomeMessage = value }
+            if let value = changes.voiceMessages { preferences.voiceMessages = value }
+            if let value = changes.files { preferences.files = value }
+            if let value = changes.directMessages { preferences.directMessages = value }
             return .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences)
+        case .sendMedia(let text, let kind, let group):
+            // A stable reference per text: the outcome shows the text, the tag says the kind.
+            let media = kind == .voice
+                ? MediaAttachment(url: "https://media.invalid/\(text.utf8.count).ogg", mimeType: "audio/ogg")
+                : MediaAttachment(url: "https://media.invalid/\(text.utf8.count).pdf", mimeType: "application/pdf", filename: "\(text).pdf")
+            return .sendMedia(chatID: try await chat(of: by, named: group), text: text, media: media)
+        case .startDirectMessage(let member, let group):
+            return .startDirectMessage(chatID: try await chat(of: by, named: group), member: try key(member))
         case .react(let text, let emoji, let group):
             let chatID = try await chat(of: by, named: group)
             return .react(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: text), emoji: emoji)
