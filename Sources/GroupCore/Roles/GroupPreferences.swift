@@ -58,3 +58,19 @@ package struct GroupPreferences: Hashable, Sendable {
         directMessages = try optional("direct-messages")
     }
 }
+
+extension GroupPreferences: CustomDebugStringConvertible {
+    /// How traces print the preferences inside an action: the reflection Swift printed before the
+    /// voice, file and direct-message switches existed, which are added only when off, so that the
+    /// pinned traces of scenarios that never touch them keep their bytes.
+    package var debugDescription: String {
+        var fields = [
+            "reactions: \(reactions)", "fullDeletion: \(fullDeletion)", "disappearAfterSeconds: \(disappearAfterSeconds)",
+            "historyForNewMembers: \(historyForNewMembers)", "welcomeMessage: \(String(reflecting: welcomeMessage))",
+        ]
+        if !voiceMessages { fields.append("voiceMessages: false") }
+        if !files { fields.append("files: false") }
+        if !directMessages { fields.append("directMessages: false") }
+        return "GroupCore.GroupPreferences(\(fields.joined(separator: ", ")))"
+    }
+}
