@@ -48,7 +48,7 @@ extension GroupCore {
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
         case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged,
-            .sendMedia, .startDirectMessage:
+            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
@@ -145,6 +145,7 @@ extension GroupCore {
             let chatID = created.group.nostrGroupID
             chats[chatID]?.roles.creator = publicKey
             await sendRoleSnapshot(chatID)
+            await announceInvitationRoles(in: chatID)
             record(failed, chatID: chatID)
             note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
             sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })

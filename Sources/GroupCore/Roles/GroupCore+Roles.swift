@@ -97,6 +97,8 @@ extension GroupCore {
             await sendReaction(emoji, to: messageID, in: chat)
         case .sendMedia, .startDirectMessage:
             await performPreferenceAction(action, forged: forged)
+        case .setRoles, .addMembersWithRoles, .createGroupWithRoles:
+            await performRoleBatch(action, forged: forged)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
@@ -119,7 +121,7 @@ extension GroupCore {
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
         case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react,
-            .sendMedia, .startDirectMessage:
+            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
             await performRoleAction(action, forged: true)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
@@ -148,7 +150,10 @@ extension GroupCore {
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
     func afterMerge(chatID: String, welcomed: Bool, label: String) async {
-        if welcomed { await sendRoleSnapshot(chatID) }
+        if welcomed {
+            await sendRoleSnapshot(chatID)
+            await announceInvitationRoles(in: chatID)
+        }
         // Our post-join self-update completes the join (MIP-02): announce it once.
         if label == CommitChange.selfUpdate.label, let chat = chats[chatID], !chat.isRemoved, chat.roles.creator == nil,
            !chat.roles.hasAnnouncedJoin(publicKey) {
@@ -235,6 +240,7 @@ extension GroupCore {
         if case .tableRequest = control.body, let chat = chats[chatID], chat.admins.first == publicKey {
             await sendRoleSnapshot(chatID)
         }
+        if case .joined = control.body { await joinedWithInvitationRole(received.sender, in: chatID) }
     }
 
     /// NIP-25 reaction as an application message: kind 7, `e` names the message.

@@ -155,8 +155,32 @@ struct RoleBook: Sendable {
                 let request = PermissionRequest(
                     actor: actorRole, action: .directMessage, target: view.role(of: target), preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.refusedDirectMessages.insert(DirectMessageStart(from: entry.actor, to: target)) }
-            case .control(.joined), .control(.tableRequest):
+            case .control(.joined):
+                // The role its invitation named applies now (it was judged when the invitation came).
+                if let role = view.awaitingJoin.removeValue(forKey: entry.actor) { view.table[entry.actor] = role }
+            case .control(.tableRequest):
                 break
+            case .control(.invitationRole(let target, let role)):
+                let request = PermissionRequest(
+                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                guard !refuse(request) else { continue }
+                view.invitedRoles[target] = role
+                // Normally the invitation comes before the join announcement; if not, it applies at once.
+                if view.status[target] == nil { view.awaitingJoin[target] = role } else { view.table[target] = role }
+            case .control(.setRoles(let changes)):
+                // All or nothing: every change is judged against the table as it was before the
+                // batch, and the first refusal refuses the whole batch with its reason.
+                let requests = changes.map { change in
+                    PermissionRequest(
+                        actor: actorRole, action: .setRole, target: view.role(of: change.member), newRole: change.role,
+                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                }
+                if let refused = requests.first(where: { PermissionTable.refusal($0, disabled: disabled) != nil }) {
+                    _ = refuse(refused)
+                    continue
+                }
+                for change in changes { view.table[change.member] = change.role }
             case .control(.preferences(let preferences)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
@@ -201,6 +225,11 @@ struct RoleBook: Sendable {
                 }
             }
         }
+        // An invitation with a role is complete once its member announced its join and holds the
+        // role (an owner or admin also needs the Marmot admin bit, which the inviter's commit gives).
+        for (member, role) in view.invitedRoles where view.status[member] != nil && view.awaitingJoin[member] == nil {
+            if view.role(of: member) == role { view.status[member] = .complete }
+        }
         view.hidden.formUnion(deleted)
         for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
         return view
@@ -236,6 +265,10 @@ struct RoleView: Sendable {
     var preferences: GroupPreferences?
     /// Invitation status of members we heard from (others are `invited`).
     var status: [PublicKey: MemberStatus] = [:]
+    /// Roles members were invited with (judged and accepted), and those still waiting for the
+    /// member's join announcement.
+    var invitedRoles: [PublicKey: Role] = [:]
+    var awaitingJoin: [PublicKey: Role] = [:]
     /// 1:1 chats started from this group against its preferences: the target declines their welcome.
     var refusedDirectMessages: Set<DirectMessageStart> = []
 

@@ -4,9 +4,11 @@
 
 /// A GroupCore action as a scenario writes it.
 package enum MemberAction: Sendable, Hashable {
-    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String])
+    /// `role`: the role every invitee not in `admins` is invited with (applied at its join).
+    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String], role: RoleName?)
     case createChat(with: String)
-    case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice)
+    /// `role`: the role every invitee is invited with (applied at its join).
+    case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice, role: RoleName?)
     /// Answers the member's oldest pending decision (left by `on-partial-failure: ask`).
     case decide(DecisionAnswer)
     case removeMembers([String], group: String?, withMessages: Bool)
@@ -14,6 +16,8 @@ package enum MemberAction: Sendable, Hashable {
     case rename(to: String, group: String?)
     case send(text: String, group: String?)
     case setRole(member: String, role: RoleName, group: String?)
+    /// One batch: every listed member gets `role`, or (one change refused) nobody changes.
+    case setRoles(members: [String], role: RoleName, group: String?)
     /// Deletes the message with this text.
     case deleteMessage(text: String, group: String?)
     case block(member: String, group: String?)

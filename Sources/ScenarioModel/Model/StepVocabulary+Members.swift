@@ -9,22 +9,24 @@ extension StepVocabulary {
         .member("create-group", "a member creates a group chat with peers", needs: .engine(.createGroup), [
             by, FieldSpec("with", .members, required: true), FieldSpec("name", .text), FieldSpec("description", .text),
             FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("admins", .members),
+            FieldSpec("role", .word(roles)),
         ]) { f in
             .createGroup(
                 with: try f.labels("with"), name: try f.optionalString("name") ?? "", description: try f.optionalString("description") ?? "",
                 onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed,
-                admins: try f.labels("admins"))
+                admins: try f.labels("admins"), role: try f.optionalWord("role", as: RoleName.self))
         },
         .member("create-chat", "a member opens a 1:1 chat (a two-member group)", needs: .engine(.createGroup), [
             by, FieldSpec("with", .member, required: true),
         ]) { f in .createChat(with: try f.string("with")) },
         .member("add-members", "an admin adds members", needs: .engine(.addMembers), [
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
-            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))),
+            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("role", .word(roles)),
         ]) { f in
             .addMembers(
                 try f.labels("members"), group: try f.optionalString("group"),
-                onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed)
+                onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed,
+                role: try f.optionalWord("role", as: RoleName.self))
         },
         .member("decide", "a member answers its oldest pending decision (an action with on-partial-failure: ask)", needs: .local, [
             by, FieldSpec("choice", .word(DecisionAnswer.allCases.map(\.rawValue)), required: true),
@@ -48,6 +50,12 @@ extension StepVocabulary {
             by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(roles), required: true),
             FieldSpec("group", .text), forged,
         ]) { f in .setRole(member: try f.string("member"), role: try f.word("role", as: RoleName.self), group: try f.optionalString("group")) },
+        .member("set-roles", "a member gives several members one role in one batch (all or nothing)", needs: messages, [
+            by, FieldSpec("members", .members, required: true), FieldSpec("role", .word(roles), required: true),
+            FieldSpec("group", .text), forged,
+        ]) { f in
+            .setRoles(members: try f.labels("members"), role: try f.word("role", as: RoleName.self), group: try f.optionalString("group"))
+        },
         .member("delete-message", "a member deletes a message (named by its text) for everyone", needs: messages, [
             by, FieldSpec("message", .text, required: true), FieldSpec("group", .text), forged,
         ]) { f in .deleteMessage(text: try f.string("message"), group: try f.optionalString("group")) },

@@ -16,13 +16,22 @@ extension StepInterpreter {
 
     private func honestAction(_ action: MemberAction, by: String) async throws -> AppAction {
         switch action {
-        case .createGroup(let with, let name, let description, let onPartialFailure, let admins):
-            return .createGroup(
-                peers: try keys(with), name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure),
-                admins: try keys(admins))
+        case .createGroup(let with, let name, let description, let onPartialFailure, let admins, let role):
+            let peers = try keys(with), admins = try keys(admins)
+            guard let role else {
+                return .createGroup(
+                    peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins)
+            }
+            return .createGroupWithRoles(
+                peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins,
+                roles: peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) })
         case .createChat(let with): return .createChat(peer: try key(with))
-        case .addMembers(let members, let group, let onPartialFailure):
+        case .addMembers(let members, let group, let onPartialFailure, let role):
             let chatID = try await chat(of: by, named: group), peers = try keys(members)
+            if let role {
+                guard onPartialFailure == .proceed else { throw StepFailure(message: "add-members with a role runs under on-partial-failure: continue") }
+                return .addMembersWithRoles(chatID: chatID, peers: peers, roles: peers.map { RoleAssignment(member: $0, role: Role(role)) })
+            }
             return onPartialFailure == .proceed
                 ? .addMembers(chatID: chatID, peers: peers)
                 : .addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: PartialFailurePolicy(onPartialFailure))
@@ -62,6 +71,9 @@ extension StepInterpreter {
         case .setRole(let member, let role, let group):
             let member = try key(member)
             return .setRole(chatID: try await chat(of: by, named: group), member: member, role: Role(role))
+        case .setRoles(let members, let role, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .setRoles(chatID: chatID, roles: try keys(members).map { RoleAssignment(member: $0, role: Role(role)) })
         case .block(let member, let group):
             let chatID = try await chat(of: by, named: group)
             return .block(chatID: chatID, member: try key(member))
