@@ -43,6 +43,9 @@ package actor GroupCore {
     /// Roles chosen at invitation for invitees not welcomed yet: announced (`invitation-role`) once
     /// the commit or creation that welcomes them has been made.
     var invitationRoles: [PublicKey: Role] = [:]
+    /// Invitees of a forged invitation (a modified client skipping its own check): their role is
+    /// announced for receivers to judge, and no admin-bit commit follows.
+    var forgedInvitationRoles: Set<PublicKey> = []
     /// Per chat, invitees we invited as owner or admin: at their join announcement we commit the
     /// Marmot admin bit the role needs.
     var adminInvitations: [String: Set<PublicKey>] = [:]

@@ -26,7 +26,7 @@ import Testing
     @Test func stepsDecodeIntoTypedActions() throws {
         let steps = try Scenario(yaml: Self.yaml, file: "typed.yaml").steps
         #expect(steps[0].action == .member(MemberStep(by: "alice", forged: false, action: .createGroup(
-            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: []))))
+            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: [], role: nil))))
         #expect(steps[0].requirement == .engine(.createGroup))
         #expect(steps[1].action == .member(MemberStep(by: "alice", forged: true, action: .createLink(role: .member, approval: false, group: nil))))
         #expect(steps[1].requirement == .engine(.applicationMessages))

@@ -34,11 +34,11 @@ extension GroupCore {
         case .addMembersWithRoles(let chatID, let peers, let roles):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             guard forged || invitationRolesPermitted(roles, in: chat) else { return }
-            remember(roles, inviting: peers)
+            remember(roles, inviting: peers, forged: forged)
             await perform(.addMembers(chatID: chatID, peers: peers))
         case .createGroupWithRoles(let peers, let name, let description, let policy, let admins, let roles):
             // The creator is the owner: the table allows it any role for an invitee.
-            remember(roles, inviting: peers)
+            remember(roles, inviting: peers, forged: false)
             await perform(.createGroup(peers: peers, name: name, description: description, onPartialFailure: policy, admins: admins))
         default:
             break
@@ -55,8 +55,11 @@ extension GroupCore {
         }
     }
 
-    private func remember(_ roles: [RoleAssignment], inviting peers: [PublicKey]) {
-        for change in Self.distinctAssignments(roles) where peers.contains(change.member) { invitationRoles[change.member] = change.role }
+    private func remember(_ roles: [RoleAssignment], inviting peers: [PublicKey], forged: Bool) {
+        for change in Self.distinctAssignments(roles) where peers.contains(change.member) {
+            invitationRoles[change.member] = change.role
+            if forged { forgedInvitationRoles.insert(change.member) } else { forgedInvitationRoles.remove(change.member) }
+        }
     }
 
     /// After the creation or add commit that welcomed them: the invitees' roles, one control each,
@@ -67,7 +70,8 @@ extension GroupCore {
         for member in invited {
             guard let role = invitationRoles.removeValue(forKey: member), let current = chats[chatID] else { continue }
             await sendControl(.invitationRole(target: member, role: role), in: current)
-            if role.isMarmotAdmin { adminInvitations[chatID, default: []].insert(member) }
+            // A forged invitation stops at the control message, as a forged set-role does.
+            if forgedInvitationRoles.remove(member) == nil, role.isMarmotAdmin { adminInvitations[chatID, default: []].insert(member) }
         }
     }
 

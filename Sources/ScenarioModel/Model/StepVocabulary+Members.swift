@@ -21,7 +21,7 @@ extension StepVocabulary {
         ]) { f in .createChat(with: try f.string("with")) },
         .member("add-members", "an admin adds members", needs: .engine(.addMembers), [
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
-            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("role", .word(roles)),
+            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("role", .word(roles)), forged,
         ]) { f in
             .addMembers(
                 try f.labels("members"), group: try f.optionalString("group"),

@@ -10,6 +10,11 @@ import Simulation
 extension StepInterpreter {
     /// The app action a member step dispatches (wrapped as forged when the step says so).
     func appAction(for step: MemberStep) async throws -> AppAction {
+        // An add has no permission of ours to skip (the engine checks the admin bit); forging
+        // one means forging the role it invites with.
+        if step.forged, case .addMembers(_, _, _, nil) = step.action {
+            throw StepFailure(message: "a forged add-members needs a role (what the modified client skips is its role check)")
+        }
         let action = try await honestAction(step.action, by: step.by)
         return step.forged ? .forged(action) : action
     }
