@@ -16,12 +16,16 @@ extension GroupCore {
             }
             let view = roleView(of: chat)
             if !forged {
-                // Every change is judged against the table as it is now; the first refusal refuses all.
-                for change in changes {
-                    let request = PermissionRequest(
+                // Every change is judged against the table as it is now; any refusal refuses all,
+                // with the reason receivers will give (`PermissionTable.batchRefusal`).
+                let requests = changes.map { change in
+                    PermissionRequest(
                         actor: view.role(of: publicKey), action: .setRole, target: view.role(of: change.member), newRole: change.role,
                         ownTarget: change.member == publicKey, otherOwners: view.owners(besides: publicKey))
-                    guard permitted(request, in: chatID) else { return }
+                }
+                if let refused = PermissionTable.batchRefusal(requests, disabled: disabledPermissionChecks) {
+                    _ = permitted(refused, in: chatID)
+                    return
                 }
             }
             await sendControl(.setRoles(changes.sorted { $0.member.hex < $1.member.hex }), in: chat)

@@ -166,6 +166,14 @@ package enum PermissionTable {
         },
     ]
 
+    /// A batch is refused when any of its requests is; the request it names is the one whose
+    /// reason comes first in code order, so that sender and receivers, whatever order they hold
+    /// the batch in (receivers sort it by member key, which differs per run), give one reason.
+    package static func batchRefusal(_ requests: [PermissionRequest], disabled: Set<PermissionCheck> = []) -> PermissionRequest? {
+        requests.compactMap { request in refusal(request, disabled: disabled).map { (request, $0) } }
+            .min { $0.1.reason < $1.1.reason }?.0
+    }
+
     /// The first check `request` fails (skipping `disabled`), or nil when it is permitted.
     package static func refusal(_ request: PermissionRequest, disabled: Set<PermissionCheck> = []) -> PermissionCheck? {
         rules.first { $0.actions.contains(request.action) && !disabled.contains($0.check) && !$0.permits(request) }?.check

@@ -170,13 +170,13 @@ struct RoleBook: Sendable {
                 if view.status[target] == nil { view.awaitingJoin[target] = role } else { view.table[target] = role }
             case .control(.setRoles(let changes)):
                 // All or nothing: every change is judged against the table as it was before the
-                // batch, and the first refusal refuses the whole batch with its reason.
+                // batch; any refusal refuses the whole batch (`PermissionTable.batchRefusal`).
                 let requests = changes.map { change in
                     PermissionRequest(
                         actor: actorRole, action: .setRole, target: view.role(of: change.member), newRole: change.role,
                         ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor))
                 }
-                if let refused = requests.first(where: { PermissionTable.refusal($0, disabled: disabled) != nil }) {
+                if let refused = PermissionTable.batchRefusal(requests, disabled: disabled) {
                     _ = refuse(refused)
                     continue
                 }
