@@ -180,14 +180,20 @@ struct RoleBook: Sendable {
                     _ = refuse(refused)
                     continue
                 }
-                for change in changes { view.table[change.member] = change.role }
+                for change in changes {
+                    view.noteCompletion(of: change.member)
+                    view.table[change.member] = change.role
+                }
             case .control(.preferences(let preferences)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
                     actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
                     ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
-                if !refuse(request) { view.table[target] = role }
+                if !refuse(request) {
+                    view.noteCompletion(of: target)
+                    view.table[target] = role
+                }
             case .control(.delete(let messageID)):
                 let author = authors[messageID]
                 let request = PermissionRequest(
@@ -226,10 +232,10 @@ struct RoleBook: Sendable {
             }
         }
         // An invitation with a role is complete once its member announced its join and holds the
-        // role (an owner or admin also needs the Marmot admin bit, which the inviter's commit gives).
-        for (member, role) in view.invitedRoles where view.status[member] != nil && view.awaitingJoin[member] == nil {
-            if view.role(of: member) == role { view.status[member] = .complete }
-        }
+        // role (an owner or admin also needs the Marmot admin bit, which the inviter's commit gives);
+        // a later change of role does not undo that (`noteCompletion` before each change).
+        for member in view.invitedRoles.keys { view.noteCompletion(of: member) }
+        for member in view.completed { view.status[member] = .complete }
         view.hidden.formUnion(deleted)
         for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
         return view
@@ -269,10 +275,19 @@ struct RoleView: Sendable {
     /// member's join announcement.
     var invitedRoles: [PublicKey: Role] = [:]
     var awaitingJoin: [PublicKey: Role] = [:]
+    /// Invitees that have held their invitation role since announcing their join.
+    var completed: Set<PublicKey> = []
     /// 1:1 chats started from this group against its preferences: the target declines their welcome.
     var refusedDirectMessages: Set<DirectMessageStart> = []
 
     init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// Records that `member`'s invitation is complete if it holds its invitation role now, after
+    /// announcing its join: called before anything changes its role, and at the end of the fold.
+    mutating func noteCompletion(of member: PublicKey) {
+        guard let invited = invitedRoles[member], status[member] != nil, awaitingJoin[member] == nil, role(of: member) == invited else { return }
+        completed.insert(member)
+    }
 
     /// How many members other than `key` are owners now.
     func owners(besides key: PublicKey) -> Int {
