@@ -40,6 +40,17 @@ package actor GroupCore {
     var joinResults: [JoinResult] = []
     /// Chats we leave once our step-down commit (out of `admin_pubkeys`) is merged.
     var leavingAfterStepDown: Set<String> = []
+    /// Roles chosen at invitation for invitees not welcomed yet: announced (`invitation-role`) once
+    /// the commit or creation that welcomes them has been made.
+    var invitationRoles: [PublicKey: Role] = [:]
+    /// Invitees of a forged invitation (a modified client skipping its own check): their role is
+    /// announced for receivers to judge, and no admin-bit commit follows.
+    var forgedInvitationRoles: Set<PublicKey> = []
+    /// Per chat, invitees we invited as owner or admin: at their join announcement we commit the
+    /// Marmot admin bit the role needs.
+    var adminInvitations: [String: Set<PublicKey>] = [:]
+    /// 1:1 welcomes declined per sender, because a group refused the sender's `direct-message`.
+    var declinedDirectMessages: [PublicKey: Int] = [:]
     /// Chats we proposed to leave: the epoch of our latest proposal and how many we made
     /// (Groups/GroupCore+Leave.swift).
     var leaveProposals: [String: LeaveProposal] = [:]

@@ -9,5 +9,9 @@ package struct SimulatedMember: Sendable {
     package let core: GroupCore
     package let engine: any ProtocolEngine
     package internal(set) var updates: [AppUpdate] = []
+    /// The member's UI host (docs/architecture.md, "The host and `rev`") and the channel its
+    /// updates reach it through.
+    package internal(set) var host: UpdateHost
+    var channel: UpdateChannel
     package var publicKey: PublicKey { keypair.publicKey }
 }

@@ -106,7 +106,11 @@ package final class World {
             behaviour: options.behaviour
         )
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
-        members[label] = SimulatedMember(label: label, keypair: keypair, core: core, engine: engine)
+        // The channel's stream is a child of its own: asking for perturbations draws nothing
+        // any other stream would have drawn, so no other member's run changes.
+        let channel = UpdateChannel(perturbations: options.updateDelivery, stream: network.scheduler.generator.child("host/\(label)"))
+        members[label] = SimulatedMember(
+            label: label, keypair: keypair, core: core, engine: engine, host: UpdateHost(rules: options.hostRules), channel: channel)
         network.register(member: label, publicKey: keypair.publicKey)
         record("member", label, "added \(keypair.publicKey.hex.prefix(16))")
         await feed(.start, to: label)
@@ -134,6 +138,34 @@ package final class World {
             }
         }
         return violations
+    }
+
+    /// The host oracle, per member: with the run over (the channels closed), each host's view
+    /// equals its core's `state()`, and never went back in time. Empty when it holds everywhere.
+    package func hostViewViolations() async -> [String] {
+        for label in labels { await closeUpdateChannel(of: label) }
+        var violations: [String] = []
+        for label in labels {
+            guard let member = members[label] else { continue }
+            let current = await member.core.state()
+            if member.host.view != current {
+                violations.append("\(label): the host shows rev \(member.host.view.rev), the core is at rev \(current.rev)"
+                    + (member.host.view.rev == current.rev ? " with another state" : ""))
+            }
+            if !member.host.regressions.isEmpty {
+                violations.append("\(label): the host's view went back (\(member.host.regressions.prefix(3).joined(separator: ", ")))")
+            }
+        }
+        return violations
+    }
+
+    /// How each perturbed member's host fared: updates applied, stale ones dropped, resyncs.
+    package func hostSummaries() -> [String] {
+        labels.compactMap { label in
+            guard let member = members[label], !member.channel.perturbations.isEmpty else { return nil }
+            let host = member.host
+            return "\(label): \(host.applied) applied, \(host.staleDropped) stale dropped, \(host.resyncs) resync(s)"
+        }
     }
 
     /// Test seam (the rev-continuity oracle's twin): the member's host loses one update it had
@@ -227,8 +259,45 @@ package final class World {
             network.choices?.absorb(input: "\(input)", into: "member \(label)", at: instant)
         }
         let effects = await core.handle(input, now: network.unixSeconds)
-        for effect in effects { carryOut(effect, for: label) }
+        var arrivals: [AppUpdate] = []
+        for effect in effects {
+            carryOut(effect, for: label)
+            if case .update(let update) = effect { arrivals += offerToHost(update, of: label) }
+        }
+        await deliverToHost(arrivals, of: label)
         if !blobFetches.isEmpty { await answerBlobFetches() }
+    }
+
+    /// Puts an update on the member's channel; what arrives at the host now, in order.
+    private func offerToHost(_ update: AppUpdate, of label: String) -> [AppUpdate] {
+        guard let (arrivals, fate) = members[label]?.channel.offer(update) else { return [] }
+        // Traced only on perturbed channels, so the runs of every other scenario keep their bytes.
+        if let fate { record("host", label, "rev \(update.rev) \(fate)") }
+        return arrivals
+    }
+
+    /// The host applies what arrived by its rules; a gap makes it read the core's whole state.
+    private func deliverToHost(_ arrivals: [AppUpdate], of label: String) async {
+        guard let member = members[label] else { return }
+        let traced = !member.channel.perturbations.isEmpty
+        for update in arrivals {
+            switch members[label]?.host.receive(update) {
+            case .droppedStale?:
+                if traced { record("host", label, "rev \(update.rev) stale, dropped") }
+            case .resync?:
+                let state = await member.core.state()
+                members[label]?.host.resynced(state)
+                if traced { record("host", label, "rev \(update.rev) after a gap: resync at rev \(state.rev)") }
+            case .applied?, nil:
+                break
+            }
+        }
+    }
+
+    /// The end of a run: whatever the member's channel still holds reaches its host.
+    private func closeUpdateChannel(of label: String) async {
+        guard let arrivals = members[label]?.channel.close() else { return }
+        await deliverToHost(arrivals, of: label)
     }
 
     private func carryOut(_ effect: CoreEffect, for label: String) {

@@ -67,6 +67,10 @@ package struct MemberOptions: Sendable {
     package var groupRelays: [String]
     /// Timeouts and key-package publishing, handed to the member's core as they are.
     package var behaviour: CoreConfiguration.Behaviour
+    /// How the channel from the core to its UI host misbehaves (none: in order and whole).
+    package var updateDelivery: [UpdatePerturbation] = []
+    /// The host's rules: the documented ones, or a broken host (test seam for the oracle's twin).
+    package var hostRules: UpdateHostRules = .documented
 
     package init(
         profileName: String? = nil,

@@ -23,7 +23,30 @@ import Testing
         ControlMessage(.deleteGroup(keepHistory: true, notify: false), at: 14),
         ControlMessage(.purge(target), at: 15),
         ControlMessage(.preferences(GroupPreferences()), at: 16),
+        ControlMessage(.preferences(Self.mediaOff), at: 18),
+        ControlMessage(.directMessage(target: target), at: 19),
+        ControlMessage(.invitationRole(target: target, role: .observer), at: 20),
+        ControlMessage(.setRoles([RoleAssignment(member: target, role: .admin)]), at: 21),
     ]
+
+    static let mediaOff: GroupPreferences = {
+        var preferences = GroupPreferences()
+        preferences.voiceMessages = false
+        preferences.files = false
+        preferences.directMessages = false
+        return preferences
+    }()
+
+    /// The new switches are written only when off, so preferences that leave them on keep the
+    /// bytes they had before the switches existed (and read back as on).
+    @Test func defaultPreferencesKeepTheirBytes() throws {
+        let text = ControlMessage(.preferences(GroupPreferences()), at: 16).json()
+        #expect(!text.contains("voice-messages") && !text.contains("files") && !text.contains("direct-messages"))
+        #expect(ControlMessage(.preferences(Self.mediaOff), at: 16).json().contains(#""voice-messages":false"#))
+        let old = #"{"v":1,"type":"preferences","at":1,"seq":0,"preferences":{"reactions":true,"full-deletion":true,"disappear-after":0,"history-for-new-members":true,"welcome":""}}"#
+        #expect(try ControlMessage(json: old) == ControlMessage(.preferences(GroupPreferences()), at: 1))
+        #expect(String(reflecting: GroupPreferences()) == #"GroupCore.GroupPreferences(reactions: true, fullDeletion: true, disappearAfterSeconds: 0, historyForNewMembers: true, welcomeMessage: "")"#)
+    }
 
     @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
         #expect(try ControlMessage(json: message.json()) == message)
@@ -46,6 +69,11 @@ import Testing
             #"{"v":1,"type":"set-role","at":1,"target":"\#(Self.target.hex)","role":"king"}"#,
             #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1,"seq":0}"#, #"{"v":1,"type":"joined","at":1}"#,
             #"{"v":1,"type":"snapshot","at":1,"roles":{"zz":"owner"},"blocked":[]}"#,
+            #"{"v":1,"type":"set-roles","at":1,"seq":0,"roles":{}}"#,
+            #"{"v":1,"type":"set-roles","at":1,"seq":0,"roles":{"\#(Self.target.hex)":"king"}}"#,
+            #"{"v":1,"type":"invitation-role","at":1,"seq":0,"target":"\#(Self.target.hex)"}"#,
+            #"{"v":1,"type":"direct-message","at":1,"seq":0,"target":"zz"}"#,
+            #"{"v":1,"type":"preferences","at":1,"seq":0,"preferences":{"reactions":true,"full-deletion":true,"disappear-after":0,"history-for-new-members":true,"welcome":"","files":"no"}}"#,
         ]
         for text in bad {
             #expect(throws: CoreError.self) { try ControlMessage(json: text) }

@@ -21,6 +21,11 @@ import Testing
         for name in OwnCommitMergeName.allCases { #expect(CoreConfiguration.Behaviour.OwnCommitMerge(name).rawValue == name.rawValue) }
     }
 
+    @Test func updateDeliveriesAreTheWorldsPerturbations() {
+        #expect(UpdateDeliveryName.allCases.map(\.rawValue) == UpdatePerturbation.allCases.map(\.rawValue))
+        for name in UpdateDeliveryName.allCases { #expect(UpdatePerturbation(name).rawValue == name.rawValue) }
+    }
+
     @Test func partialFailureChoicesMapToPolicies() {
         #expect(PartialFailurePolicy(PartialFailureChoice.proceed) == .proceed)
         #expect(PartialFailurePolicy(PartialFailureChoice.abort) == .abort)

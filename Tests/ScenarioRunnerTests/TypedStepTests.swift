@@ -26,7 +26,7 @@ import Testing
     @Test func stepsDecodeIntoTypedActions() throws {
         let steps = try Scenario(yaml: Self.yaml, file: "typed.yaml").steps
         #expect(steps[0].action == .member(MemberStep(by: "alice", forged: false, action: .createGroup(
-            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: []))))
+            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: [], role: nil))))
         #expect(steps[0].requirement == .engine(.createGroup))
         #expect(steps[1].action == .member(MemberStep(by: "alice", forged: true, action: .createLink(role: .member, approval: false, group: nil))))
         #expect(steps[1].requirement == .engine(.applicationMessages))
@@ -65,6 +65,6 @@ import Testing
     @Test func everyVerbIsDefinedOnce() {
         let names = StepVocabulary.verbs.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 48)  // 47 member and world verbs, and `attack` (the hostile member)
+        #expect(names.count == 51)  // 50 member and world verbs, and `attack` (the hostile member)
     }
 }

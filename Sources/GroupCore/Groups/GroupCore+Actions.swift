@@ -49,7 +49,8 @@ extension GroupCore {
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged,
+            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup,
             .deleteGroupSilently:
@@ -149,6 +150,7 @@ extension GroupCore {
             let chatID = created.group.nostrGroupID
             chats[chatID]?.roles.creator = publicKey
             await sendRoleSnapshot(chatID)
+            await announceInvitationRoles(in: chatID)
             record(failed, chatID: chatID)
             note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
             sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })
@@ -166,11 +168,11 @@ extension GroupCore {
     }
 
 
-    func sendMessage(_ text: String, in chat: ChatRecord) async {
+    func sendMessage(_ text: String, in chat: ChatRecord, media: MediaAttachment? = nil) async {
         do {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text,
-                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]])
+                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]] + [media?.tag].compactMap { $0 })
             // The engine stamps the inner rumor; its id and time come back with the stored copy.
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             let rumorID = stored?.rumor.id.hex ?? event.id.hex

@@ -23,6 +23,11 @@ extension GroupCore {
         let snapshot: GroupSnapshot
         do {
             let welcome = try await engine.processWelcome(wrapperID: wrap.id, rumor: opened.rumor)
+            if declinesDirectMessage(from: opened.sender, memberCount: welcome.memberCount) {
+                try await engine.declineWelcome(welcome.id)
+                reject(wrap, reason: PermissionCheck.directMessagesDisabled.reason, detail: "a 1:1 chat the group's preferences forbid")
+                return
+            }
             snapshot = try await engine.acceptWelcome(welcome.id)
         } catch {
             reject(wrap, reason: error.code.name, detail: error.reason)

@@ -48,6 +48,21 @@ package enum AppAction: Hashable, Sendable {
     case unblock(chatID: String, member: PublicKey)
     /// Sets the group preferences (owners).
     case setPreferences(chatID: String, preferences: GroupPreferences)
+    /// Changes several members' roles at once: every change is allowed or none is made (the first
+    /// refusal's reason is the error; receivers judge the batch the same way).
+    case setRoles(chatID: String, roles: [RoleAssignment])
+    /// `addMembers` where some invitees are given a role, applied once they announce their join.
+    case addMembersWithRoles(chatID: String, peers: [PublicKey], roles: [RoleAssignment])
+    /// `createGroup` where some invitees are given a role, applied once they announce their join.
+    case createGroupWithRoles(
+        peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy, admins: [PublicKey],
+        roles: [RoleAssignment])
+    /// Sends a chat message carrying media (a voice message for an audio type, else a file),
+    /// subject to the group's `voice-messages` / `files` preference.
+    case sendMedia(chatID: String, text: String, media: MediaAttachment)
+    /// Starts a 1:1 chat with `member`, a fellow member of the group `chatID`, subject to the
+    /// group's `direct-messages` preference (announced in the group, then `createChat`).
+    case startDirectMessage(chatID: String, member: PublicKey)
     /// Reacts to a message (by rumor id) with `emoji`.
     case react(chatID: String, messageID: String, emoji: String)
     /// Removes members and hides everything they wrote, for everyone.

@@ -169,6 +169,9 @@ extension GroupCore {
 
     func record(_ failed: [FailedPeer], chatID: String?) {
         guard !failed.isEmpty else { return }
+        // A role chosen for an invitee this action could not invite must not follow it into a
+        // later invitation (which names its own).
+        for peer in failed { invitationRoles[peer.pubkey] = nil }
         failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
         changed("failed peers \(failed.count)")
     }

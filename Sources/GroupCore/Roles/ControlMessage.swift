@@ -7,13 +7,13 @@ import Nostr
 ///     control   = "{" "\"v\":1," "\"type\":" type "," "\"at\":" unix-seconds "," "\"seq\":" n { "," field } "}"
 ///     type      = "set-role" | "delete" | "block" | "unblock" | "snapshot" | "link" | "link-delete"
 ///               | "join-pending" | "join-decided" | "delete-group" | "purge" | "preferences" | "joined"
-///               | "table-request"
+///               | "table-request" | "direct-message" | "set-roles" | "invitation-role"
 ///     set-role  : "target": hex-pubkey, "role": role-name
 ///     delete    : "message": hex-rumor-id
 ///     block     : "target": hex-pubkey          (unblock likewise)
 ///     snapshot  : "roles": { hex-pubkey: role-name }, "blocked": [ hex-pubkey ]
 ///                 [ "link": { "token": 32-hex, "role": role-name, "approval": bool, "admin": hex-pubkey } ]
-///                 [ "status": { hex-pubkey: "invited" | "accepted" | "connected" } ]
+///                 [ "status": { hex-pubkey: "invited" | "accepted" | "connected" | "complete" } ]
 ///     link      : "token": 32-hex, "role": role-name, "approval": bool   (create or change)
 ///     link-delete
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
@@ -22,8 +22,15 @@ import Nostr
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     joined    : (no fields; the sender announces its completed join)
 ///     table-request : (no fields; the sender lacks a table and asks an admin for a snapshot)
+///     direct-message : "target": hex-pubkey  (the sender is starting a 1:1 chat with the target,
+///                 a fellow member; judged against the group's `direct-messages` preference)
 ///     preferences : "preferences": { "reactions": bool, "full-deletion": bool, "disappear-after":
-///                 seconds, "history-for-new-members": bool, "welcome": text }  (snapshots may carry it too)
+///                 seconds, "history-for-new-members": bool, "welcome": text
+///                 [, "voice-messages": false] [, "files": false] [, "direct-messages": false] }
+///                 (snapshots may carry it too; the last three are written only when false)
+///     set-roles : "roles": { hex-pubkey: role-name }   (one batch: every change is allowed, or none applies)
+///     invitation-role : "target": hex-pubkey, "role": role-name   (the role the sender invited the
+///                 target with; it applies once the target announces its join)
 ///     role-name = "owner" | "admin" | "moderator" | "member" | "relay" | "observer"
 ///
 /// `at` is the sender's clock (the world's virtual clock in simulation), not the rumor's
@@ -52,6 +59,12 @@ struct ControlMessage: Hashable, Sendable {
         case joined
         /// The sender has no table (its snapshot was lost): an admin sends one again.
         case tableRequest
+        /// The sender starts a 1:1 chat with `target` from this group.
+        case directMessage(target: PublicKey)
+        /// Several role changes, all or nothing (sorted by member key).
+        case setRoles([RoleAssignment])
+        /// The role `target` was invited with (applies at its join announcement).
+        case invitationRole(target: PublicKey, role: Role)
     }
 
     static let kind: Kind = 4450
@@ -111,6 +124,16 @@ struct ControlMessage: Hashable, Sendable {
             fields["type"] = .string("joined")
         case .tableRequest:
             fields["type"] = .string("table-request")
+        case .directMessage(let target):
+            fields["type"] = .string("direct-message")
+            fields["target"] = .string(target.hex)
+        case .setRoles(let changes):
+            fields["type"] = .string("set-roles")
+            fields["roles"] = .object(Dictionary(changes.map { ($0.member.hex, JSONValue.string($0.role.rawValue)) }) { first, _ in first })
+        case .invitationRole(let target, let role):
+            fields["type"] = .string("invitation-role")
+            fields["target"] = .string(target.hex)
+            fields["role"] = .string(role.rawValue)
         case .preferences(let preferences):
             fields["type"] = .string("preferences")
             fields["preferences"] = preferences.json()
@@ -191,6 +214,22 @@ struct ControlMessage: Hashable, Sendable {
         case "link-delete": body = .linkDelete
         case "joined": body = .joined
         case "table-request": body = .tableRequest
+        case "direct-message": body = .directMessage(target: try key("target"))
+        case "set-roles":
+            guard let object = object["roles"]?.object, !object.isEmpty else { throw CoreError(.malformedControl, "set-roles needs a non-empty 'roles'") }
+            var changes: [RoleAssignment] = []
+            for (hex, name) in object {
+                guard let key = try? PublicKey(hex: hex), let role = name.string.flatMap(Role.init(rawValue:)) else {
+                    throw CoreError(.malformedControl, "bad set-roles entry \(hex.prefix(16))")
+                }
+                changes.append(RoleAssignment(member: key, role: role))
+            }
+            body = .setRoles(changes.sorted { $0.member.hex < $1.member.hex })
+        case "invitation-role":
+            guard let name = object["role"]?.string, let role = Role(rawValue: name) else {
+                throw CoreError(.malformedControl, "missing or unknown 'role'")
+            }
+            body = .invitationRole(target: try key("target"), role: role)
         case "purge": body = .purge(try key("target"))
         case "preferences":
             guard let value = object["preferences"] else { throw CoreError(.malformedControl, "missing 'preferences'") }

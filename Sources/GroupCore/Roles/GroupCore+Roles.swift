@@ -95,6 +95,10 @@ extension GroupCore {
             let request = PermissionRequest(actor: view.role(of: publicKey), action: .react, preferences: view.preferences ?? GroupPreferences())
             guard forged || permitted(request, in: chatID) else { return }
             await sendReaction(emoji, to: messageID, in: chat)
+        case .sendMedia, .startDirectMessage:
+            await performPreferenceAction(action, forged: forged)
+        case .setRoles, .addMembersWithRoles, .createGroupWithRoles:
+            await performRoleBatch(action, forged: forged)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .snapshot)
@@ -116,7 +120,8 @@ extension GroupCore {
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react,
+            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
             await performRoleAction(action, forged: true)
         case .shareHistory(let chatID, let member):
             await shareHistory(chatID, with: member, forged: true)
@@ -147,7 +152,10 @@ extension GroupCore {
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
     func afterMerge(chatID: String, welcomed: Bool, label: String) async {
-        if welcomed { await sendRoleSnapshot(chatID) }
+        if welcomed {
+            await sendRoleSnapshot(chatID)
+            await announceInvitationRoles(in: chatID)
+        }
         // Our post-join self-update completes the join (MIP-02): announce it once.
         if label == CommitChange.selfUpdate.label, let chat = chats[chatID], !chat.isRemoved, chat.roles.creator == nil,
            !chat.roles.hasAnnouncedJoin(publicKey) {
@@ -161,7 +169,7 @@ extension GroupCore {
         }
     }
 
-    private func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
+    func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
         guard chat.members.contains(member), member != publicKey else {
             fail(CoreError(.invalidAction, "\(member.hex.prefix(8)) is not another member of \(chat.chatID.prefix(8))"), chatID: chat.chatID)
             return nil
@@ -235,6 +243,7 @@ extension GroupCore {
         if case .tableRequest = control.body, let chat = chats[chatID], chat.admins.first == publicKey {
             await sendRoleSnapshot(chatID)
         }
+        if case .joined = control.body { await joinedWithInvitationRole(received.sender, in: chatID) }
     }
 
     /// NIP-25 reaction as an application message: kind 7, `e` names the message.
@@ -271,7 +280,7 @@ extension GroupCore {
         let admin = chats[chatID]?.admins.contains(sender) ?? false
         chats[chatID]?.roles.add(RoleEntry(
             eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt, seq: seq,
-            content: rumor.kind == Self.reactionKind ? .reaction : .message))
+            content: rumor.kind == Self.reactionKind ? .reaction : MediaAttachment.kind(of: rumor.tags).map { .media($0) } ?? .message))
         scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }
 

@@ -21,6 +21,11 @@ package enum MemberStatus: String, Hashable, Sendable {
     case accepted
     /// It has sent something since: messages flow both ways. The creator is connected.
     case connected
+    /// Its invitation named a role, and it has held it: it announced its join, and the
+    /// inviter's role (judged by the permission table when the invitation was made) applied, with
+    /// the Marmot admin bit when the role needs one. Only members invited with a role get here, and
+    /// a later change of role does not take it back.
+    case complete
 }
 
 /// What an owner's deletion did to the group's history on every member.

@@ -16,15 +16,27 @@ package struct GroupPreferences: Hashable, Sendable {
     package var historyForNewMembers = true
     /// Shown to members who join.
     package var welcomeMessage = ""
+    /// Voice messages (chat messages whose NIP-92 `imeta` names an `audio/*` type) are accepted.
+    package var voiceMessages = true
+    /// File messages (chat messages with any other `imeta`) are accepted.
+    package var files = true
+    /// Members may start a 1:1 chat with a fellow member from this group (`direct-message`).
+    package var directMessages = true
 
     package init() {}
 
     func json() -> JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "reactions": .bool(reactions), "full-deletion": .bool(fullDeletion),
             "disappear-after": JSONValue(disappearAfterSeconds), "history-for-new-members": .bool(historyForNewMembers),
             "welcome": .string(welcomeMessage),
-        ])
+        ]
+        // Written only when switched off: control messages of groups that never touch them keep
+        // their bytes (and older clients, which require the five fields above, still read them).
+        if !voiceMessages { fields["voice-messages"] = .bool(false) }
+        if !files { fields["files"] = .bool(false) }
+        if !directMessages { fields["direct-messages"] = .bool(false) }
+        return .object(fields)
     }
 
     init(json value: JSONValue) throws(CoreError) {
@@ -37,5 +49,29 @@ package struct GroupPreferences: Hashable, Sendable {
         disappearAfterSeconds = disappear
         historyForNewMembers = history
         welcomeMessage = welcome
+        func optional(_ name: String) throws(CoreError) -> Bool {
+            guard let value = fields[name] else { return true }
+            guard let flag = value.bool else { throw CoreError(.malformedControl, "preferences '\(name)' is not a boolean") }
+            return flag
+        }
+        voiceMessages = try optional("voice-messages")
+        files = try optional("files")
+        directMessages = try optional("direct-messages")
+    }
+}
+
+extension GroupPreferences: CustomDebugStringConvertible {
+    /// How traces print the preferences inside an action: the reflection Swift printed before the
+    /// voice, file and direct-message switches existed, which are added only when off, so that the
+    /// pinned traces of scenarios that never touch them keep their bytes.
+    package var debugDescription: String {
+        var fields = [
+            "reactions: \(reactions)", "fullDeletion: \(fullDeletion)", "disappearAfterSeconds: \(disappearAfterSeconds)",
+            "historyForNewMembers: \(historyForNewMembers)", "welcomeMessage: \(String(reflecting: welcomeMessage))",
+        ]
+        if !voiceMessages { fields.append("voiceMessages: false") }
+        if !files { fields.append("files: false") }
+        if !directMessages { fields.append("directMessages: false") }
+        return "GroupCore.GroupPreferences(\(fields.joined(separator: ", ")))"
     }
 }

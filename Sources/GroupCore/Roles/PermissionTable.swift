@@ -31,6 +31,12 @@ package enum RoleAction: String, Hashable, Sendable, CaseIterable {
     case admit
     /// Delete the group for everyone.
     case deleteGroup = "delete-group"
+    /// Post a voice message (a chat message whose `imeta` names an audio type).
+    case sendVoice = "send-voice"
+    /// Post a file (a chat message with any other `imeta`).
+    case sendFile = "send-file"
+    /// Start a 1:1 chat with a fellow member from the group.
+    case directMessage = "direct-message"
 }
 
 /// One permission check, named by the reason code a refusal carries.
@@ -51,6 +57,9 @@ package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case reactionsDisabled = "pref.reactionsDisabled"
     case fullDeletionDisabled = "pref.fullDeletionDisabled"
     case deleteGroupNeedsOwner = "role.deleteGroupNeedsOwner"
+    case voiceMessagesDisabled = "pref.voiceMessagesDisabled"
+    case filesDisabled = "pref.filesDisabled"
+    case directMessagesDisabled = "pref.directMessagesDisabled"
 
     /// The stable reason code (sender error code and receiver rejection reason).
     package var reason: String { rawValue }
@@ -97,7 +106,7 @@ package struct PermissionRule: Sendable {
 package enum PermissionTable {
     /// Product rule set of the role hierarchy (issue 7), one row per check.
     package static let rules: [PermissionRule] = [
-        PermissionRule(check: .observerCannotSend, actions: [.send], summary: "observers cannot send") {
+        PermissionRule(check: .observerCannotSend, actions: [.send, .sendVoice, .sendFile], summary: "observers cannot send") {
             $0.actor != .observer
         },
         PermissionRule(check: .observerCannotReact, actions: [.react], summary: "observers cannot react (they only read)") {
@@ -127,6 +136,15 @@ package enum PermissionTable {
         PermissionRule(check: .fullDeletionDisabled, actions: [.deleteMessage], summary: "no deletion for everyone while the preferences switch it off") {
             $0.preferences.fullDeletion
         },
+        PermissionRule(check: .voiceMessagesDisabled, actions: [.sendVoice], summary: "no voice messages while the preferences switch them off") {
+            $0.preferences.voiceMessages
+        },
+        PermissionRule(check: .filesDisabled, actions: [.sendFile], summary: "no files while the preferences switch them off") {
+            $0.preferences.files
+        },
+        PermissionRule(check: .directMessagesDisabled, actions: [.directMessage], summary: "no 1:1 chats started from the group while the preferences switch them off") {
+            $0.preferences.directMessages
+        },
         PermissionRule(check: .purgeNeedsAdmin, actions: [.purge], summary: "admin+ removes a member with its messages") {
             $0.actor >= .admin
         },
@@ -147,6 +165,14 @@ package enum PermissionTable {
             $0.actor >= .admin
         },
     ]
+
+    /// A batch is refused when any of its requests is; the request it names is the one whose
+    /// reason comes first in code order, so that sender and receivers, whatever order they hold
+    /// the batch in (receivers sort it by member key, which differs per run), give one reason.
+    package static func batchRefusal(_ requests: [PermissionRequest], disabled: Set<PermissionCheck> = []) -> PermissionRequest? {
+        requests.compactMap { request in refusal(request, disabled: disabled).map { (request, $0) } }
+            .min { $0.1.reason < $1.1.reason }?.0
+    }
 
     /// The first check `request` fails (skipping `disabled`), or nil when it is permitted.
     package static func refusal(_ request: PermissionRequest, disabled: Set<PermissionCheck> = []) -> PermissionCheck? {

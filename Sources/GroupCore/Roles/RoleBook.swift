@@ -8,6 +8,8 @@ struct RoleEntry: Sendable {
         case message
         /// A kind-7 reaction (shown like a message, and hidden when reactions are off).
         case reaction
+        /// A chat message carrying media (`imeta`): a message, also judged by its kind's preference.
+        case media(MediaKind)
     }
 
     /// The kind-445 wrapper, which a rejection names.
@@ -66,6 +68,7 @@ struct RoleBook: Sendable {
             }
             if case .message = $0.content { return false }
             if case .reaction = $0.content { return false }
+            if case .media = $0.content { return false }
             if case .control(.joined) = $0.content { return false }
             if case .control(.tableRequest) = $0.content { return false }
             return true
@@ -88,7 +91,7 @@ struct RoleBook: Sendable {
         var deletedAt = UInt64.max
         for entry in entries {
             switch entry.content {
-            case .message, .reaction: authors[entry.rumorID] = entry.actor
+            case .message, .reaction, .media: authors[entry.rumorID] = entry.actor
             case .control: break
             }
         }
@@ -129,7 +132,8 @@ struct RoleBook: Sendable {
                 // Before our base we cannot judge; whatever it changed is in the snapshot.
                 continue
             case .message where hidesAfterDeletion && entry.at > deletedAt,
-                .reaction where hidesAfterDeletion && entry.at > deletedAt:
+                .reaction where hidesAfterDeletion && entry.at > deletedAt,
+                .media where hidesAfterDeletion && entry.at > deletedAt:
                 // Strictly later: one second is the clock's grain, and a message of the deletion's
                 // own second may have been written before it.
                 view.hidden.insert(entry.rumorID)
@@ -141,15 +145,55 @@ struct RoleBook: Sendable {
             case .reaction:
                 let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.hidden.insert(entry.rumorID) }
-            case .control(.joined), .control(.tableRequest):
+            case .media(let kind):
+                let request = PermissionRequest(actor: actorRole, action: kind.action, preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.hidden.insert(entry.rumorID) }
+                if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
+                    view.hidden.insert(entry.rumorID)
+                }
+            case .control(.directMessage(let target)):
+                let request = PermissionRequest(
+                    actor: actorRole, action: .directMessage, target: view.role(of: target), preferences: view.preferences ?? GroupPreferences())
+                if refuse(request) { view.refusedDirectMessages.insert(DirectMessageStart(from: entry.actor, to: target)) }
+            case .control(.joined):
+                // The role its invitation named applies now (it was judged when the invitation came).
+                if let role = view.awaitingJoin.removeValue(forKey: entry.actor) { view.table[entry.actor] = role }
+            case .control(.tableRequest):
                 break
+            case .control(.invitationRole(let target, let role)):
+                let request = PermissionRequest(
+                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                guard !refuse(request) else { continue }
+                view.invitedRoles[target] = role
+                // Normally the invitation comes before the join announcement; if not, it applies at once.
+                if view.status[target] == nil { view.awaitingJoin[target] = role } else { view.table[target] = role }
+            case .control(.setRoles(let changes)):
+                // All or nothing: every change is judged against the table as it was before the
+                // batch; any refusal refuses the whole batch (`PermissionTable.batchRefusal`).
+                let requests = changes.map { change in
+                    PermissionRequest(
+                        actor: actorRole, action: .setRole, target: view.role(of: change.member), newRole: change.role,
+                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                }
+                if let refused = PermissionTable.batchRefusal(requests, disabled: disabled) {
+                    _ = refuse(refused)
+                    continue
+                }
+                for change in changes {
+                    view.noteCompletion(of: change.member)
+                    view.table[change.member] = change.role
+                }
             case .control(.preferences(let preferences)):
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
                     actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
                     ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
-                if !refuse(request) { view.table[target] = role }
+                if !refuse(request) {
+                    view.noteCompletion(of: target)
+                    view.table[target] = role
+                }
             case .control(.delete(let messageID)):
                 let author = authors[messageID]
                 let request = PermissionRequest(
@@ -188,10 +232,21 @@ struct RoleBook: Sendable {
                 }
             }
         }
+        // An invitation with a role is complete once its member announced its join and holds the
+        // role (an owner or admin also needs the Marmot admin bit, which the inviter's commit gives);
+        // a later change of role does not undo that (`noteCompletion` before each change).
+        for member in view.invitedRoles.keys { view.noteCompletion(of: member) }
+        for member in view.completed { view.status[member] = .complete }
         view.hidden.formUnion(deleted)
         for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
         return view
     }
+}
+
+/// A member starting a 1:1 chat with another from a group (`direct-message` control).
+struct DirectMessageStart: Hashable, Sendable {
+    let from: PublicKey
+    let to: PublicKey
 }
 
 /// The role table as folded from a `RoleBook`.
@@ -219,8 +274,23 @@ struct RoleView: Sendable {
     var preferences: GroupPreferences?
     /// Invitation status of members we heard from (others are `invited`).
     var status: [PublicKey: MemberStatus] = [:]
+    /// Roles members were invited with (judged and accepted), and those still waiting for the
+    /// member's join announcement.
+    var invitedRoles: [PublicKey: Role] = [:]
+    var awaitingJoin: [PublicKey: Role] = [:]
+    /// Invitees that have held their invitation role since announcing their join.
+    var completed: Set<PublicKey> = []
+    /// 1:1 chats started from this group against its preferences: the target declines their welcome.
+    var refusedDirectMessages: Set<DirectMessageStart> = []
 
     init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// Records that `member`'s invitation is complete if it holds its invitation role now, after
+    /// announcing its join: called before anything changes its role, and at the end of the fold.
+    mutating func noteCompletion(of member: PublicKey) {
+        guard let invited = invitedRoles[member], status[member] != nil, awaitingJoin[member] == nil, role(of: member) == invited else { return }
+        completed.insert(member)
+    }
 
     /// How many members other than `key` are owners now.
     func owners(besides key: PublicKey) -> Int {

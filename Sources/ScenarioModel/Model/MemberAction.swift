@@ -4,9 +4,11 @@
 
 /// A GroupCore action as a scenario writes it.
 package enum MemberAction: Sendable, Hashable {
-    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String])
+    /// `role`: the role every invitee not in `admins` is invited with (applied at its join).
+    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String], role: RoleName?)
     case createChat(with: String)
-    case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice)
+    /// `role`: the role every invitee is invited with (applied at its join).
+    case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice, role: RoleName?)
     /// Answers the member's oldest pending decision (left by `on-partial-failure: ask`).
     case decide(DecisionAnswer)
     case removeMembers([String], group: String?, withMessages: Bool)
@@ -14,6 +16,8 @@ package enum MemberAction: Sendable, Hashable {
     case rename(to: String, group: String?)
     case send(text: String, group: String?)
     case setRole(member: String, role: RoleName, group: String?)
+    /// One batch: every listed member gets `role`, or (one change refused) nobody changes.
+    case setRoles(members: [String], role: RoleName, group: String?)
     /// Deletes the message with this text.
     case deleteMessage(text: String, group: String?)
     case block(member: String, group: String?)
@@ -32,6 +36,10 @@ package enum MemberAction: Sendable, Hashable {
     /// An admin sends `member` the chat's last messages as history (again).
     case shareHistory(member: String, group: String?)
     case setPreferences(PreferenceChanges, group: String?)
+    /// Sends a message with media attached: a voice message or a file.
+    case sendMedia(text: String, kind: MediaKindName, group: String?)
+    /// Starts a 1:1 chat with a fellow member of the group.
+    case startDirectMessage(member: String, group: String?)
     /// Reacts to the message with this text.
     case react(message: String, emoji: String, group: String?)
     case publishRoles(group: String?)
@@ -69,4 +77,12 @@ package struct PreferenceChanges: Sendable, Hashable {
     package var disappearAfter: ScenarioDuration?
     package var historyForNewMembers: Bool?
     package var welcome: String?
+    package var voiceMessages: Bool? = nil
+    package var files: Bool? = nil
+    package var directMessages: Bool? = nil
+}
+
+/// What a `send-media` step attaches (GroupCore's `MediaKind`).
+package enum MediaKindName: String, Sendable, Hashable, CaseIterable {
+    case voice, file
 }

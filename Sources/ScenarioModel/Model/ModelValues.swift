@@ -14,6 +14,12 @@ package enum OwnCommitMergeName: String, Sendable, Hashable, CaseIterable {
     case plain
 }
 
+/// How the channel from a member's core to its UI host misbehaves (Simulation's
+/// `UpdatePerturbation`): a late duplicate, an update overtaken by the next, or one lost.
+package enum UpdateDeliveryName: String, Sendable, Hashable, CaseIterable {
+    case duplicate, reorder, drop
+}
+
 /// What `create-group` and `add-members` do when some peers cannot be invited (`on-partial-failure`).
 package enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
     /// Create the group with the others (the default).

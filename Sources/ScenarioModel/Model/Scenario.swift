@@ -29,6 +29,9 @@ package struct MemberSpec: Sendable, Hashable {
     package var handsUnverifiedGroupEvents: Bool = false
     /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
     package var chatRelay: String? = nil
+    /// How the channel carrying the member's core updates to its UI host misbehaves
+    /// (`update-delivery`); empty: in order and whole.
+    package var updateDelivery: [UpdateDeliveryName] = []
     package let location: SourceLocation
 }
 
@@ -55,6 +58,7 @@ package struct Scenario: Sendable {
     package static let engines = ["swift", "mdk"]
     static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
     package static let chatRelayConducts = ["honest", "alters", "forges"]
+    static let updateDeliveries = UpdateDeliveryName.allCases.map(\.rawValue)
     /// Members one world may hold: bounds the work a file can ask for (1,000: issue 17's largest
     /// group, `ci/bench`'s create-1000).
     static let maximumMemberCount: Int64 = 1_000
@@ -97,7 +101,7 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay", "count",
+                    "unverified-group-events", "chat-relay", "count", "update-delivery",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -123,6 +127,10 @@ package struct Scenario: Sendable {
                 member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
                 member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
                 member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
+                for item in try f["update-delivery"]?.list("update-delivery") ?? [] {
+                    let word = try item.word("an update-delivery fault", oneOf: Self.updateDeliveries)
+                    if let name = UpdateDeliveryName(rawValue: word), !member.updateDelivery.contains(name) { member.updateDelivery.append(name) }
+                }
                 members.append(member)
             }
         }

@@ -57,6 +57,10 @@ package enum ScenarioSchema {
             "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
             "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
             "chat-relay": ["enum": Scenario.chatRelayConducts, "description": "The member is a chat relay that forwards channel broadcasts this way."],
+            "update-delivery": [
+                "type": "array", "items": ["enum": Scenario.updateDeliveries],
+                "description": "The channel from the member's core to its UI host duplicates, reorders or drops updates (seeded); the host oracle checks the host's rules keep its view equal to the core's state.",
+            ] as [String: Any],
             "count": [
                 "type": "integer", "minimum": 1, "maximum": Scenario.maximumMemberCount,
                 "description": "Declares this many members, label + zero-padded number (m001…m149); lists name runs as m001..m149.",

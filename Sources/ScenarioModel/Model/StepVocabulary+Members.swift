@@ -9,22 +9,24 @@ extension StepVocabulary {
         .member("create-group", "a member creates a group chat with peers", needs: .engine(.createGroup), [
             by, FieldSpec("with", .members, required: true), FieldSpec("name", .text), FieldSpec("description", .text),
             FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("admins", .members),
+            FieldSpec("role", .word(roles)),
         ]) { f in
             .createGroup(
                 with: try f.labels("with"), name: try f.optionalString("name") ?? "", description: try f.optionalString("description") ?? "",
                 onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed,
-                admins: try f.labels("admins"))
+                admins: try f.labels("admins"), role: try f.optionalWord("role", as: RoleName.self))
         },
         .member("create-chat", "a member opens a 1:1 chat (a two-member group)", needs: .engine(.createGroup), [
             by, FieldSpec("with", .member, required: true),
         ]) { f in .createChat(with: try f.string("with")) },
         .member("add-members", "an admin adds members", needs: .engine(.addMembers), [
             by, FieldSpec("members", .members, required: true), FieldSpec("group", .text),
-            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))),
+            FieldSpec("on-partial-failure", .word(PartialFailureChoice.allCases.map(\.rawValue))), FieldSpec("role", .word(roles)), forged,
         ]) { f in
             .addMembers(
                 try f.labels("members"), group: try f.optionalString("group"),
-                onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed)
+                onPartialFailure: try f.optionalWord("on-partial-failure", as: PartialFailureChoice.self) ?? .proceed,
+                role: try f.optionalWord("role", as: RoleName.self))
         },
         .member("decide", "a member answers its oldest pending decision (an action with on-partial-failure: ask)", needs: .local, [
             by, FieldSpec("choice", .word(DecisionAnswer.allCases.map(\.rawValue)), required: true),
@@ -48,6 +50,12 @@ extension StepVocabulary {
             by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(roles), required: true),
             FieldSpec("group", .text), forged,
         ]) { f in .setRole(member: try f.string("member"), role: try f.word("role", as: RoleName.self), group: try f.optionalString("group")) },
+        .member("set-roles", "a member gives several members one role in one batch (all or nothing)", needs: messages, [
+            by, FieldSpec("members", .members, required: true), FieldSpec("role", .word(roles), required: true),
+            FieldSpec("group", .text), forged,
+        ]) { f in
+            .setRoles(members: try f.labels("members"), role: try f.word("role", as: RoleName.self), group: try f.optionalString("group"))
+        },
         .member("delete-message", "a member deletes a message (named by its text) for everyone", needs: messages, [
             by, FieldSpec("message", .text, required: true), FieldSpec("group", .text), forged,
         ]) { f in .deleteMessage(text: try f.string("message"), group: try f.optionalString("group")) },
@@ -97,14 +105,24 @@ extension StepVocabulary {
         .member("set-preferences", "an owner sets the group preferences (unlisted ones keep their defaults)", needs: messages, [
             by, FieldSpec("reactions", .boolean), FieldSpec("full-deletion", .boolean), FieldSpec("disappear-after", .duration),
             FieldSpec("history-for-new-members", .boolean), FieldSpec("welcome", .text), FieldSpec("group", .text), forged,
+            FieldSpec("voice-messages", .boolean), FieldSpec("files", .boolean), FieldSpec("direct-messages", .boolean),
         ]) { f in
-            .setPreferences(
-                PreferenceChanges(
-                    reactions: try f.optionalFlag("reactions"), fullDeletion: try f.optionalFlag("full-deletion"),
-                    disappearAfter: try f.optionalDuration("disappear-after"),
-                    historyForNewMembers: try f.optionalFlag("history-for-new-members"), welcome: try f.optionalString("welcome")),
-                group: try f.optionalString("group"))
+            var changes = PreferenceChanges(
+                reactions: try f.optionalFlag("reactions"), fullDeletion: try f.optionalFlag("full-deletion"),
+                disappearAfter: try f.optionalDuration("disappear-after"),
+                historyForNewMembers: try f.optionalFlag("history-for-new-members"), welcome: try f.optionalString("welcome"))
+            changes.voiceMessages = try f.optionalFlag("voice-messages")
+            changes.files = try f.optionalFlag("files")
+            changes.directMessages = try f.optionalFlag("direct-messages")
+            return .setPreferences(changes, group: try f.optionalString("group"))
         },
+        .member("send-media", "a member sends a voice message or a file (a chat message with a NIP-92 imeta tag)", needs: messages, [
+            by, FieldSpec("text", .text, required: true), FieldSpec("kind", .word(MediaKindName.allCases.map(\.rawValue)), required: true),
+            FieldSpec("group", .text), forged,
+        ]) { f in .sendMedia(text: try f.string("text"), kind: try f.word("kind", as: MediaKindName.self), group: try f.optionalString("group")) },
+        .member("start-dm", "a member starts a 1:1 chat with a fellow member of the group", needs: .engine(.createGroup), [
+            by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,
+        ]) { f in .startDirectMessage(member: try f.string("member"), group: try f.optionalString("group")) },
         .member("react", "a member reacts to a message (named by its text)", needs: messages, [
             by, FieldSpec("message", .text, required: true), FieldSpec("emoji", .text), FieldSpec("group", .text), forged,
         ]) { f in .react(message: try f.string("message"), emoji: try f.optionalString("emoji") ?? "+", group: try f.optionalString("group")) },

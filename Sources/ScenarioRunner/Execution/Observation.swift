@@ -88,11 +88,16 @@ enum Observation {
                 if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
                 fields["status"] = .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
                 if let preferences = chat.preferences {
-                    fields["preferences"] = .map([
+                    var shown: [String: Outcome] = [
                         "reactions": .bool(preferences.reactions), "full-deletion": .bool(preferences.fullDeletion),
                         "disappear-after": .integer(Int64(clamping: preferences.disappearAfterSeconds)),
                         "history-for-new-members": .bool(preferences.historyForNewMembers), "welcome": .string(preferences.welcomeMessage),
-                    ])
+                    ]
+                    // Only when switched off, so that stored vectors from before these existed keep their bytes.
+                    if !preferences.voiceMessages { shown["voice-messages"] = .bool(false) }
+                    if !preferences.files { shown["files"] = .bool(false) }
+                    if !preferences.directMessages { shown["direct-messages"] = .bool(false) }
+                    fields["preferences"] = .map(shown)
                 }
             }
             chats.append(.map(fields))

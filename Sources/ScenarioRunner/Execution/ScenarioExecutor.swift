@@ -159,16 +159,20 @@ package struct ScenarioExecutor: Sendable {
         behaviour.recovery = recovery
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {
-            return MemberOptions(profileName: member.profileName, behaviour: behaviour)
+            var options = MemberOptions(profileName: member.profileName, behaviour: behaviour)
+            options.updateDelivery = member.updateDelivery.map(UpdatePerturbation.init)
+            return options
         }
         let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
         func with(_ role: String) -> [String] {
             let named = own.filter { $0.roles.contains(role) }.map(\.name)
             return named.isEmpty ? own.map(\.name) : named
         }
-        return MemberOptions(
+        var options = MemberOptions(
             profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
             inboxRelays: with("inbox"), groupRelays: with("group"), behaviour: behaviour)
+        options.updateDelivery = member.updateDelivery.map(UpdatePerturbation.init)
+        return options
     }
 
     /// Whether every engine call of the run was answered (a core records a dead driver as one of
@@ -185,8 +189,16 @@ package struct ScenarioExecutor: Sendable {
     /// Always-on invariants of GroupCore (rev continuity, state equal to the last update).
     func stateChecks(_ world: World) async -> [CheckResult] {
         let problems = await world.updateStreamViolations()
-        return [CheckResult(
-            check: "rev continuity", clause: Self.stateClause, verdict: problems.isEmpty ? .pass : .fail,
-            expected: "every update has rev = previous + 1", observed: problems.isEmpty ? nil : problems.joined(separator: "; "))]
+        let hostProblems = await world.hostViewViolations()
+        let hosts = world.hostSummaries()
+        return [
+            CheckResult(
+                check: "rev continuity", clause: Self.stateClause, verdict: problems.isEmpty ? .pass : .fail,
+                expected: "every update has rev = previous + 1", observed: problems.isEmpty ? nil : problems.joined(separator: "; ")),
+            CheckResult(
+                check: "host view", clause: Self.stateClause, verdict: hostProblems.isEmpty ? .pass : .fail,
+                expected: "each member's UI host, dropping stale updates and resyncing after a gap, shows the core's state",
+                observed: hostProblems.isEmpty ? (hosts.isEmpty ? nil : hosts.joined(separator: "; ")) : hostProblems.joined(separator: "; ")),
+        ]
     }
 }

@@ -10,19 +10,33 @@ import Simulation
 extension StepInterpreter {
     /// The app action a member step dispatches (wrapped as forged when the step says so).
     func appAction(for step: MemberStep) async throws -> AppAction {
+        // An add has no permission of ours to skip (the engine checks the admin bit); forging
+        // one means forging the role it invites with.
+        if step.forged, case .addMembers(_, _, _, nil) = step.action {
+            throw StepFailure(message: "a forged add-members needs a role (what the modified client skips is its role check)")
+        }
         let action = try await honestAction(step.action, by: step.by)
         return step.forged ? .forged(action) : action
     }
 
     private func honestAction(_ action: MemberAction, by: String) async throws -> AppAction {
         switch action {
-        case .createGroup(let with, let name, let description, let onPartialFailure, let admins):
-            return .createGroup(
-                peers: try keys(with), name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure),
-                admins: try keys(admins))
+        case .createGroup(let with, let name, let description, let onPartialFailure, let admins, let role):
+            let peers = try keys(with), admins = try keys(admins)
+            guard let role else {
+                return .createGroup(
+                    peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins)
+            }
+            return .createGroupWithRoles(
+                peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins,
+                roles: peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) })
         case .createChat(let with): return .createChat(peer: try key(with))
-        case .addMembers(let members, let group, let onPartialFailure):
+        case .addMembers(let members, let group, let onPartialFailure, let role):
             let chatID = try await chat(of: by, named: group), peers = try keys(members)
+            if let role {
+                guard onPartialFailure == .proceed else { throw StepFailure(message: "add-members with a role runs under on-partial-failure: continue") }
+                return .addMembersWithRoles(chatID: chatID, peers: peers, roles: peers.map { RoleAssignment(member: $0, role: Role(role)) })
+            }
             return onPartialFailure == .proceed
                 ? .addMembers(chatID: chatID, peers: peers)
                 : .addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: PartialFailurePolicy(onPartialFailure))
@@ -65,6 +79,9 @@ extension StepInterpreter {
         case .setRole(let member, let role, let group):
             let member = try key(member)
             return .setRole(chatID: try await chat(of: by, named: group), member: member, role: Role(role))
+        case .setRoles(let members, let role, let group):
+            let chatID = try await chat(of: by, named: group)
+            return .setRoles(chatID: chatID, roles: try keys(members).map { RoleAssignment(member: $0, role: Role(role)) })
         case .block(let member, let group):
             let chatID = try await chat(of: by, named: group)
             return .block(chatID: chatID, member: try key(member))
@@ -92,7 +109,18 @@ extension StepInterpreter {
             if let value = changes.disappearAfter { preferences.disappearAfterSeconds = UInt64(value.milliseconds / 1_000) }
             if let value = changes.historyForNewMembers { preferences.historyForNewMembers = value }
             if let value = changes.welcome { preferences.welcomeMessage = value }
+            if let value = changes.voiceMessages { preferences.voiceMessages = value }
+            if let value = changes.files { preferences.files = value }
+            if let value = changes.directMessages { preferences.directMessages = value }
             return .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences)
+        case .sendMedia(let text, let kind, let group):
+            // A stable reference per text: the outcome shows the text, the tag says the kind.
+            let media = kind == .voice
+                ? MediaAttachment(url: "https://media.invalid/\(text.utf8.count).ogg", mimeType: "audio/ogg")
+                : MediaAttachment(url: "https://media.invalid/\(text.utf8.count).pdf", mimeType: "application/pdf", filename: "\(text).pdf")
+            return .sendMedia(chatID: try await chat(of: by, named: group), text: text, media: media)
+        case .startDirectMessage(let member, let group):
+            return .startDirectMessage(chatID: try await chat(of: by, named: group), member: try key(member))
         case .react(let text, let emoji, let group):
             let chatID = try await chat(of: by, named: group)
             return .react(chatID: chatID, messageID: try await messageID(of: by, chatID: chatID, text: text), emoji: emoji)
@@ -203,6 +231,16 @@ extension CoreConfiguration.Behaviour.OwnCommitMerge {
         switch name {
         case .asReceived: self = .asReceived
         case .plain: self = .plain
+        }
+    }
+}
+
+extension UpdatePerturbation {
+    init(_ name: UpdateDeliveryName) {
+        switch name {
+        case .duplicate: self = .duplicate
+        case .reorder: self = .reorder
+        case .drop: self = .drop
         }
     }
 }

@@ -33,9 +33,9 @@ package enum RoleMatrix {
 
     static func role(of label: String) -> Role { cast.first { $0.label == label }?.role ?? .member }
 
-    /// Every generated file: five scenarios and the report.
+    /// Every generated file: six scenarios and the report.
     package static func files() -> [File] {
-        [send(), react(), delete(), block(), setRole()].map { File(path: "scenarios/roles/matrix/\($0.name).yaml", text: $0.text) }
+        [send(), react(), delete(), block(), setRole(), setRoles()].map { File(path: "scenarios/roles/matrix/\($0.name).yaml", text: $0.text) }
             + [File(path: "docs/role-matrix.md", text: report())]
     }
 
@@ -192,6 +192,42 @@ package enum RoleMatrix {
         return b
     }
 
+    /// Batches (`set-roles`) read the set-role cells: for each actor and new role, a batch of
+    /// every permitted cell applies whole (and is undone by the owner); a batch joining one
+    /// permitted cell to refused ones is refused whole, with the reason `batchRefusal` picks, by
+    /// the sender and, forged, by every receiver, and the permitted member keeps its role.
+    static func setRoles() -> Builder {
+        var b = Builder(name: "set-roles", summary: "Batch role changes: all of a batch or none of it, by the set-role cells.")
+        for (actor, role) in cast {
+            for newRole in tableRoles {
+                let answers = cast.filter { $0.label != actor }.map { target in
+                    (target: target, refusal: PermissionTable.refusal(PermissionRequest(
+                        actor: role, action: .setRole, target: target.role, newRole: newRole)))
+                }
+                // Owners and admins would need a group-data commit as well (as in set-role).
+                let permitted = answers.filter { $0.refusal == nil && !$0.target.role.isMarmotAdmin }.map(\.target)
+                if !permitted.isEmpty {
+                    let restore = permitted.filter { $0.role != newRole }
+                        .map { "  - set-role: { by: alice, member: \($0.label), role: \($0.role.rawValue) }" }
+                    b.cell("set-roles", by: actor, "members: [\(permitted.map(\.label).joined(separator: ", "))], role: \(newRole.rawValue)",
+                           refusal: nil, then: restore.isEmpty ? nil : restore.joined(separator: "\n"))
+                }
+                // One refused cell per reason, each beside a permitted one when there is one.
+                var reasons: Set<PermissionCheck> = []
+                for answer in answers {
+                    guard let refusal = answer.refusal, reasons.insert(refusal).inserted else { continue }
+                    let members = (permitted.prefix(1) + [answer.target]).map(\.label)
+                    let requests = (permitted.prefix(1) + [answer.target]).map {
+                        PermissionRequest(actor: role, action: .setRole, target: $0.role, newRole: newRole)
+                    }
+                    let batch = PermissionTable.batchRefusal(requests).flatMap { PermissionTable.refusal($0) }
+                    b.cell("set-roles", by: actor, "members: [\(members.joined(separator: ", "))], role: \(newRole.rawValue)", refusal: batch)
+                }
+            }
+        }
+        return b
+    }
+
     // MARK: - Report
 
     /// The matrix as tables: one per action, actor rank down, target rank across.
@@ -205,6 +241,15 @@ package enum RoleMatrix {
             "delete-message and block tables and of the set-role tables for the ranks a control message gives",
             "(moderator, member, relay, observer), honest and forged, on live delivery, catch-up after a partition",
             "(frank) and reordered delivery (gina).",
+            "",
+            "The set-role tables also judge the other ways a role is given: a batch (`set-roles`) is allowed when",
+            "every one of its cells is, and refused whole otherwise, with the refused cells' reason that comes first",
+            "in code order (`scenarios/roles/matrix/set-roles.yaml` runs, per actor and new role, the batch of every",
+            "permitted cell and each refusal reason beside a permitted cell); a role",
+            "chosen at invitation (`invitation-role`) is the inviter's cell in the target column `member` (the",
+            "invitee's rank when it joins). Owner and admin cells add a commit of MIP-01 `admin_pubkeys`; the",
+            "hand-written scenarios `scenarios/roles/set-role-every-rank.yaml`, `batch-roles.yaml` and",
+            "`invitation-roles.yaml` run those forms.",
             "",
             "## Rules",
             "",
