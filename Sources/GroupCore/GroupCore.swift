@@ -51,6 +51,12 @@ package actor GroupCore {
     /// (Groups/GroupCore+FutureEvents.swift).
     var futureEvents: [String: [FutureEvent]] = [:]
     var retryingFutureEvents = false
+    /// Welcomes the engine refused while we still held their group, kept until a chat of ours
+    /// learns its removal (Groups/GroupCore+HeldWelcomes.swift).
+    var refusedWelcomes: [Event] = []
+    /// Group events refused while we were out of their group, by chat: handed over again if a
+    /// welcome takes us back (Groups/GroupCore+HeldWelcomes.swift).
+    var eventsWhileRemoved: [String: [Event]] = [:]
     /// The retry count of the future event being handed over again.
     var retryCount = 0
     var busy: [String: BusyOperation] = [:]

@@ -124,6 +124,10 @@ package struct CoreConfiguration: Sendable {
             /// Our commit of a leave proposal that lost its race is followed by our removal of
             /// the leavers still listed in the winning epoch.
             package var redoesLostLeaves = true
+            /// A welcome refused while we still hold its group (our removal from it not learned
+            /// yet: catching up, the re-adding welcome came first) is tried again once a chat of
+            /// ours learns its removal.
+            package var retriesWelcomesAfterRemoval = true
             package init() {}
         }
 
