@@ -10,8 +10,8 @@ extension CatchUpDepth {
     }
 
     /// One commit as a scenario step.
-    struct Commit: Sendable {
-        let by: String
+    package struct Commit: Sendable {
+        package let by: String
         let kind: Kind
         /// The member added, removed, promoted or demoted; the new name or description.
         let argument: String?
@@ -39,11 +39,11 @@ extension CatchUpDepth {
     }
 
     /// A commit on its own, or two made in the same epoch by two admins.
-    enum Stage: Sendable {
+    package enum Stage: Sendable {
         case single(Commit)
         case race(Commit, Commit)
 
-        var commits: [Commit] {
+        package var commits: [Commit] {
             switch self {
             case .single(let commit): [commit]
             case .race(let first, let second): [first, second]
@@ -52,11 +52,11 @@ extension CatchUpDepth {
     }
 
     /// The group as the commits leave it.
-    struct Group: Sendable {
-        var members = Set(["alice", "bob", "carol", "dave", "erin"])
+    package struct Group: Sendable {
+        package var members = Set(["alice", "bob", "carol", "dave", "erin"])
         var admins = Set(["alice", "bob", "dave"])
         /// Everyone who was ever in the group and is no longer.
-        var removed = Set<String>()
+        package var removed = Set<String>()
         var name = "Team"
         var description: String?
         /// The last rename, when a race between two renames decides it (the stage's index).
@@ -111,7 +111,7 @@ extension CatchUpDepth {
     static let raceOffset: [Away: Int] = [.member: 2, .admin: 1, .removed: 3, .readded: 0]
 
     /// The commits of a cell and the state they lead to.
-    static func plan(_ cell: Cell) -> (stages: [Stage], group: Group) {
+    package static func plan(_ cell: Cell) -> (stages: [Stage], group: Group) {
         var group = Group()
         var stages: [Stage] = []
         let away = cell.away.label

@@ -9,7 +9,7 @@
 
 package enum CatchUpDepth {
     /// Who is away while the commits happen.
-    enum Away: String, CaseIterable, Sendable {
+    package enum Away: String, CaseIterable, Sendable {
         /// carol, a plain member.
         case member
         /// dave, an admin (he commits nothing while away; the others do).
@@ -20,7 +20,7 @@ package enum CatchUpDepth {
         case readded
 
         /// The away member's label.
-        var label: String {
+        package var label: String {
             switch self {
             case .member: "carol"
             case .admin: "dave"
@@ -39,7 +39,7 @@ package enum CatchUpDepth {
     }
 
     /// How the missed commits follow each other.
-    enum Spacing: String, CaseIterable, Sendable {
+    package enum Spacing: String, CaseIterable, Sendable {
         /// 5 s apart, each delivered everywhere before the next.
         case spaced
         /// Bursts 150 ms apart, one admin's each (bursts 5 s apart): their `created_at` share a
@@ -59,13 +59,13 @@ package enum CatchUpDepth {
     }
 
     /// One scenario: k commits missed, how they are spaced, who is away and how many admins commit.
-    struct Cell: Sendable, Hashable {
-        let depth: Int
-        let spacing: Spacing
-        let away: Away
-        let committers: Int
+    package struct Cell: Sendable, Hashable {
+        package let depth: Int
+        package let spacing: Spacing
+        package let away: Away
+        package let committers: Int
 
-        var id: String { "k\(depth)-\(spacing.rawValue)-\(away.rawValue)-\(committers)-admin\(committers == 1 ? "" : "s")" }
+        package var id: String { "k\(depth)-\(spacing.rawValue)-\(away.rawValue)-\(committers)-admin\(committers == 1 ? "" : "s")" }
         var path: String { "\(CatchUpDepth.folder)/\(id).yaml" }
         var scenarioName: String { "catch-up depth \(id)" }
 
@@ -105,7 +105,15 @@ package enum CatchUpDepth {
     /// Cells whose failure is an MDK 0.8.0 defect (engine `mdk`; mixed runs pass), by cell id,
     /// with the defect: each has its entries in known-defects.yaml (a test checks) and stays out of
     /// the CI sample.
-    static let mdkDefects: [String: String] = [:]
+    static let mdkDefects: [String: String] = {
+        let sameSecond = "dave, back from his partition, meets commits made in one second in id order; MDK 0.8.0 records the one of an epoch not reached yet as failed and refuses it when GroupCore hands it over again: he stays behind and reads nobody (docs/findings/mdk-catch-up-and-readd.md)."
+        let readded = "erin, removed and re-added while away, rejoins by the welcome, but MDK 0.8.0 has recorded events of epochs she had not reached as failed and refuses them when handed over again: she stays behind (a self-update on a fork of one) or misses what was written in her new epoch (docs/findings/mdk-catch-up-and-readd.md)."
+        return [
+            "k4-same-second-admin-1-admin": sameSecond, "k7-same-second-admin-2-admins": sameSecond,
+            "k8-same-second-admin-2-admins": sameSecond, "k5-same-second-readded-3-admins": readded,
+            "k6-spaced-readded-1-admin": readded, "k7-spaced-readded-1-admin": readded,
+        ]
+    }()
 
     /// The scenario names of the cells marked as MDK 0.8.0 defects.
     package static var mdkDefectScenarios: [String] {
@@ -113,7 +121,7 @@ package enum CatchUpDepth {
     }
 
     /// Every valid combination of the four factors.
-    static func allValidCells() -> [Cell] {
+    package static func allValidCells() -> [Cell] {
         depths.flatMap { depth in
             Away.allCases.flatMap { away in
                 Spacing.allCases.flatMap { spacing in
@@ -124,7 +132,7 @@ package enum CatchUpDepth {
     }
 
     /// The factor values of a cell, pair by pair: what a covering selection must cover.
-    static func pairs(of cell: Cell) -> [String] {
+    package static func pairs(of cell: Cell) -> [String] {
         let values = ["k=\(cell.depth)", "spacing=\(cell.spacing.rawValue)", "away=\(cell.away.rawValue)", "admins=\(cell.committers)"]
         var pairs: [String] = []
         for i in values.indices {
@@ -138,7 +146,7 @@ package enum CatchUpDepth {
     /// with each spacing, each away member and each number of admins; each spacing with each away
     /// member; …) is in at least one chosen cell. Greedy and deterministic: each step takes the
     /// valid cell covering the most pairs not covered yet (the first in table order on a tie).
-    static func cells() -> [Cell] {
+    package static func cells() -> [Cell] {
         let candidates = allValidCells()
         var uncovered = Set(candidates.flatMap(pairs(of:)))
         var chosen: [Cell] = []
