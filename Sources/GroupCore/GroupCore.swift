@@ -51,9 +51,9 @@ package actor GroupCore {
     /// (Groups/GroupCore+FutureEvents.swift).
     var futureEvents: [String: [FutureEvent]] = [:]
     var retryingFutureEvents = false
-    /// Welcomes the engine refused while we still held their group, kept until a chat of ours
-    /// learns its removal (Groups/GroupCore+HeldWelcomes.swift).
-    var refusedWelcomes: [Event] = []
+    /// Welcomes that arrived while a group subscription was catching up, handled once every
+    /// catch-up is over (Groups/GroupCore+HeldWelcomes.swift).
+    var welcomesAfterCatchUp: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
     /// Group events refused while we were out of their group, by chat: handed over again if a
     /// welcome takes us back (Groups/GroupCore+HeldWelcomes.swift).
     var eventsWhileRemoved: [String: [Event]] = [:]

@@ -99,12 +99,12 @@ import Testing
     }
 
     /// The rule this family brought: erin, removed and added again while away, meets the welcome
-    /// before her removal (k2) or her removal before the new epoch's events (k7); without the
-    /// held welcomes and the events kept while out she stays out, or misses what was written.
+    /// before her removal (k2) or her removal before the new epoch's events (k7); without welcomes
+    /// held for the catch-up and the events kept while out she stays out, or misses what was written.
     @Test(arguments: ["k2-spaced-readded-1-admin", "k7-spaced-readded-1-admin"])
     func heldWelcomesAreNeededByTheFamily(_ id: String) async throws {
         #expect(try await Self.passes(id, recovery: Recovery()))
-        #expect(!(try await Self.passes(id, recovery: Self.without { $0.retriesWelcomesAfterRemoval = false })))
+        #expect(!(try await Self.passes(id, recovery: Self.without { $0.rejoinsAfterCatchUp = false })))
     }
 
     /// Commits of one second reach the returning member in id order: without the kept events of a

@@ -1,15 +1,17 @@
 import EngineInterface
 import Nostr
 
-// A welcome into a group we still hold. A member offline while an admin removed it and added it
-// again comes back to two kinds of stored event: the group's commits (its removal among them) on
-// the group relays, and the re-adding welcome in its inbox. Group events wait for the relay's
-// EOSE and go to the engine oldest first, but a welcome is handled as it arrives, so it can come
-// before the removal: the engine then refuses it (a welcome must not replace a group we are in:
-// a replayed old one would roll the group back, MIP-02), and the member, once it has applied its
-// removal, stays out of a group that took it back (catch-up depth family: readded cells). So a
-// welcome refused as invalid is kept (at most `maximumRefusedWelcomes`, oldest dropped) and tried
-// again each time a chat of ours learns its removal; accepted then, its rejection is withdrawn.
+// A welcome back into a group we were removed from while away. A member offline while an admin
+// removed it and added it again comes back to two kinds of stored event: the group's commits (its
+// removal among them) on the group relays, and the re-adding welcome in its inbox. Group events
+// wait for the relay's EOSE and go to the engine oldest first, but a welcome used to be handled as
+// it arrived, so it could come before the removal: the engine refuses it (a welcome must not
+// replace a group we are in: a replayed old one would roll the group back, MIP-02), and the
+// member, once it has applied its removal, stayed out of a group that took it back (catch-up depth
+// family: readded cells). So a welcome that arrives while a group subscription is catching up
+// waits until every catch-up is over (milliseconds: the relays' EOSE), and is then handled as any
+// welcome, once, with the same checks. (Trying a refused welcome again after our removal instead
+// would let a replayed old welcome, refused while we were in, roll us into a dead epoch later.)
 // The other order has its own trap: the removal applied first, the events after it (the
 // re-adding commit, messages of the new epoch) are refused while we are out, and marked seen, so
 // the group's stored events served again after the welcome are dropped as duplicates and the
@@ -17,41 +19,40 @@ import Nostr
 // we are out of a group are kept (at most `maximumFutureEvents`) and handed over again, in MIP-03
 // order, when a welcome takes us back; those that open then have their rejection withdrawn.
 extension GroupCore {
-    static let maximumRefusedWelcomes = 8
+    /// At most this many welcomes wait, and for at most this long (the commit timeout: a
+    /// catch-up takes a round trip to each relay, and a relay that never sends its EOSE must
+    /// not hold our invitations for ever); then they are handled at once.
+    static let maximumWelcomesAfterCatchUp = 16
+    var welcomeCatchUpWaitMilliseconds: UInt64 { configuration.behaviour.commitTimeoutMilliseconds }
 
-    func keepRefusedWelcome(_ wrap: Event) {
-        guard configuration.behaviour.recovery.retriesWelcomesAfterRemoval,
-            !refusedWelcomes.contains(where: { $0.id == wrap.id })
-        else { return }
-        refusedWelcomes.append(wrap)
-        if refusedWelcomes.count > Self.maximumRefusedWelcomes {
-            refusedWelcomes.removeFirst(refusedWelcomes.count - Self.maximumRefusedWelcomes)
-        }
+    /// A welcome arriving while a group subscription is still catching up waits (true) until
+    /// every catch-up is over, or the wait runs out.
+    func holdUntilCaughtUp(_ wrap: Event, opened: GiftWrap.Unwrapped) -> Bool {
+        guard configuration.behaviour.recovery.rejoinsAfterCatchUp, !catchUp.isEmpty,
+            welcomesAfterCatchUp.count < Self.maximumWelcomesAfterCatchUp
+        else { return false }
+        note("welcome \(wrap.id.hex.prefix(8)) waits for \(catchUp.count) group catch-up(s)")
+        if welcomesAfterCatchUp.isEmpty { _ = startTimer(.welcomesAfterCatchUp, milliseconds: welcomeCatchUpWaitMilliseconds) }
+        welcomesAfterCatchUp.append((wrap, opened))
+        return true
     }
 
-    /// After a commit in `chatID`: if it took us out, the kept welcomes are tried again, oldest
-    /// first (one of them may be the welcome back into this very group).
-    func retryRefusedWelcomesIfRemoved(from chatID: String) async {
-        guard chats[chatID]?.isRemoved == true, !refusedWelcomes.isEmpty else { return }
-        let kept = refusedWelcomes
-        refusedWelcomes = []
-        for wrap in kept {
-            // Unwrapping worked the first time and is deterministic; a failure now leaves it out.
-            guard let opened = try? GiftWrap.unwrap(wrap, recipient: configuration.keypair) else { continue }
-            note("welcome \(wrap.id.hex.prefix(8)) tried again after our removal from \(chatID.prefix(8))")
-            await join(by: wrap, opened: opened, retry: true)
+    /// A catch-up ended (or the wait ran out): once none is left, the held welcomes are handled
+    /// in arrival order.
+    func welcomesAfterCaughtUp(waitedEnough: Bool) async {
+        guard !welcomesAfterCatchUp.isEmpty, catchUp.isEmpty || waitedEnough else { return }
+        if let token = timers.first(where: { if case .welcomesAfterCatchUp = $0.value { true } else { false } })?.key {
+            timers[token] = nil
+            emit(.cancelTimer(token))
         }
-    }
-
-    func withdrawWelcomeRejection(_ wrap: Event) {
-        rejections.removeAll { $0.eventID == wrap.id.hex }
-        note("welcome \(wrap.id.hex.prefix(8)) accepted; rejection withdrawn")
-        changed("withdrawn rejection \(wrap.id.hex.prefix(8))")
+        let held = welcomesAfterCatchUp
+        welcomesAfterCatchUp = []
+        for (wrap, opened) in held { await join(by: wrap, opened: opened) }
     }
 
     /// A group event just refused: kept if we are out of its group (a welcome may take us back).
     func keepIfRemoved(_ event: Event, in chatID: String) {
-        guard configuration.behaviour.recovery.retriesWelcomesAfterRemoval, chats[chatID]?.isRemoved == true else { return }
+        guard configuration.behaviour.recovery.rejoinsAfterCatchUp, chats[chatID]?.isRemoved == true else { return }
         var kept = eventsWhileRemoved[chatID, default: []]
         guard !kept.contains(where: { $0.id == event.id }) else { return }
         kept.append(event)

@@ -124,10 +124,11 @@ package struct CoreConfiguration: Sendable {
             /// Our commit of a leave proposal that lost its race is followed by our removal of
             /// the leavers still listed in the winning epoch.
             package var redoesLostLeaves = true
-            /// A welcome refused while we still hold its group (our removal from it not learned
-            /// yet: catching up, the re-adding welcome came first) is tried again once a chat of
-            /// ours learns its removal.
-            package var retriesWelcomesAfterRemoval = true
+            /// A welcome arriving while a group subscription catches up waits until the catch-up
+            /// is over (it may take us back into a group whose removal is among the stored
+            /// events), and events refused while we were out of a group are handed to the engine
+            /// again when a welcome takes us back.
+            package var rejoinsAfterCatchUp = true
             package init() {}
         }
 

@@ -22,5 +22,6 @@ extension GroupCore {
             guard seenEvents.insert(event.id.hex).inserted else { continue }
             await receiveGroupEvent(event)
         }
+        await welcomesAfterCaughtUp(waitedEnough: false)
     }
 }

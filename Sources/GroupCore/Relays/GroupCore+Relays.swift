@@ -157,6 +157,7 @@ extension GroupCore {
         case .publishRetry(let eventID): retryPublish(eventID)
         case .deferredCommits(let chatID): await commitDeferred(in: chatID)
         case .acknowledgementDue(let eventID): acknowledgementDue(eventID)
+        case .welcomesAfterCatchUp: await welcomesAfterCaughtUp(waitedEnough: true)
         }
     }
 }

@@ -1,0 +1,39 @@
+import DeterministicScheduler
+import GroupCore
+import InMemoryRelay
+import NativeSwiftEngine
+import Nostr
+import Simulation
+import Testing
+
+/// A welcome that arrives while a group subscription is catching up waits for the catch-up
+/// (docs/group-core.md, "Welcomes into a group still held"), but only so long: a group relay that
+/// never ends its stored events (hung: no EOSE) must not hold a member's invitations for ever.
+@Suite struct HeldWelcomeWorldTests {
+    /// alice's groups live on `group` and on `stuck`, a hung relay, so every member's subscription
+    /// there never catches up. bob, in Team already, is then invited to Second: his welcome waits,
+    /// and is handled when the wait runs out.
+    @Test func aHungGroupRelayDelaysAWelcomeOnlyForTheWait() async throws {
+        var relays = WorldConfiguration.standardRelays
+        var hung = RelayPolicy()
+        hung.answers = false
+        relays.append(.init("stuck", role: .group, policy: hung))
+        let world = World(configuration: WorldConfiguration(seed: 0x11_00_77, relays: relays)) { context in
+            NativeSwiftEngine(generator: context.generator, clock: context.clock)
+        }
+        for label in ["alice", "bob"] { try await world.addMember(label, options: MemberOptions(groupRelays: ["group", "stuck"])) }
+        await world.runUntilQuiescent()
+        await world.dispatch("alice", .createGroup(
+            peers: [try world.key("bob")], name: "Team", description: "", onPartialFailure: .proceed, admins: []))
+        await world.run(for: .seconds(10))
+        #expect(try await world.state(of: "bob").chatList.map(\.groupName) == ["Team"])
+
+        await world.dispatch("alice", .createGroup(
+            peers: [try world.key("bob")], name: "Second", description: "", onPartialFailure: .proceed, admins: []))
+        await world.run(for: .seconds(2))
+        #expect(try await world.state(of: "bob").chatList.map(\.groupName) == ["Team"], "held while Team's catch-up on stuck is open")
+        await world.run(for: .seconds(10))
+        #expect(Set(try await world.state(of: "bob").chatList.map(\.groupName)) == ["Team", "Second"], "handled once the wait ran out")
+        try await world.checkUpdateStreams()
+    }
+}
