@@ -54,6 +54,9 @@ package actor GroupCore {
     /// Welcomes that arrived while a group subscription was catching up, handled once every
     /// catch-up is over (Groups/GroupCore+HeldWelcomes.swift).
     var welcomesAfterCatchUp: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
+    /// Group catch-ups of resubscriptions (back from an outage), not of first subscriptions: only
+    /// they can hold a removal that a welcome in the inbox undoes.
+    var returningCatchUps: Set<CatchUpKey> = []
     /// Group events refused while we were out of their group, by chat: handed over again if a
     /// welcome takes us back (Groups/GroupCore+HeldWelcomes.swift).
     var eventsWhileRemoved: [String: [Event]] = [:]

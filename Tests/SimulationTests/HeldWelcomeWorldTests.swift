@@ -10,8 +10,8 @@ import Testing
 /// (docs/group-core.md, "Welcomes into a group still held"), but only so long: a group relay that
 /// never ends its stored events (hung: no EOSE) must not hold a member's invitations for ever.
 @Suite struct HeldWelcomeWorldTests {
-    /// alice's groups live on `group` and on `stuck`, a hung relay, so every member's subscription
-    /// there never catches up. bob, in Team already, is then invited to Second: his welcome waits,
+    /// alice's groups live on `group` and on `stuck`, a hung relay. bob, in Team, is cut off and
+    /// comes back: his resubscription there never catches up. Invited to Second, his welcome waits,
     /// and is handled when the wait runs out.
     @Test func aHungGroupRelayDelaysAWelcomeOnlyForTheWait() async throws {
         var relays = WorldConfiguration.standardRelays
@@ -27,6 +27,11 @@ import Testing
             peers: [try world.key("bob")], name: "Team", description: "", onPartialFailure: .proceed, admins: []))
         await world.run(for: .seconds(10))
         #expect(try await world.state(of: "bob").chatList.map(\.groupName) == ["Team"])
+        // bob loses every connection and comes back: his resubscriptions catch up, stuck's never.
+        world.network.partition("bob")
+        await world.run(for: .seconds(3))
+        world.network.heal("bob")
+        await world.run(for: .seconds(10))
 
         await world.dispatch("alice", .createGroup(
             peers: [try world.key("bob")], name: "Second", description: "", onPartialFailure: .proceed, admins: []))

@@ -8,9 +8,10 @@ import Nostr
 // it arrived, so it could come before the removal: the engine refuses it (a welcome must not
 // replace a group we are in: a replayed old one would roll the group back, MIP-02), and the
 // member, once it has applied its removal, stayed out of a group that took it back (catch-up depth
-// family: readded cells). So a welcome that arrives while a group subscription is catching up
-// waits until every catch-up is over (milliseconds: the relays' EOSE), and is then handled as any
-// welcome, once, with the same checks. (Trying a refused welcome again after our removal instead
+// family: readded cells). So a welcome that arrives while a resubscription (back from an outage
+// or a lost connection) is catching up waits until every such catch-up is over (milliseconds: the
+// relays' EOSE), and is then handled as any welcome, once, with the same checks. Catch-ups of
+// first subscriptions (a group just joined) hold no removal of ours and hold nothing up. (Trying a refused welcome again after our removal instead
 // would let a replayed old welcome, refused while we were in, roll us into a dead epoch later.)
 // The other order has its own trap: the removal applied first, the events after it (the
 // re-adding commit, messages of the new epoch) are refused while we are out, and marked seen, so
@@ -25,13 +26,13 @@ extension GroupCore {
     static let maximumWelcomesAfterCatchUp = 16
     var welcomeCatchUpWaitMilliseconds: UInt64 { configuration.behaviour.commitTimeoutMilliseconds }
 
-    /// A welcome arriving while a group subscription is still catching up waits (true) until
-    /// every catch-up is over, or the wait runs out.
+    /// A welcome arriving while a resubscription is still catching up waits (true) until every
+    /// such catch-up is over, or the wait runs out.
     func holdUntilCaughtUp(_ wrap: Event, opened: GiftWrap.Unwrapped) -> Bool {
-        guard configuration.behaviour.recovery.rejoinsAfterCatchUp, !catchUp.isEmpty,
+        guard configuration.behaviour.recovery.rejoinsAfterCatchUp, !returningCatchUps.isEmpty,
             welcomesAfterCatchUp.count < Self.maximumWelcomesAfterCatchUp
         else { return false }
-        note("welcome \(wrap.id.hex.prefix(8)) waits for \(catchUp.count) group catch-up(s)")
+        note("welcome \(wrap.id.hex.prefix(8)) waits for \(returningCatchUps.count) group catch-up(s)")
         if welcomesAfterCatchUp.isEmpty { _ = startTimer(.welcomesAfterCatchUp, milliseconds: welcomeCatchUpWaitMilliseconds) }
         welcomesAfterCatchUp.append((wrap, opened))
         return true
@@ -40,7 +41,7 @@ extension GroupCore {
     /// A catch-up ended (or the wait ran out): once none is left, the held welcomes are handled
     /// in arrival order.
     func welcomesAfterCaughtUp(waitedEnough: Bool) async {
-        guard !welcomesAfterCatchUp.isEmpty, catchUp.isEmpty || waitedEnough else { return }
+        guard !welcomesAfterCatchUp.isEmpty, returningCatchUps.isEmpty || waitedEnough else { return }
         if let token = timers.first(where: { if case .welcomesAfterCatchUp = $0.value { true } else { false } })?.key {
             timers[token] = nil
             emit(.cancelTimer(token))

@@ -17,7 +17,11 @@ extension GroupCore {
     /// an engine fails the later commit (its epoch is not reached yet), and MDK and our engine
     /// both remember that failure: the member forks.
     func caughtUp(_ key: CatchUpKey) async {
-        guard let stored = catchUp.removeValue(forKey: key) else { return }
+        returningCatchUps.remove(key)
+        guard let stored = catchUp.removeValue(forKey: key) else {
+            await welcomesAfterCaughtUp(waitedEnough: false)
+            return
+        }
         for event in stored.sorted(by: Event.inMIP03Order) {
             guard seenEvents.insert(event.id.hex).inserted else { continue }
             await receiveGroupEvent(event)
