@@ -51,9 +51,9 @@ package actor GroupCore {
     /// (Groups/GroupCore+FutureEvents.swift).
     var futureEvents: [String: [FutureEvent]] = [:]
     var retryingFutureEvents = false
-    /// Welcomes that arrived while a group subscription was catching up, handled once every
-    /// catch-up is over (Groups/GroupCore+HeldWelcomes.swift).
-    var welcomesAfterCatchUp: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
+    /// Welcomes refused while a resubscription caught up (we still held their group), tried again
+    /// if that catch-up removes us (Groups/GroupCore+HeldWelcomes.swift).
+    var welcomesRefusedInCatchUp: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
     /// Group catch-ups of resubscriptions (back from an outage), not of first subscriptions: only
     /// they can hold a removal that a welcome in the inbox undoes.
     var returningCatchUps: Set<CatchUpKey> = []

@@ -4,15 +4,17 @@ import Nostr
 // A welcome back into a group we were removed from while away. A member offline while an admin
 // removed it and added it again comes back to two kinds of stored event: the group's commits (its
 // removal among them) on the group relays, and the re-adding welcome in its inbox. Group events
-// wait for the relay's EOSE and go to the engine oldest first, but a welcome used to be handled as
-// it arrived, so it could come before the removal: the engine refuses it (a welcome must not
-// replace a group we are in: a replayed old one would roll the group back, MIP-02), and the
-// member, once it has applied its removal, stayed out of a group that took it back (catch-up depth
-// family: readded cells). So a welcome that arrives while a resubscription (back from an outage
-// or a lost connection) is catching up waits until every such catch-up is over (milliseconds: the
-// relays' EOSE), and is then handled as any welcome, once, with the same checks. Catch-ups of
-// first subscriptions (a group just joined) hold no removal of ours and hold nothing up. (Trying a refused welcome again after our removal instead
-// would let a replayed old welcome, refused while we were in, roll us into a dead epoch later.)
+// wait for the relay's EOSE and go to the engine oldest first; a welcome is handled as it
+// arrives, so it can come before the removal. An engine that refuses a welcome into a group it
+// still holds (ours: a replayed old welcome would roll the group back, MIP-02) then leaves the
+// member, once it has applied its removal, out of a group that took it back (catch-up depth
+// family: readded cells). So a welcome refused as invalid while a resubscription (back from an
+// outage or a lost connection) is catching up is kept, and tried again if a commit of that
+// catch-up removes us; when the catch-ups end, what is kept is dropped. Only this window: a
+// welcome refused at any other time (a replay) is never tried again. Holding every welcome until
+// the catch-up is over instead was tried and is worse: MDK 0.8.0 accepts a welcome into a group it
+// holds, but handed the removal first it records the events after it as failed and refuses them
+// after the rejoin (docs/findings/mdk-catch-up-and-readd.md).
 // The other order has its own trap: the removal applied first, the events after it (the
 // re-adding commit, messages of the new epoch) are refused while we are out, and marked seen, so
 // the group's stored events served again after the welcome are dropped as duplicates and the
@@ -20,35 +22,36 @@ import Nostr
 // we are out of a group are kept (at most `maximumFutureEvents`) and handed over again, in MIP-03
 // order, when a welcome takes us back; those that open then have their rejection withdrawn.
 extension GroupCore {
-    /// At most this many welcomes wait, and for at most this long (the commit timeout: a
-    /// catch-up takes a round trip to each relay, and a relay that never sends its EOSE must
-    /// not hold our invitations for ever); then they are handled at once.
-    static let maximumWelcomesAfterCatchUp = 16
-    var welcomeCatchUpWaitMilliseconds: UInt64 { configuration.behaviour.commitTimeoutMilliseconds }
+    static let maximumRefusedWelcomes = 8
 
-    /// A welcome arriving while a resubscription is still catching up waits (true) until every
-    /// such catch-up is over, or the wait runs out.
-    func holdUntilCaughtUp(_ wrap: Event, opened: GiftWrap.Unwrapped) -> Bool {
+    /// A welcome the engine refused: kept if a resubscription is catching up (it may hold our
+    /// removal from the group the welcome takes us back into).
+    func keepRefusedInCatchUp(_ wrap: Event, opened: GiftWrap.Unwrapped) {
         guard configuration.behaviour.recovery.rejoinsAfterCatchUp, !returningCatchUps.isEmpty,
-            welcomesAfterCatchUp.count < Self.maximumWelcomesAfterCatchUp
-        else { return false }
-        note("welcome \(wrap.id.hex.prefix(8)) waits for \(returningCatchUps.count) group catch-up(s)")
-        if welcomesAfterCatchUp.isEmpty { _ = startTimer(.welcomesAfterCatchUp, milliseconds: welcomeCatchUpWaitMilliseconds) }
-        welcomesAfterCatchUp.append((wrap, opened))
-        return true
+            !welcomesRefusedInCatchUp.contains(where: { $0.wrap.id == wrap.id })
+        else { return }
+        welcomesRefusedInCatchUp.append((wrap, opened))
+        if welcomesRefusedInCatchUp.count > Self.maximumRefusedWelcomes {
+            welcomesRefusedInCatchUp.removeFirst(welcomesRefusedInCatchUp.count - Self.maximumRefusedWelcomes)
+        }
     }
 
-    /// A catch-up ended (or the wait ran out): once none is left, the held welcomes are handled
-    /// in arrival order.
-    func welcomesAfterCaughtUp(waitedEnough: Bool) async {
-        guard !welcomesAfterCatchUp.isEmpty, returningCatchUps.isEmpty || waitedEnough else { return }
-        if let token = timers.first(where: { if case .welcomesAfterCatchUp = $0.value { true } else { false } })?.key {
-            timers[token] = nil
-            emit(.cancelTimer(token))
+    /// After a commit in `chatID`: if it took us out, the welcomes refused during this catch-up
+    /// are tried again, oldest first.
+    func retryRefusedWelcomesIfRemoved(from chatID: String) async {
+        guard chats[chatID]?.isRemoved == true, !welcomesRefusedInCatchUp.isEmpty else { return }
+        let kept = welcomesRefusedInCatchUp
+        welcomesRefusedInCatchUp = []
+        for (wrap, opened) in kept {
+            note("welcome \(wrap.id.hex.prefix(8)) tried again after our removal from \(chatID.prefix(8))")
+            await join(by: wrap, opened: opened, retry: true)
         }
-        let held = welcomesAfterCatchUp
-        welcomesAfterCatchUp = []
-        for (wrap, opened) in held { await join(by: wrap, opened: opened) }
+    }
+
+    func withdrawWelcomeRejection(_ wrap: Event) {
+        rejections.removeAll { $0.eventID == wrap.id.hex }
+        note("welcome \(wrap.id.hex.prefix(8)) accepted; rejection withdrawn")
+        changed("withdrawn rejection \(wrap.id.hex.prefix(8))")
     }
 
     /// A group event just refused: kept if we are out of its group (a welcome may take us back).

@@ -20,20 +20,25 @@ extension GroupCore {
             reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
             return
         }
-        if holdUntilCaughtUp(wrap, opened: opened) { return }
-        await join(by: wrap, opened: opened)
+        await join(by: wrap, opened: opened, retry: false)
     }
 
     /// Processes and accepts a welcome, adopts its group and starts the post-join self-update.
-    func join(by wrap: Event, opened: GiftWrap.Unwrapped) async {
+    /// `retry`: it was refused once while we still held its group and a catch-up has since
+    /// removed us (GroupCore+HeldWelcomes.swift); refused again it is dropped quietly, accepted
+    /// its rejection is withdrawn.
+    func join(by wrap: Event, opened: GiftWrap.Unwrapped, retry: Bool) async {
         let snapshot: GroupSnapshot
         do {
             let welcome = try await engine.processWelcome(wrapperID: wrap.id, rumor: opened.rumor)
             snapshot = try await engine.acceptWelcome(welcome.id)
         } catch {
+            guard !retry else { return }
             reject(wrap, reason: error.code.name, detail: error.reason)
+            if error.code == .invalidWelcome { keepRefusedInCatchUp(wrap, opened: opened) }
             return
         }
+        if retry { withdrawWelcomeRejection(wrap) }
         await adopt(snapshot)
         await retryEventsMissedWhileRemoved(in: snapshot.nostrGroupID)
         note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
@@ -90,6 +95,7 @@ extension GroupCore {
             epochEnteredAt[chatID] = now
             await leaveProposalAfterCommit(in: chatID)
             await retryFutureEvents(in: chatID)
+            await retryRefusedWelcomesIfRemoved(from: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
             await retryCommitsWaitingForProposal(in: chatID)

@@ -124,10 +124,9 @@ package struct CoreConfiguration: Sendable {
             /// Our commit of a leave proposal that lost its race is followed by our removal of
             /// the leavers still listed in the winning epoch.
             package var redoesLostLeaves = true
-            /// A welcome arriving while a group subscription catches up waits until the catch-up
-            /// is over (it may take us back into a group whose removal is among the stored
-            /// events), and events refused while we were out of a group are handed to the engine
-            /// again when a welcome takes us back.
+            /// A welcome refused while a resubscription catches up (we still held its group) is
+            /// tried again if that catch-up removes us, and events refused while we were out of a
+            /// group are handed to the engine again when a welcome takes us back.
             package var rejoinsAfterCatchUp = true
             package init() {}
         }

@@ -18,14 +18,11 @@ extension GroupCore {
     /// both remember that failure: the member forks.
     func caughtUp(_ key: CatchUpKey) async {
         returningCatchUps.remove(key)
-        guard let stored = catchUp.removeValue(forKey: key) else {
-            await welcomesAfterCaughtUp(waitedEnough: false)
-            return
-        }
+        defer { if returningCatchUps.isEmpty { welcomesRefusedInCatchUp = [] } }
+        guard let stored = catchUp.removeValue(forKey: key) else { return }
         for event in stored.sorted(by: Event.inMIP03Order) {
             guard seenEvents.insert(event.id.hex).inserted else { continue }
             await receiveGroupEvent(event)
         }
-        await welcomesAfterCaughtUp(waitedEnough: false)
     }
 }

@@ -157,7 +157,6 @@ extension GroupCore {
         case .publishRetry(let eventID): retryPublish(eventID)
         case .deferredCommits(let chatID): await commitDeferred(in: chatID)
         case .acknowledgementDue(let eventID): acknowledgementDue(eventID)
-        case .welcomesAfterCatchUp: await welcomesAfterCaughtUp(waitedEnough: true)
         }
     }
 }

@@ -19,7 +19,4 @@ enum TimerPurpose: Sendable {
     case deferredCommits(chatID: String)
     /// A publish (not a commit) still had relays that never answered: send it again or report it.
     case acknowledgementDue(eventID: String)
-    /// Welcomes held for group catch-ups waited long enough: a relay that never ends its stored
-    /// events (no EOSE) must not hold our invitations for ever.
-    case welcomesAfterCatchUp
 }
