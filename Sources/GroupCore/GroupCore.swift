@@ -62,6 +62,15 @@ package actor GroupCore {
     /// (Groups/GroupCore+FutureEvents.swift).
     var futureEvents: [String: [FutureEvent]] = [:]
     var retryingFutureEvents = false
+    /// Welcomes refused while a resubscription caught up (we still held their group), tried again
+    /// if that catch-up removes us (Groups/GroupCore+HeldWelcomes.swift).
+    var welcomesRefusedInCatchUp: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
+    /// Group catch-ups of resubscriptions (back from an outage), not of first subscriptions: only
+    /// they can hold a removal that a welcome in the inbox undoes.
+    var returningCatchUps: Set<CatchUpKey> = []
+    /// Group events refused while we were out of their group, by chat: handed over again if a
+    /// welcome takes us back (Groups/GroupCore+HeldWelcomes.swift).
+    var eventsWhileRemoved: [String: [Event]] = [:]
     /// The retry count of the future event being handed over again.
     var retryCount = 0
     var busy: [String: BusyOperation] = [:]

@@ -20,6 +20,14 @@ extension GroupCore {
             reject(wrap, reason: "core.unexpectedRumorKind", detail: "gift wrap carries kind \(opened.rumor.kind)")
             return
         }
+        await join(by: wrap, opened: opened, retry: false)
+    }
+
+    /// Processes and accepts a welcome, adopts its group and starts the post-join self-update.
+    /// `retry`: it was refused once while we still held its group and a catch-up has since
+    /// removed us (GroupCore+HeldWelcomes.swift); refused again it is dropped quietly, accepted
+    /// its rejection is withdrawn.
+    func join(by wrap: Event, opened: GiftWrap.Unwrapped, retry: Bool) async {
         let snapshot: GroupSnapshot
         do {
             let welcome = try await engine.processWelcome(wrapperID: wrap.id, rumor: opened.rumor)
@@ -30,10 +38,14 @@ extension GroupCore {
             }
             snapshot = try await engine.acceptWelcome(welcome.id)
         } catch {
+            guard !retry else { return }
             reject(wrap, reason: error.code.name, detail: error.reason)
+            if error.code == .invalidWelcome { keepRefusedInCatchUp(wrap, opened: opened) }
             return
         }
+        if retry { withdrawWelcomeRejection(wrap) }
         await adopt(snapshot)
+        await retryEventsMissedWhileRemoved(in: snapshot.nostrGroupID)
         note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
         guard let chat = chats[snapshot.nostrGroupID] else { return }
         if await channelWelcomeAccepted(snapshot, from: opened.sender) { return }
@@ -65,13 +77,14 @@ extension GroupCore {
     /// because no key opened it (GroupCore+FutureEvents.swift); it was rejected once already.
     func processGroupEvent(_ event: Event, retry: Bool = false) async {
         let result: ProcessingResult
+        let chatID = event.firstTagValue("h") ?? ""
         do {
             result = try await engine.processMessage(event)
         } catch {
             reject(event, reason: error.code.name, detail: error.reason)
+            keepIfRemoved(event, in: chatID)
             return
         }
-        let chatID = event.firstTagValue("h") ?? ""
         if retry, await retriedFutureEvent(event, result: result, in: chatID) { return }
         switch result {
         case .applicationMessage(let received) where received.rumor.kind == ControlMessage.kind:
@@ -89,6 +102,7 @@ extension GroupCore {
             epochEnteredAt[chatID] = now
             await leaveProposalAfterCommit(in: chatID)
             await retryFutureEvents(in: chatID)
+            await retryRefusedWelcomesIfRemoved(from: chatID)
         case .proposal(let evolution):
             await answerProposal(evolution, in: chatID)
             await retryCommitsWaitingForProposal(in: chatID)
@@ -99,12 +113,14 @@ extension GroupCore {
             note("proposal \(event.id.hex.prefix(8)) ignored: \(reason)")
         case .unprocessable(_, let reason):
             reject(event, reason: "unprocessable", detail: reason)
+            keepIfRemoved(event, in: chatID)
             // A commit can name a proposal that has not reached us yet (delayed, reordered).
             if reason == Self.unknownProposalReason { keepForLaterEpoch(event, in: chatID, waitsForProposal: true) }
         case .previouslyFailed:
             reject(event, reason: "previously_failed", detail: "the engine failed this event before")
         case .rejected(let error):
             reject(event, reason: error.code.name, detail: error.reason)
+            keepIfRemoved(event, in: chatID)
             if error.code == .undecryptable { keepForLaterEpoch(event, in: chatID) }
         }
     }

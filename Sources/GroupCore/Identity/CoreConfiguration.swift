@@ -134,6 +134,10 @@ package struct CoreConfiguration: Sendable {
             /// Our commit of a leave proposal that lost its race is followed by our removal of
             /// the leavers still listed in the winning epoch.
             package var redoesLostLeaves = true
+            /// A welcome refused while a resubscription catches up (we still held its group) is
+            /// tried again if that catch-up removes us, and events refused while we were out of a
+            /// group are handed to the engine again when a welcome takes us back.
+            package var rejoinsAfterCatchUp = true
             package init() {}
         }
 

@@ -28,7 +28,12 @@ extension GroupCore {
         // handled oldest first, as on the first subscription: after an outage the relay serves
         // what we missed newest first (NIP-01), and commits handed over in that order fail (their
         // epoch is not reached yet) and are remembered as failed by MDK and our engine alike.
-        for request in requests { send(request, to: [url]) }
+        for request in requests {
+            send(request, to: [url])
+            if case .request(let subscription, _) = request, Self.isGroupSubscription(subscription) {
+                returningCatchUps.insert(CatchUpKey(url: url, subscription: subscription.rawValue))
+            }
+        }
     }
 
     /// The platform reports the relay reachable again: start over and resubscribe at once.
