@@ -17,10 +17,15 @@ struct RoleEntry: Sendable {
     /// The inner rumor id: the tie-breaker of the order, and what a deletion names.
     let rumorID: String
     let actor: PublicKey
-    /// The actor was in the group data's `admin_pubkeys` when we processed the event. MLS admits
-    /// an application message only in the epoch it was sent in, so this is the admin bit the
-    /// sender had then (a demoted admin's later messages arrive in epochs where it is gone).
-    let actorAdmin: Bool
+    /// The group data's `admin_pubkeys` when we processed the event. MLS admits an application
+    /// message only in the epoch it was sent in, so this is the admin list of the sender's epoch,
+    /// the same on every member whenever it arrives: the entry is judged with it, for the actor
+    /// and for the member it acts on (today's list would judge a change an admin made to a member
+    /// as if the member's later promotion had already happened).
+    let admins: Set<PublicKey>
+    /// The admin bit the sender had then (a demoted admin's later messages arrive in epochs where
+    /// it is gone).
+    var actorAdmin: Bool { admins.contains(actor) }
     /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
     let at: UInt64
     /// The sender's own sequence (`ControlMessage.seq`, or the tag's third value).
@@ -106,7 +111,9 @@ struct RoleBook: Sendable {
             } else if view.status[entry.actor] == .accepted {
                 view.status[entry.actor] = .connected
             }
-            let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
+            // Every role this entry is judged with comes from its epoch's admin list (`RoleEntry.admins`).
+            func rank(of key: PublicKey) -> Role { view.role(of: key, admins: entry.admins) }
+            let actorRole = rank(of: entry.actor)
             func refuse(_ request: PermissionRequest) -> Bool {
                 guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
                 view.rejections.append(Rejection(
@@ -153,7 +160,7 @@ struct RoleBook: Sendable {
                 }
             case .control(.directMessage(let target)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .directMessage, target: view.role(of: target), preferences: view.preferences ?? GroupPreferences())
+                    actor: actorRole, action: .directMessage, target: rank(of: target), preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.refusedDirectMessages.insert(DirectMessageStart(from: entry.actor, to: target)) }
             case .control(.joined):
                 // The role its invitation named applies now (it was judged when the invitation came).
@@ -162,8 +169,8 @@ struct RoleBook: Sendable {
                 break
             case .control(.invitationRole(let target, let role)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                    actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
                 guard !refuse(request) else { continue }
                 view.invitedRoles[target] = role
                 // Normally the invitation comes before the join announcement; if not, it applies at once.
@@ -173,8 +180,8 @@ struct RoleBook: Sendable {
                 // batch; any refusal refuses the whole batch (`PermissionTable.batchRefusal`).
                 let requests = changes.map { change in
                     PermissionRequest(
-                        actor: actorRole, action: .setRole, target: view.role(of: change.member), newRole: change.role,
-                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                        actor: actorRole, action: .setRole, target: rank(of: change.member), newRole: change.role,
+                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
                 }
                 if let refused = PermissionTable.batchRefusal(requests, disabled: disabled) {
                     _ = refuse(refused)
@@ -188,8 +195,8 @@ struct RoleBook: Sendable {
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                    actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
                 if !refuse(request) {
                     view.noteCompletion(of: target)
                     view.table[target] = role
@@ -197,11 +204,11 @@ struct RoleBook: Sendable {
             case .control(.delete(let messageID)):
                 let author = authors[messageID]
                 let request = PermissionRequest(
-                    actor: actorRole, action: .deleteMessage, target: author.map { view.role(of: $0) },
+                    actor: actorRole, action: .deleteMessage, target: author.map { rank(of: $0) },
                     ownTarget: author == entry.actor, preferences: view.preferences ?? GroupPreferences())
                 if !refuse(request) { deleted.insert(messageID) }
             case .control(.block(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
+                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: rank(of: target))) {
                     view.blocked.insert(target)
                 }
             case .control(.link(let token, let role, let approval)):
@@ -225,9 +232,9 @@ struct RoleBook: Sendable {
                     deletedAt = entry.at
                 }
             case .control(.purge(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }
+                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: rank(of: target))) { purged.insert(target) }
             case .control(.unblock(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
+                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: rank(of: target))) {
                     view.blocked.remove(target)
                 }
             }
@@ -251,7 +258,7 @@ struct DirectMessageStart: Hashable, Sendable {
 
 /// The role table as folded from a `RoleBook`.
 struct RoleView: Sendable {
-    /// Marmot admins now (`admin_pubkeys`).
+    /// Marmot admins now (`admin_pubkeys`); the fold judges each entry with its own epoch's list.
     let admins: Set<PublicKey>
     /// Whether we have a base (we created the group, or an admin's snapshot arrived).
     var known = false
@@ -292,16 +299,19 @@ struct RoleView: Sendable {
         completed.insert(member)
     }
 
-    /// How many members other than `key` are owners now.
-    func owners(besides key: PublicKey) -> Int {
-        table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
+    /// How many members other than `key` are owners, with `admins` the admin list to judge by
+    /// (nil: today's).
+    func owners(besides key: PublicKey, admins: Set<PublicKey>? = nil) -> Int {
+        let admins = admins ?? self.admins
+        return table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
     }
 
     /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
-    /// owner mark and the lower ranks from the table.
-    func role(of key: PublicKey, admin: Bool? = nil) -> Role {
+    /// owner mark and the lower ranks from the table. `admins` is the admin list to judge by: the
+    /// fold passes each entry's epoch list; nil is today's (sender-side checks, snapshots).
+    func role(of key: PublicKey, admins: Set<PublicKey>? = nil) -> Role {
         let entry = table[key]
-        if admin ?? admins.contains(key) { return entry == .owner ? .owner : .admin }
+        if (admins ?? self.admins).contains(key) { return entry == .owner ? .owner : .admin }
         guard let entry, !entry.isMarmotAdmin else { return .member }
         return entry
     }
