@@ -17,14 +17,12 @@ struct RoleEntry: Sendable {
     /// The inner rumor id: the tie-breaker of the order, and what a deletion names.
     let rumorID: String
     let actor: PublicKey
-    /// The group data's `admin_pubkeys` when we processed the event. MLS admits an application
-    /// message only in the epoch it was sent in, so this is the admin list of the sender's epoch,
-    /// the same on every member whenever it arrives: the entry is judged with it, for the actor
-    /// and for the member it acts on (today's list would judge a change an admin made to a member
-    /// as if the member's later promotion had already happened).
+    /// The group data's `admin_pubkeys` when we processed the event: what the fold judges the
+    /// actor with, and members the table has no rank for (`RoleView.adminBit`).
     let admins: Set<PublicKey>
-    /// The admin bit the sender had then (a demoted admin's later messages arrive in epochs where
-    /// it is gone).
+    /// The actor was in that list. MLS admits an application message only in the epoch it was
+    /// sent in, so this is the admin bit the sender had then (a demoted admin's later messages
+    /// arrive in epochs where it is gone).
     var actorAdmin: Bool { admins.contains(actor) }
     /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
     let at: UInt64
@@ -101,6 +99,7 @@ struct RoleBook: Sendable {
             }
         }
         var deleted: Set<String> = []
+        var creatorRanked = false
         var purged: Set<PublicKey> = []
         if let creator { view.status[creator] = .connected }
         for entry in entries {
@@ -111,9 +110,12 @@ struct RoleBook: Sendable {
             } else if view.status[entry.actor] == .accepted {
                 view.status[entry.actor] = .connected
             }
-            // Every role this entry is judged with comes from its epoch's admin list (`RoleEntry.admins`).
-            func rank(of key: PublicKey) -> Role { view.role(of: key, admins: entry.admins) }
-            let actorRole = rank(of: entry.actor)
+            // The actor's admin bit is the one of its epoch (`RoleEntry.actorAdmin`); the members it
+            // acts on are judged as the table stands at this point of the order (`adminBit`).
+            let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
+            func rank(of key: PublicKey) -> Role {
+                key == entry.actor ? actorRole : view.role(of: key, admin: view.adminBit(of: key, epochAdmins: entry.admins))
+            }
             func refuse(_ request: PermissionRequest) -> Bool {
                 guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
                 view.rejections.append(Rejection(
@@ -126,6 +128,13 @@ struct RoleBook: Sendable {
                 // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
                 // (sent for later joiners) are redundant to it, and a non-admin's is forged.
                 guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
+                if view.known, !creatorRanked, entry.actor == creator {
+                    // The creator's own creation snapshot: its book needs no base, but takes the
+                    // ranks it gave (admins named at creation, members) as joiners do, so that
+                    // `adminBit` reads the same table on every member.
+                    view.table.merge(roles) { kept, _ in kept }
+                    creatorRanked = true
+                }
                 guard !view.known else { continue }
                 view.table = roles
                 view.blocked = blocked
@@ -170,7 +179,7 @@ struct RoleBook: Sendable {
             case .control(.invitationRole(let target, let role)):
                 let request = PermissionRequest(
                     actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 guard !refuse(request) else { continue }
                 view.invitedRoles[target] = role
                 // Normally the invitation comes before the join announcement; if not, it applies at once.
@@ -181,7 +190,7 @@ struct RoleBook: Sendable {
                 let requests = changes.map { change in
                     PermissionRequest(
                         actor: actorRole, action: .setRole, target: rank(of: change.member), newRole: change.role,
-                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
+                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 }
                 if let refused = PermissionTable.batchRefusal(requests, disabled: disabled) {
                     _ = refuse(refused)
@@ -196,7 +205,7 @@ struct RoleBook: Sendable {
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
                     actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, admins: entry.admins))
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 if !refuse(request) {
                     view.noteCompletion(of: target)
                     view.table[target] = role
@@ -258,7 +267,7 @@ struct DirectMessageStart: Hashable, Sendable {
 
 /// The role table as folded from a `RoleBook`.
 struct RoleView: Sendable {
-    /// Marmot admins now (`admin_pubkeys`); the fold judges each entry with its own epoch's list.
+    /// Marmot admins now (`admin_pubkeys`); the fold judges by its order instead (`adminBit`).
     let admins: Set<PublicKey>
     /// Whether we have a base (we created the group, or an admin's snapshot arrived).
     var known = false
@@ -299,19 +308,36 @@ struct RoleView: Sendable {
         completed.insert(member)
     }
 
-    /// How many members other than `key` are owners, with `admins` the admin list to judge by
-    /// (nil: today's).
-    func owners(besides key: PublicKey, admins: Set<PublicKey>? = nil) -> Int {
-        let admins = admins ?? self.admins
-        return table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
+    /// How many members other than `key` are owners now.
+    func owners(besides key: PublicKey) -> Int {
+        table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
+    }
+
+    /// The same during the fold, at the point of the order reached (`adminBit`).
+    func owners(besides key: PublicKey, epochAdmins: Set<PublicKey>) -> Int {
+        table.filter { $0.key != key && $0.value == .owner && adminBit(of: $0.key, epochAdmins: epochAdmins) }.count
+    }
+
+    /// Whether the fold judges `key` a Marmot admin at the point of the order it has reached.
+    /// Giving or taking the admin bit is a role change (`set-role`, `set-roles`, `invitation-role`,
+    /// a snapshot) followed by its commit, so the table's order already holds every change of the
+    /// bit: a member the table has a rank for is an admin exactly when that rank is owner or
+    /// admin. Judging by today's list instead would refuse, retroactively and on every member, a
+    /// change an admin made to a member promoted later; judging by the list a receiver held when
+    /// the event arrived would differ per member (a late event is read with an old epoch's
+    /// secrets after newer commits merged). Only members the table has no rank for (added without
+    /// a role, or made admins by a bare commit outside the table) fall back to the entry's list.
+    func adminBit(of key: PublicKey, epochAdmins: Set<PublicKey>) -> Bool {
+        if let rank = table[key] { return rank.isMarmotAdmin }
+        return epochAdmins.contains(key)
     }
 
     /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
-    /// owner mark and the lower ranks from the table. `admins` is the admin list to judge by: the
-    /// fold passes each entry's epoch list; nil is today's (sender-side checks, snapshots).
-    func role(of key: PublicKey, admins: Set<PublicKey>? = nil) -> Role {
+    /// owner mark and the lower ranks from the table. `admin` overrides the bit (the fold's
+    /// judgement at a point of the order); nil reads today's list.
+    func role(of key: PublicKey, admin: Bool? = nil) -> Role {
         let entry = table[key]
-        if (admins ?? self.admins).contains(key) { return entry == .owner ? .owner : .admin }
+        if admin ?? admins.contains(key) { return entry == .owner ? .owner : .admin }
         guard let entry, !entry.isMarmotAdmin else { return .member }
         return entry
     }
