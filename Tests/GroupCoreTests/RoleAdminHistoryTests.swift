@@ -3,9 +3,10 @@ import ConformanceTestSupport
 import Nostr
 import Testing
 
-/// The role table judges each entry with the Marmot admin list of its own epoch, not today's: a
-/// change an admin made to a member stays valid when that member is promoted to admin later
-/// (replayed after catch-up or reordered delivery, the fold must give every member one answer).
+/// The role table judges the member an entry acts on as the table's order stands at that entry,
+/// not by today's admin list nor by the list its receiver held when reading it: a change an admin
+/// made to a member stays valid when that member is promoted to admin later, whatever order the
+/// events arrived in (replayed after catch-up or reordered delivery, every member gives one answer).
 @Suite struct RoleAdminHistoryTests {
     static let keys: [PublicKey] = {
         var generator = TestGenerator(seed: 0xAD31)
