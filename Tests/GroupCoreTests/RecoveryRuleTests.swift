@@ -14,7 +14,7 @@ import Testing
     static var member: PublicKey { keys[1] }
 
     private func entry(_ id: String, by actor: PublicKey, at: UInt64, _ content: RoleEntry.Content) -> RoleEntry {
-        RoleEntry(eventID: id, rumorID: id, actor: actor, actorAdmin: actor == Self.owner, at: at, content: content)
+        RoleEntry(eventID: id, rumorID: id, actor: actor, admins: [Self.owner], at: at, content: content)
     }
 
     /// A book where the owner deleted the group at 100, with a message of the same second and

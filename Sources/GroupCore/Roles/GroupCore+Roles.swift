@@ -187,7 +187,7 @@ extension GroupCore {
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             chats[chat.chatID]?.roles.add(RoleEntry(
                 eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
-                actorAdmin: chat.admins.contains(publicKey), at: now, seq: control.seq, content: .control(body)))
+                admins: Set(chat.admins), at: now, seq: control.seq, content: .control(body)))
             changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
             if configuration.behaviour.recovery.controlOutbox {
                 // Like a chat message: made while our relays are unreachable (a partition), it
@@ -232,9 +232,9 @@ extension GroupCore {
             changed("rejection \(error.code.name)")
             return
         }
-        let admin = chats[chatID]?.admins.contains(received.sender) ?? false
+        let admins = Set(chats[chatID]?.admins ?? [])
         chats[chatID]?.roles.add(RoleEntry(
-            eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, actorAdmin: admin,
+            eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, admins: admins,
             at: control.at, seq: control.seq, content: .control(control.body)))
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
         if case .deleteGroup = control.body { tellDeletion(in: chatID) }
@@ -277,9 +277,9 @@ extension GroupCore {
         let tag = rumor.tags.first { $0.count > 1 && $0[0] == ControlMessage.atTag }
         let stated = tag.flatMap { UInt64($0[1]) }
         let seq = tag.flatMap { $0.count > 2 ? UInt64($0[2]) : nil } ?? 0
-        let admin = chats[chatID]?.admins.contains(sender) ?? false
+        let admins = Set(chats[chatID]?.admins ?? [])
         chats[chatID]?.roles.add(RoleEntry(
-            eventID: eventID, rumorID: rumor.id.hex, actor: sender, actorAdmin: admin, at: stated ?? rumor.createdAt, seq: seq,
+            eventID: eventID, rumorID: rumor.id.hex, actor: sender, admins: admins, at: stated ?? rumor.createdAt, seq: seq,
             content: rumor.kind == Self.reactionKind ? .reaction : MediaAttachment.kind(of: rumor.tags).map { .media($0) } ?? .message))
         scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }

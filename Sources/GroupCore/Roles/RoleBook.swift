@@ -17,10 +17,13 @@ struct RoleEntry: Sendable {
     /// The inner rumor id: the tie-breaker of the order, and what a deletion names.
     let rumorID: String
     let actor: PublicKey
-    /// The actor was in the group data's `admin_pubkeys` when we processed the event. MLS admits
-    /// an application message only in the epoch it was sent in, so this is the admin bit the
-    /// sender had then (a demoted admin's later messages arrive in epochs where it is gone).
-    let actorAdmin: Bool
+    /// The group data's `admin_pubkeys` when we processed the event: what the fold judges the
+    /// actor with, and members the table has no rank for (`RoleView.adminBit`).
+    let admins: Set<PublicKey>
+    /// The actor was in that list. MLS admits an application message only in the epoch it was
+    /// sent in, so this is the admin bit the sender had then (a demoted admin's later messages
+    /// arrive in epochs where it is gone).
+    var actorAdmin: Bool { admins.contains(actor) }
     /// The sender's clock (`ControlMessage.at`, or the chat message's `at` tag).
     let at: UInt64
     /// The sender's own sequence (`ControlMessage.seq`, or the tag's third value).
@@ -96,6 +99,7 @@ struct RoleBook: Sendable {
             }
         }
         var deleted: Set<String> = []
+        var creatorRanked = false
         var purged: Set<PublicKey> = []
         if let creator { view.status[creator] = .connected }
         for entry in entries {
@@ -106,7 +110,12 @@ struct RoleBook: Sendable {
             } else if view.status[entry.actor] == .accepted {
                 view.status[entry.actor] = .connected
             }
+            // The actor's admin bit is the one of its epoch (`RoleEntry.actorAdmin`); the members it
+            // acts on are judged as the table stands at this point of the order (`adminBit`).
             let actorRole = view.role(of: entry.actor, admin: entry.actorAdmin)
+            func rank(of key: PublicKey) -> Role {
+                key == entry.actor ? actorRole : view.role(of: key, admin: view.adminBit(of: key, epochAdmins: entry.admins))
+            }
             func refuse(_ request: PermissionRequest) -> Bool {
                 guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
                 view.rejections.append(Rejection(
@@ -119,6 +128,13 @@ struct RoleBook: Sendable {
                 // The first snapshot a Marmot admin sent is the base of a joiner's table; later ones
                 // (sent for later joiners) are redundant to it, and a non-admin's is forged.
                 guard !refuse(PermissionRequest(actor: actorRole, action: .snapshot)) else { continue }
+                if view.known, !creatorRanked, entry.actor == creator {
+                    // The creator's own creation snapshot: its book needs no base, but takes the
+                    // ranks it gave (admins named at creation, members) as joiners do, so that
+                    // `adminBit` reads the same table on every member.
+                    view.table.merge(roles) { kept, _ in kept }
+                    creatorRanked = true
+                }
                 guard !view.known else { continue }
                 view.table = roles
                 view.blocked = blocked
@@ -153,7 +169,7 @@ struct RoleBook: Sendable {
                 }
             case .control(.directMessage(let target)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .directMessage, target: view.role(of: target), preferences: view.preferences ?? GroupPreferences())
+                    actor: actorRole, action: .directMessage, target: rank(of: target), preferences: view.preferences ?? GroupPreferences())
                 if refuse(request) { view.refusedDirectMessages.insert(DirectMessageStart(from: entry.actor, to: target)) }
             case .control(.joined):
                 // The role its invitation named applies now (it was judged when the invitation came).
@@ -162,8 +178,8 @@ struct RoleBook: Sendable {
                 break
             case .control(.invitationRole(let target, let role)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                    actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 guard !refuse(request) else { continue }
                 view.invitedRoles[target] = role
                 // Normally the invitation comes before the join announcement; if not, it applies at once.
@@ -173,8 +189,8 @@ struct RoleBook: Sendable {
                 // batch; any refusal refuses the whole batch (`PermissionTable.batchRefusal`).
                 let requests = changes.map { change in
                     PermissionRequest(
-                        actor: actorRole, action: .setRole, target: view.role(of: change.member), newRole: change.role,
-                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                        actor: actorRole, action: .setRole, target: rank(of: change.member), newRole: change.role,
+                        ownTarget: change.member == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 }
                 if let refused = PermissionTable.batchRefusal(requests, disabled: disabled) {
                     _ = refuse(refused)
@@ -188,8 +204,8 @@ struct RoleBook: Sendable {
                 if !refuse(PermissionRequest(actor: actorRole, action: .setPreferences)) { view.preferences = preferences }
             case .control(.setRole(let target, let role)):
                 let request = PermissionRequest(
-                    actor: actorRole, action: .setRole, target: view.role(of: target), newRole: role,
-                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor))
+                    actor: actorRole, action: .setRole, target: rank(of: target), newRole: role,
+                    ownTarget: target == entry.actor, otherOwners: view.owners(besides: entry.actor, epochAdmins: entry.admins))
                 if !refuse(request) {
                     view.noteCompletion(of: target)
                     view.table[target] = role
@@ -197,11 +213,11 @@ struct RoleBook: Sendable {
             case .control(.delete(let messageID)):
                 let author = authors[messageID]
                 let request = PermissionRequest(
-                    actor: actorRole, action: .deleteMessage, target: author.map { view.role(of: $0) },
+                    actor: actorRole, action: .deleteMessage, target: author.map { rank(of: $0) },
                     ownTarget: author == entry.actor, preferences: view.preferences ?? GroupPreferences())
                 if !refuse(request) { deleted.insert(messageID) }
             case .control(.block(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: view.role(of: target))) {
+                if !refuse(PermissionRequest(actor: actorRole, action: .block, target: rank(of: target))) {
                     view.blocked.insert(target)
                 }
             case .control(.link(let token, let role, let approval)):
@@ -225,9 +241,9 @@ struct RoleBook: Sendable {
                     deletedAt = entry.at
                 }
             case .control(.purge(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: view.role(of: target))) { purged.insert(target) }
+                if !refuse(PermissionRequest(actor: actorRole, action: .purge, target: rank(of: target))) { purged.insert(target) }
             case .control(.unblock(let target)):
-                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: view.role(of: target))) {
+                if !refuse(PermissionRequest(actor: actorRole, action: .unblock, target: rank(of: target))) {
                     view.blocked.remove(target)
                 }
             }
@@ -251,7 +267,7 @@ struct DirectMessageStart: Hashable, Sendable {
 
 /// The role table as folded from a `RoleBook`.
 struct RoleView: Sendable {
-    /// Marmot admins now (`admin_pubkeys`).
+    /// Marmot admins now (`admin_pubkeys`); the fold judges by its order instead (`adminBit`).
     let admins: Set<PublicKey>
     /// Whether we have a base (we created the group, or an admin's snapshot arrived).
     var known = false
@@ -297,8 +313,28 @@ struct RoleView: Sendable {
         table.filter { $0.key != key && $0.value == .owner && admins.contains($0.key) }.count
     }
 
+    /// The same during the fold, at the point of the order reached (`adminBit`).
+    func owners(besides key: PublicKey, epochAdmins: Set<PublicKey>) -> Int {
+        table.filter { $0.key != key && $0.value == .owner && adminBit(of: $0.key, epochAdmins: epochAdmins) }.count
+    }
+
+    /// Whether the fold judges `key` a Marmot admin at the point of the order it has reached.
+    /// Giving or taking the admin bit is a role change (`set-role`, `set-roles`, `invitation-role`,
+    /// a snapshot) followed by its commit, so the table's order already holds every change of the
+    /// bit: a member the table has a rank for is an admin exactly when that rank is owner or
+    /// admin. Judging by today's list instead would refuse, retroactively and on every member, a
+    /// change an admin made to a member promoted later; judging by the list a receiver held when
+    /// the event arrived would differ per member (a late event is read with an old epoch's
+    /// secrets after newer commits merged). Only members the table has no rank for (added without
+    /// a role, or made admins by a bare commit outside the table) fall back to the entry's list.
+    func adminBit(of key: PublicKey, epochAdmins: Set<PublicKey>) -> Bool {
+        if let rank = table[key] { return rank.isMarmotAdmin }
+        return epochAdmins.contains(key)
+    }
+
     /// A member's effective role: the admin bit comes from the group data (MLS-enforced), the
-    /// owner mark and the lower ranks from the table.
+    /// owner mark and the lower ranks from the table. `admin` overrides the bit (the fold's
+    /// judgement at a point of the order); nil reads today's list.
     func role(of key: PublicKey, admin: Bool? = nil) -> Role {
         let entry = table[key]
         if admin ?? admins.contains(key) { return entry == .owner ? .owner : .admin }
