@@ -35,9 +35,9 @@ extension RoleMatrix {
         ]
         lines += forgesCommits ? [
             "# Forged, a non-admin's removal commit is rejected by every receiver (MIP-03",
-            "# commit_from_non_admin): its target stays in every member's list. The rejection codes are not",
-            "# listed, because the post-join self-updates of eight joiners race and each race's loser adds",
-            "# an `unprocessable` of its own, which depends on the seed.",
+            "# commit_from_non_admin), and its target stays in every member's list. The rejections are",
+            "# listed for the members who joined at creation; a later joiner also rejects the events of",
+            "# epochs before it joined (undecryptable).",
         ] : role == .owner ? [] : [
             "# Forged, an admin's removal of a higher or equal rank is an admin's commit, which receivers",
             "# merge (MIP-03 knows only admins, not the ranks the role table adds): the target is removed.",
@@ -51,10 +51,16 @@ extension RoleMatrix {
         lines += [
             "steps:",
             "  - deliver: all",
-            "  - create-group: { by: alice, with: [\(members.dropFirst().joined(separator: ", "))], admins: [\(admins.joined(separator: ", "))], name: Removal }",
+            "  - create-group: { by: alice, with: [\(admins.joined(separator: ", "))], admins: [\(admins.joined(separator: ", "))], name: Removal }",
             "  - deliver: all",
             "  - advance: { by: 2s }",
         ]
+        // The others join one commit at a time: eight joiners of one commit self-update in a race
+        // whose losers every member rejects (`unprocessable`), which would blur the rejections the
+        // forged cells must cause.
+        for label in members.dropFirst() where !admins.contains(label) {
+            lines += ["  - add-members: { by: alice, members: [\(label)] }", "  - deliver: all", "  - advance: { by: 2s }"]
+        }
         // Ranks below admin are table entries; the second owner is an admin the owner promotes.
         var roles: [String: Role] = ["alice": .owner]
         for (label, rank) in [(actor, role)] + answers.map({ ($0.target, $0.rank) }) where label != "alice" {
@@ -92,6 +98,12 @@ extension RoleMatrix {
                 lines.append("      chats: [{ members: [\(remaining.sorted().joined(separator: ", "))], roles: { \(roleList) }, removed: false }]")
             }
             lines.append("      errors: [\(label == actor ? refused.compactMap { $0.refusal?.reason }.joined(separator: ", ") : "")]")
+            // Every member rejects each forgery; the list is exact for those who joined at creation,
+            // while a later joiner's also holds the earlier epochs' events it cannot decrypt (for
+            // it, the member list above shows the forgeries were not applied).
+            if forgesCommits && (label == "alice" || admins.contains(label)) {
+                lines.append("      rejections: [\(Array(repeating: "commit_from_non_admin", count: refused.count).joined(separator: ", "))]")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
