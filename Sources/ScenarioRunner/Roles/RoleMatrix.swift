@@ -290,8 +290,8 @@ package enum RoleMatrix {
             "table's code and changes nothing; a permitted one removes its target everywhere. Forged, a",
             "non-admin's removal commit (the hostile engine's `commit-remove`) is rejected by every receiver",
             "with `commit_from_non_admin`; an admin's removal of an owner or another admin is an admin's commit,",
-            "which every receiver merges (the ranks above member exist only in GroupCore's table), so only the",
-            "sender enforces `role.removeTargetNotBelow`.",
+            "which every receiver merges (MIP-03 ranks no admin above another: owner exists only in GroupCore's",
+            "table), so only the sender enforces `role.removeTargetNotBelow`.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
