@@ -26,7 +26,9 @@ extension GroupCore {
         case .decide(let decisionID, let choice):
             await decide(decisionID, choice)
         case .removeMembers(let chatID, let members):
-            guard let chat = writableChat(chatID, needsAdmin: true) else { return }
+            // The admin requirement is the permission table's (role.removeNeedsAdmin), checked
+            // with the rank rule in removalPermitted, so that the table says what the core does.
+            guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let targets = Self.distinct(members).filter { chat.members.contains($0) && $0 != publicKey }
             guard !targets.isEmpty else {
                 fail(CoreError(.invalidAction, "nobody to remove (not members, or ourselves)"), chatID: chatID)

@@ -13,7 +13,8 @@ package enum RoleAction: String, Hashable, Sendable, CaseIterable {
     case block, unblock
     /// Change a member's role (`newRole`).
     case setRole = "set-role"
-    /// Remove a member by commit (the engine also requires a Marmot admin, MIP-03).
+    /// Remove a member by commit (MIP-03: only a Marmot admin commits a removal; the table says
+    /// so first, so that the sender's refusal names the rule, and the engine checks it again).
     case removeMember = "remove-member"
     /// Publish the role table for joiners.
     case snapshot
@@ -48,6 +49,7 @@ package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
     case blockTargetNotBelow = "role.blockTargetNotBelow"
     case targetNotBelow = "role.targetNotBelow"
     case newRoleNotBelow = "role.newRoleNotBelow"
+    case removeNeedsAdmin = "role.removeNeedsAdmin"
     case removeTargetNotBelow = "role.removeTargetNotBelow"
     case snapshotFromNonAdmin = "role.snapshotFromNonAdmin"
     case linkNeedsAdmin = "role.linkNeedsAdmin"
@@ -157,6 +159,11 @@ package enum PermissionTable {
         PermissionRule(check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit], summary: "the new role ranks below the actor's; owners may appoint owners") {
             guard let new = $0.newRole else { return $0.action != .setRole }
             return new < $0.actor || ($0.actor == .owner && new == .owner)
+        },
+        // Before the rank rule: a moderator's removal is refused for not being a Marmot admin,
+        // whatever the target. Owner and admin ranks are exactly the Marmot admins (RoleView).
+        PermissionRule(check: .removeNeedsAdmin, actions: [.removeMember], summary: "only Marmot admins (owners, admins) remove members (MIP-03)") {
+            $0.actor.isMarmotAdmin
         },
         PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember, .purge], summary: "admins remove lower ranks; owners anyone else") {
             ($0.target ?? .owner) < $0.actor || $0.actor == .owner

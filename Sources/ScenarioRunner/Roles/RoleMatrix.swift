@@ -33,9 +33,10 @@ package enum RoleMatrix {
 
     static func role(of label: String) -> Role { cast.first { $0.label == label }?.role ?? .member }
 
-    /// Every generated file: six scenarios and the report.
+    /// Every generated file: the action scenarios, one removal scenario per actor rank, and the report.
     package static func files() -> [File] {
         [send(), react(), delete(), block(), setRole(), setRoles()].map { File(path: "scenarios/roles/matrix/\($0.name).yaml", text: $0.text) }
+            + removals().map { File(path: "scenarios/roles/matrix/\($0.name).yaml", text: $0.text) }
             + [File(path: "docs/role-matrix.md", text: report())]
     }
 
@@ -281,6 +282,17 @@ package enum RoleMatrix {
             table("set-role to \(newRole.rawValue)") { PermissionTable.refusal(PermissionRequest(actor: $0, action: .setRole, target: $1, newRole: newRole)) }
         }
         table("remove-member") { PermissionTable.refusal(PermissionRequest(actor: $0, action: .removeMember, target: $1)) }
+        lines += [
+            "",
+            "A removal is an MLS commit, so receivers judge only what MIP-03 lets them: its committer's admin",
+            "bit. `scenarios/roles/matrix/remove-member-by-<actor>.yaml` runs every cell above, one target",
+            "member per rank (a removal consumes its target): a refused cell is refused by the sender with the",
+            "table's code and changes nothing; a permitted one removes its target everywhere. Forged, a",
+            "non-admin's removal commit (the hostile engine's `commit-remove`) is rejected by every receiver",
+            "with `commit_from_non_admin`; an admin's removal of an owner or another admin is an admin's commit,",
+            "which every receiver merges (MIP-03 ranks no admin above another: owner exists only in GroupCore's",
+            "table), so only the sender enforces `role.removeTargetNotBelow`.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 }
