@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ScenarioRunner
 
 extension MarmotConform {
@@ -14,21 +13,8 @@ extension MarmotConform {
 
         func run() throws {
             let root = try repository.locateOrExit().root
-            let files = CatchUpDepth.files()
-            let generated = Set(files.map(\.path))
-            let folder = root.appendingPathComponent(CatchUpDepth.folder)
-            let existing = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".yaml") }.map { "\(CatchUpDepth.folder)/\($0)" }
-            for stale in existing.sorted() where !generated.contains(stale) {
-                try FileManager.default.removeItem(at: root.appendingPathComponent(stale))
-                Console.line("removed \(stale)")
-            }
-            for file in files {
-                let url = root.appendingPathComponent(file.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.text.utf8).write(to: url)
-            }
-            Console.line("wrote \(files.count) files (\(CatchUpDepth.cellCount) cells) under \(CatchUpDepth.folder) and docs/catch-up-depth.md")
+            let written = try GeneratedFamily.write(CatchUpDepth.files(), under: root, ownedFolder: CatchUpDepth.folder)
+            Console.line("wrote \(written) files (\(CatchUpDepth.cellCount) cells) under \(CatchUpDepth.folder) and docs/catch-up-depth.md")
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ScenarioRunner
 
 extension MarmotConform {
@@ -13,12 +12,9 @@ extension MarmotConform {
 
         func run() throws {
             let root = try repository.locateOrExit().root
-            for file in RoleMatrix.files() {
-                let url = root.appendingPathComponent(file.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.text.utf8).write(to: url)
-                Console.line("wrote \(file.path)")
-            }
+            let files = RoleMatrix.files()
+            try GeneratedFamily.write(files, under: root)
+            for file in files { Console.line("wrote \(file.path)") }
         }
     }
 }

@@ -13,15 +13,7 @@ import Testing
     /// The checked-in scenarios, sample and report are what the table generates, and no scenario
     /// the table no longer generates is left behind; regenerate with `marmot-conform catch-up-depth`.
     @Test func generatedFilesAreUpToDate() throws {
-        let files = CatchUpDepth.files()
-        for file in files {
-            let committed = try? String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(file.path), encoding: .utf8)
-            #expect(committed == file.text, "\(file.path) is stale: run marmot-conform catch-up-depth")
-        }
-        let folder = Vectors.repositoryRoot.appendingPathComponent(CatchUpDepth.folder)
-        let committed = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".yaml") }.map { "\(CatchUpDepth.folder)/\($0)" }
-        #expect(Set(committed) == Set(files.map(\.path).filter { $0.hasSuffix(".yaml") }), "run marmot-conform catch-up-depth")
+        GeneratedFileChecks.expectCommitted(CatchUpDepth.files(), ownedFolder: CatchUpDepth.folder, command: "catch-up-depth")
     }
 
     /// Every cell is a valid scenario, and the family stays a sensible size.

@@ -13,15 +13,7 @@ import Testing
     /// The checked-in scenarios and report are what the table generates, and no scenario the table
     /// no longer generates is left behind; regenerate with `marmot-conform fault-matrix`.
     @Test func generatedFilesAreUpToDate() throws {
-        let files = FaultMatrix.files()
-        for file in files {
-            let committed = try? String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(file.path), encoding: .utf8)
-            #expect(committed == file.text, "\(file.path) is stale: run marmot-conform fault-matrix")
-        }
-        let folder = Vectors.repositoryRoot.appendingPathComponent(FaultMatrix.folder)
-        let committed = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".yaml") }.map { "\(FaultMatrix.folder)/\($0)" }
-        #expect(Set(committed) == Set(files.map(\.path).filter { $0.hasSuffix(".yaml") }), "run marmot-conform fault-matrix")
+        GeneratedFileChecks.expectCommitted(FaultMatrix.files(), ownedFolder: FaultMatrix.folder, command: "fault-matrix")
     }
 
     /// Every cell is a valid scenario: the loader refuses selectors that can never match.

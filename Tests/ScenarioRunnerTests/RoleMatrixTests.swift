@@ -11,10 +11,7 @@ import Testing
     /// The checked-in scenarios and report are what the table generates; regenerate with
     /// `marmot-conform role-matrix`.
     @Test func generatedFilesAreUpToDate() throws {
-        for file in RoleMatrix.files() {
-            let committed = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(file.path), encoding: .utf8)
-            #expect(committed == file.text, "\(file.path) is stale: run marmot-conform role-matrix")
-        }
+        GeneratedFileChecks.expectCommitted(RoleMatrix.files(), command: "role-matrix")
     }
 
     static let roleScenarios: [(Scenario, String)] = {

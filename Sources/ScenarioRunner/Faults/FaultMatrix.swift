@@ -133,10 +133,7 @@ package enum FaultMatrix {
     }
 
     /// A generated file: its path under the repository and its text.
-    package struct File: Sendable {
-        package let path: String
-        package let text: String
-    }
+    package typealias File = GeneratedFile
 
     /// Where the scenarios are written, under the repository.
     package static let folder = "scenarios/fault-matrix"

@@ -26,10 +26,7 @@ package enum RoleMatrix {
     }
 
     /// A generated file: its path under the repository and its text.
-    package struct File: Sendable {
-        package let path: String
-        package let text: String
-    }
+    package typealias File = GeneratedFile
 
     static func role(of label: String) -> Role { cast.first { $0.label == label }?.role ?? .member }
 
