@@ -102,7 +102,9 @@ struct LifecycleTests {
         #expect(try await world.errorCodes(of: "dave") == [.chatRemoved])
         await world.dispatch("alice", .sendMessage(chatID: chatID, text: "after dave"))
         await world.runUntilQuiescent()
-        #expect(try await world.messages(in: chatID, of: "dave") == ["three"], "history from his join on")
+        // History for new members is on by default: alice sent dave the messages before his join.
+        #expect(try await world.messages(in: chatID, of: "dave") == ["one", "two", "three"], "history, then his own")
+        #expect(try await world.chat(chatID, of: "dave")?.historyMessages.map(\.content) == ["one", "two"])
         #expect(try await world.messages(in: chatID, of: "carol") == ["one", "two", "three", "after dave"])
         // Before: the group's stored history from before his join (older epochs) was undecryptable.
         // After: MDK refuses to use a group it evicted us from.
