@@ -75,20 +75,10 @@ import Testing
 
     /// Runs one committed cell on the Swift engine, seed 1, with `recovery`; true when it passes.
     static func passes(_ id: String, recovery: Recovery) async throws -> Bool {
-        let path = "\(CatchUpDepth.folder)/\(id).yaml"
-        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
-        let scenario = try Scenario(yaml: text, file: path)
-        var executor = swiftOnlyExecutor()
-        executor.recovery = recovery
-        let execution = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: path)
-        return execution.run.notRun == nil && execution.run.verdict == .pass
+        try await committedScenarioPasses("\(CatchUpDepth.folder)/\(id).yaml", recovery: recovery)
     }
 
-    static func without(_ change: (inout Recovery) -> Void) -> Recovery {
-        var recovery = Recovery()
-        change(&recovery)
-        return recovery
-    }
+    static func without(_ change: (inout Recovery) -> Void) -> Recovery { recoveryWithout(change) }
 
     /// The rule this family brought: erin, removed and added again while away, meets the welcome
     /// before her removal (k2) or her removal before the new epoch's events (k7); without welcomes

@@ -13,20 +13,10 @@ import Testing
 
     /// Runs one committed cell on the Swift engine with `recovery` and `seed`; true when it passes.
     static func passes(_ cell: String, seed: UInt64, recovery: Recovery = Recovery()) async throws -> Bool {
-        let path = "\(FaultMatrix.folder)/\(cell).yaml"
-        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
-        let scenario = try Scenario(yaml: text, file: path)
-        var executor = swiftOnlyExecutor()
-        executor.recovery = recovery
-        let execution = await executor.execute(scenario, seed: seed, selection: "swift", reproduce: path)
-        return execution.run.notRun == nil && execution.run.verdict == .pass
+        try await committedScenarioPasses("\(FaultMatrix.folder)/\(cell).yaml", seed: seed, recovery: recovery)
     }
 
-    static func without(_ change: (inout Recovery) -> Void) -> Recovery {
-        var recovery = Recovery()
-        change(&recovery)
-        return recovery
-    }
+    static func without(_ change: (inout Recovery) -> Void) -> Recovery { recoveryWithout(change) }
 
     /// bob's rename commit is lost on its way; alice's add is applied by everyone meanwhile. Given
     /// up at its timeout and asked for again, bob's rename follows the add; republished instead, it

@@ -39,19 +39,10 @@ import Testing
 
     /// Runs one committed cell on the Swift engine, seed 1, with `recovery`; true when it passes.
     static func passes(_ path: String, recovery: Recovery) async throws -> Bool {
-        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
-        let scenario = try Scenario(yaml: text, file: path)
-        var executor = swiftOnlyExecutor()
-        executor.recovery = recovery
-        let execution = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: path)
-        return execution.run.notRun == nil && execution.run.verdict == .pass
+        try await committedScenarioPasses(path, recovery: recovery)
     }
 
-    static func without(_ change: (inout Recovery) -> Void) -> Recovery {
-        var recovery = Recovery()
-        change(&recovery)
-        return recovery
-    }
+    static func without(_ change: (inout Recovery) -> Void) -> Recovery { recoveryWithout(change) }
 
     /// Acceptance (issue 20): switching off the welcome retry makes a matrix cell fail.
     @Test func welcomeRetryIsNeededByTheMatrix() async throws {
