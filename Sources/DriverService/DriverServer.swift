@@ -61,7 +61,7 @@ package actor DriverServer {
         switch request.method {
         case .hello: return hello()
         case .createInstance: return try createInstance(request.params)
-        case .destroyInstance:
+        case .destroyInstance, .closeInstance:
             let name = try request.params.string("instance")
             guard instances.removeValue(forKey: name) != nil else { throw EngineError(.unknownInstance, "no instance `\(name)`") }
             return [:]
@@ -86,6 +86,10 @@ package actor DriverServer {
         // The engine keeps its state in memory: the key is checked as the protocol asks, not used.
         _ = try params.bytes("encryption_key", count: 32)
         _ = try params.object("config")
+        // No store to reopen: a restarted member would come back empty, so its run must not pass.
+        guard !params.has("directory") else {
+            throw EngineError(.badRequest, "this driver keeps its instances in memory: it cannot open a store in `directory`")
+        }
         counter += 1
         let name = params.has("instance") ? try params.string("instance") : "i\(counter)"
         guard instances[name] == nil else { throw EngineError(.instanceExists, "instance `\(name)` already exists") }

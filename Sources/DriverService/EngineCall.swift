@@ -10,7 +10,7 @@ enum EngineCall {
         -> [String: JSONValue]
     {
         switch method {
-        case .hello, .createInstance, .destroyInstance:
+        case .hello, .createInstance, .destroyInstance, .closeInstance:
             throw EngineError(.internal, "\(method.rawValue) is served by the driver, not an instance")
         case .createKeyPackage:
             let draft = try await engine.createKeyPackage(

@@ -40,7 +40,7 @@ public struct CreatedGroup: Hashable, Sendable {
 }
 
 /// Which parts of the Marmot group data (extension 0xF2EE) a commit changes; nil leaves a field as is.
-public struct GroupDataChanges: Hashable, Sendable {
+public struct GroupDataChanges: Hashable, Sendable, Codable {
     public var name: String?
     public var description: String?
     public var relays: [String]?

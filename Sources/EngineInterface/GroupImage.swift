@@ -44,3 +44,27 @@ public struct PreparedGroupImage: Hashable, Sendable {
         self.image = image
     }
 }
+
+// Stored by app cores that persist their state: the three fields as byte arrays; decoding checks
+// their MIP-01 lengths as `init?` does.
+extension GroupImage: Codable {
+    private enum CodingKeys: String, CodingKey { case hash, key, nonce }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let image = GroupImage(
+            hash: try container.decode([UInt8].self, forKey: .hash), key: try container.decode([UInt8].self, forKey: .key),
+            nonce: try container.decode([UInt8].self, forKey: .nonce))
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "image fields of the wrong length"))
+        }
+        self = image
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hash, forKey: .hash)
+        try container.encode(key, forKey: .key)
+        try container.encode(nonce, forKey: .nonce)
+    }
+}

@@ -43,3 +43,15 @@ public struct ModuleError<Domain>: CodedError {
         self.reason = reason
     }
 }
+
+// A code is stored (an app core's persisted errors) as its name alone: the domain is the type's.
+extension ErrorCode: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}

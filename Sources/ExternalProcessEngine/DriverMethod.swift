@@ -4,6 +4,7 @@ package enum DriverMethod: String, CaseIterable, Sendable {
     case hello = "hello"
     case createInstance = "create_instance"
     case destroyInstance = "destroy_instance"
+    case closeInstance = "close_instance"
     case createKeyPackage = "create_key_package"
     case parseKeyPackage = "parse_key_package"
     case createGroup = "create_group"

@@ -28,18 +28,27 @@ extension DriverProcess {
     ///   - config: engine time/epoch windows by protocol name (e.g. `max_past_epochs`).
     ///   - world: the member's clock and seeded stream; every request of the instance (this one
     ///     included: it seeds the engine's own generators) then carries them.
-    package func makeEngine(instance: String, encryptionKey: [UInt8], config: [String: Int] = [:], world: WorldFeed? = nil)
-        async throws(EngineError) -> ExternalProcessEngine
-    {
+    ///   - directory: where the instance keeps its store (absolute; a member that restarts): reopened
+    ///     when a store is there, kept after `close(_:)`. Nil: a fresh store the driver owns.
+    package func makeEngine(
+        instance: String, encryptionKey: [UInt8], config: [String: Int] = [:], world: WorldFeed? = nil, directory: String? = nil
+    ) async throws(EngineError) -> ExternalProcessEngine {
         guard encryptionKey.count == 32 else {
             throw EngineError(.badRequest, "encryption key must be 32 bytes, got \(encryptionKey.count)")
         }
-        let reply = DriverReply(.createInstance, try await call(.createInstance, [
+        var params: [String: JSONValue] = [
             "instance": .string(instance),
             "encryption_key": .string(encryptionKey.hexString),
             "config": .object(config.mapValues { JSONValue($0) }),
-        ], world: world?.stamp(for: .createInstance)))
+        ]
+        if let directory { params["directory"] = .string(directory) }
+        let reply = DriverReply(.createInstance, try await call(.createInstance, params, world: world?.stamp(for: .createInstance)))
         return ExternalProcessEngine(driver: self, instance: try reply.string("instance"), world: world)
+    }
+
+    /// Closes an instance and keeps its store (made with a `directory`): the member's app stopped.
+    package func close(_ engine: ExternalProcessEngine) async throws(EngineError) {
+        _ = try await call(.closeInstance, ["instance": .string(engine.instance)], world: engine.world?.stamp(for: .closeInstance))
     }
 
     /// Deletes an instance and its storage.

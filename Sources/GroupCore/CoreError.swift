@@ -31,4 +31,7 @@ extension CoreError.Code {
     package static let invalidAction = Self("core.invalidAction")
     /// The core has not been started (no `.start` input yet).
     package static let notStarted = Self("core.notStarted")
+    /// A persisted state (docs/core-state-format.md) cannot be read: not a snapshot, another
+    /// version, another member's, or a value that fails its check.
+    package static let stateUnreadable = Self("core.stateUnreadable")
 }

@@ -97,6 +97,10 @@ package actor GroupCore {
     var keyPackageAuthors: [String: PublicKey] = [:]
     var publishes: [String: PublishPurpose] = [:]
     var timers: [TimerToken: TimerPurpose] = [:]
+    /// How long each timer was set for (entries of fired timers are pruned after each input).
+    var timerDurations: [TimerToken: UInt64] = [:]
+    /// Made from a persisted state: `.start` resumes instead of coming online for the first time.
+    var restored = false
     /// Publishes waiting for their relays' OKs, by event id (Relays/GroupCore+Acknowledgements.swift).
     var acknowledgementWatches: [String: AcknowledgementWatch] = [:]
     var nextAcknowledgementToken: UInt64 = 0
@@ -139,13 +143,18 @@ package actor GroupCore {
         }
         await pumpChatRelay()
         reconcileAcknowledgementWatches()
+        if timerDurations.count > timers.count + 64 { timerDurations = timerDurations.filter { timers[$0.key] != nil } }
         publishStateIfChanged()
         return pending
     }
 
     // MARK: - Helpers shared by the extensions
 
-    func emit(_ effect: CoreEffect) { pending.append(effect) }
+    func emit(_ effect: CoreEffect) {
+        // Remembered for a restart, which starts every running timer again (Persistence/).
+        if case .startTimer(let token, let milliseconds) = effect { timerDurations[token] = milliseconds }
+        pending.append(effect)
+    }
 
     func note(_ text: String) { pending.append(.note(text)) }
 

@@ -38,6 +38,11 @@ package struct FaultRule: Sendable {
         case reject(prefix: MachineReadablePrefix, message: String)
         /// An EVENT reaches the relay and is stored, but the OK to the publisher is lost.
         case withholdOK
+        /// The frame's member stops (its app is killed) and starts again `down` later: a frame to
+        /// a relay reaches it first (it was written to the socket), its answer dies with the
+        /// connection; a frame to the member is lost with its connection as it arrives. The world
+        /// carries the restart out (`RelayNetwork.takeRestartRequests()`).
+        case restart(down: VirtualDuration)
     }
 
     /// Which matches of the selector the action applies to.

@@ -17,6 +17,9 @@ package struct Transit: Sendable {
     var effect: FaultRule.Action?
     /// The relay's connection a frame to a member travels on.
     let connection: ConnectionID?
+    /// Which start of its member sent a frame to a relay: a frame a stopped member had in flight
+    /// is lost (RelayNetwork+Restarts.swift).
+    var incarnation = 0
 
     init(member: String, relay: String, toRelay: Bool, frame: String, meaning: RelayOutput.Meaning?, connection: ConnectionID? = nil) {
         self.connection = connection
@@ -103,6 +106,10 @@ extension RelayNetwork {
             case .reorder:
                 scheduler.record("fault", link, "rule-\(id) reorder \(transit.summary)")
                 reorder = true
+            case .restart:
+                guard !transit.toRelay || transit.verb == "EVENT" else { continue }
+                scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action)")
+                transit.effect = rule.action
             case .reject, .withholdOK:
                 guard transit.toRelay, transit.verb == "EVENT" else { continue }
                 scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action)")

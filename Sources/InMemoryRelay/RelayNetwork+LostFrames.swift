@@ -31,6 +31,11 @@ extension RelayNetwork {
             scheduler.record("lost", link, "connection \(connection) closed: \(transit.summary)")
             return
         }
+        if case .restart(let down)? = transit.effect {
+            // Lost with the connection of a member that stops as it arrives.
+            scheduler.record("lost", link, "its member stops: \(transit.summary)")
+            return requestRestart(of: transit.member, down: down, after: transit)
+        }
         let content = Delivery.Content.frame(transit.frame, transit.meaning ?? .notice)
         inboxes[transit.member, default: []].append(Delivery(relay: transit.relay, time: scheduler.now, content: content))
         scheduler.record("arrive", link, transit.summary)

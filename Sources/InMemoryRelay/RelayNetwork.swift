@@ -51,6 +51,10 @@ package struct RelayNetwork: Sendable {
     /// Connections a lost frame broke (RelayNetwork+LostFrames.swift): what was still in flight on them is lost.
     var brokenConnections: Set<ConnectionID> = []
     var authorKeys: [String: String] = [:]
+    /// How many times each member was stopped, and the restarts fault rules asked for
+    /// (RelayNetwork+Restarts.swift).
+    var incarnations: [String: Int] = [:]
+    var restartRequests: [RestartRequest] = []
     var networkStream: SeededGenerator
     /// Set by a schedule explorer: same-instant ties are then its choice (RelayNetwork+Choices).
     package var choices: ScheduleChoices?
@@ -171,7 +175,8 @@ package struct RelayNetwork: Sendable {
             inboxes[member, default: []].append(Delivery(relay: relay, time: scheduler.now, content: .unreachable))
             return
         }
-        let transit = Transit(member: member, relay: relay, toRelay: true, frame: frame, meaning: nil)
+        var transit = Transit(member: member, relay: relay, toRelay: true, frame: frame, meaning: nil)
+        transit.incarnation = incarnations[member] ?? 0
         scheduler.record("send", "\(member)->\(relay)", transit.summary)
         route(transit)
     }
@@ -233,6 +238,10 @@ package struct RelayNetwork: Sendable {
     private mutating func arrive(_ transit: Transit) {
         let link = "\(transit.member)->\(transit.relay)"
         guard transit.toRelay else { return arriveAtMember(transit) }
+        guard transit.incarnation == incarnations[transit.member] ?? 0 else {
+            scheduler.record("lost", link, "its member stopped: \(transit.summary)")
+            return
+        }
         guard hosts[transit.relay]?.isUp == true, let connection = connection(of: transit.member, at: transit.relay) else {
             scheduler.record("lost", link, "relay down: \(transit.summary)")
             return
@@ -260,6 +269,7 @@ package struct RelayNetwork: Sendable {
             }
             routeOutput(output, from: transit.relay)
         }
+        if case .restart(let down)? = transit.effect { requestRestart(of: transit.member, down: down, after: transit) }
     }
 
     mutating func routeOutput(_ output: RelayOutput, from relay: String) {

@@ -43,10 +43,20 @@ enum Engines {
                 + "the engines file expects \(expected)")
         }
         let counter = InstanceCounter()
+        let open = OpenStores()
         let entry = EngineSet.Entry(factory: { context in
-            try await process.makeEngine(
-                instance: "\(context.label)-\(await counter.next())", encryptionKey: context.storageKey,
-                world: WorldFeed(clock: context.clock, generator: context.generator))
+            let instance = "\(context.label)-\(await counter.next())"
+            let world = WorldFeed(clock: context.clock, generator: context.generator)
+            guard context.persistent else {
+                return try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world)
+            }
+            // A member that restarts: its instance before the restart closes (its app stopped), and
+            // the new one reopens the same store.
+            let directory = context.storageDirectory + "/mdk"
+            if let previous = await open.take(directory) { try await process.close(previous) }
+            let engine = try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
+            await open.put(engine, at: directory)
+            return engine
         }, deterministic: true)
         return (entry, version, { await process.shutdown() })
     }
@@ -113,6 +123,13 @@ struct EngineSession {
 }
 
 /// Unique instance names across runs sharing one driver.
+/// The driver instance open on each member store of persisting runs.
+actor OpenStores {
+    private var engines: [String: ExternalProcessEngine] = [:]
+    func take(_ directory: String) -> ExternalProcessEngine? { engines.removeValue(forKey: directory) }
+    func put(_ engine: ExternalProcessEngine, at directory: String) { engines[directory] = engine }
+}
+
 actor InstanceCounter {
     private var value = 0
     func next() -> Int {

@@ -11,6 +11,28 @@ package struct EngineContext: Sendable {
     package let generator: SeededGenerator
     /// Unix seconds of the world clock at the moment of the call.
     package let clock: @Sendable () -> UInt64
+    /// A directory private to the member, the same at every start of it within one run, under the
+    /// run's temporary directory and removed with the world. It exists only when `persistent`.
+    package let storageDirectory: String
+    /// 0 at the member's first start, 1 after its first restart, …: `generator` is derived from
+    /// the label and this number, so a restarted engine never replays random bytes it used.
+    package let start: Int
+    /// Whether the run persists (it restarts members): an engine then keeps its state in
+    /// `storageDirectory` and reopens it at the next start.
+    package let persistent: Bool
+
+    package init(
+        label: String, storageKey: [UInt8], generator: SeededGenerator, clock: @escaping @Sendable () -> UInt64,
+        storageDirectory: String = "", start: Int = 0, persistent: Bool = false
+    ) {
+        self.label = label
+        self.storageKey = storageKey
+        self.generator = generator
+        self.clock = clock
+        self.storageDirectory = storageDirectory
+        self.start = start
+        self.persistent = persistent
+    }
 }
 
 /// The world's time as engines read it: the world sets it before every input it feeds a core, so

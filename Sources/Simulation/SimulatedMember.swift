@@ -6,8 +6,11 @@ import Nostr
 package struct SimulatedMember: Sendable {
     package let label: String
     package let keypair: Keypair
-    package let core: GroupCore
-    package let engine: any ProtocolEngine
+    /// The engine's storage key, the same at every start (MDK opens its store with it).
+    let storageKey: [UInt8]
+    /// The member's current core and engine: a restart replaces both (World+Restart.swift).
+    package internal(set) var core: GroupCore
+    package internal(set) var engine: any ProtocolEngine
     package internal(set) var updates: [AppUpdate] = []
     /// The member's UI host (docs/architecture.md, "The host and `rev`") and the channel its
     /// updates reach it through.

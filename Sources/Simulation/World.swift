@@ -28,13 +28,13 @@ package final class World {
     /// For each `log` entry, how many network trace entries preceded it: the two traces merge into
     /// the one order in which things happened (outside both fingerprints).
     package private(set) var logAnchors: [Int] = []
-    package private(set) var members: [String: SimulatedMember] = [:]
-    private let engineFactory: ContextualEngineFactory
-    private var generator: SeededGenerator
+    package internal(set) var members: [String: SimulatedMember] = [:]
+    let engineFactory: ContextualEngineFactory
+    var generator: SeededGenerator
     private var relayNames: [String: String] = [:]
-    private var timers: [WorldTimer] = []
+    var timers: [WorldTimer] = []
     private var timerSequence: UInt64 = 0
-    private let clock = WorldClock()
+    let clock = WorldClock()
     var tampers: [Tamper] = []
     /// Group-image blobs (BlobStore.swift), and fetches waiting for their answer.
     var blobStore = BlobStore()
@@ -46,6 +46,14 @@ package final class World {
     private var publishedIDs: Set<EventID> = []
     /// Seeded stream for injected events (throwaway keys, broken signatures).
     var injectStream: SeededGenerator
+    /// Restarts (World+Restart.swift): the run's storage root when it persists, each member's
+    /// options (a restarted core is configured as the first), how often each was started, the
+    /// members that are down and when each starts again.
+    let storage: StorageRoot?
+    var memberOptions: [String: MemberOptions] = [:]
+    var startCounts: [String: Int] = [:]
+    var downMembers: Set<String> = []
+    var pendingStarts: [PendingStart] = []
 
     package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in
@@ -60,6 +68,7 @@ package final class World {
         generator = network.scheduler.generator.child("members")
         injectStream = network.scheduler.generator.child("inject")
         self.engineFactory = engineFactory
+        storage = configuration.persistent ? StorageRoot() : nil
         for relay in configuration.relays {
             let url = WorldConfiguration.url(of: relay.name)
             network.addRelay(relay.name, url: url, policy: relay.policy)
@@ -95,22 +104,17 @@ package final class World {
         let storageKey = (0..<4).flatMap { _ in withUnsafeBytes(of: stream.next().littleEndian, Array.init) }
         // An engine may read the clock while it is made (MDK's driver does): give it the world's now.
         clock.set(network.unixSeconds)
-        let engine = try await engineFactory(EngineContext(
-            label: label, storageKey: storageKey, generator: stream.child("engine"), clock: clock.reader))
-        let configuration = CoreConfiguration(
-            keypair: keypair, profileName: options.profileName ?? label,
-            discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
-            keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
-            inboxRelays: options.inboxRelays.map(WorldConfiguration.url(of:)),
-            groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
-            behaviour: options.behaviour
-        )
+        memberOptions[label] = options
+        startCounts[label] = 0
+        let engine = try await engineFactory(engineContext(label, storageKey: storageKey, stream: stream, start: 0))
+        let configuration = Self.coreConfiguration(keypair: keypair, label: label, options: options)
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
         // The channel's stream is a child of its own: asking for perturbations draws nothing
         // any other stream would have drawn, so no other member's run changes.
         let channel = UpdateChannel(perturbations: options.updateDelivery, stream: network.scheduler.generator.child("host/\(label)"))
         members[label] = SimulatedMember(
-            label: label, keypair: keypair, core: core, engine: engine, host: UpdateHost(rules: options.hostRules), channel: channel)
+            label: label, keypair: keypair, storageKey: storageKey, core: core, engine: engine, host: UpdateHost(rules: options.hostRules),
+            channel: channel)
         network.register(member: label, publicKey: keypair.publicKey)
         record("member", label, "added \(keypair.publicKey.hex.prefix(16))")
         await feed(.start, to: label)
@@ -187,6 +191,19 @@ package final class World {
         // Deliveries the network produced without a queue step (a send to a downed relay is
         // answered "unreachable" at once) come before anything later on the timeline.
         if await deliverArrivals() { return true }
+        if await carryOutRestartRequests() { return true }
+        // A member that starts again comes before a timer due at the same instant.
+        if let start = pendingStarts.first, start.time <= (timers.first?.time ?? start.time) {
+            if let due = network.nextDueTime(), due <= start.time {
+                network.runUntilIdle(limit: 1)
+                await deliverArrivals()
+                return true
+            }
+            pendingStarts.removeFirst()
+            network.advance(by: VirtualDuration(microseconds: start.time.microseconds - now.microseconds))
+            await startAgain(start.member)
+            return true
+        }
         let nextTimer = timers.first
         if let nextTimer {
             // The network's step goes first when it is due no later than the timer.
@@ -221,7 +238,8 @@ package final class World {
         while true {
             let networkDue = network.nextDueTime().map { $0 <= deadline } ?? false
             let timerDue = timers.first.map { $0.time <= deadline } ?? false
-            guard networkDue || timerDue else { break }
+            let startDue = pendingStarts.first.map { $0.time <= deadline } ?? false
+            guard networkDue || timerDue || startDue || network.hasRestartRequests else { break }
             await step()
         }
         network.advance(by: VirtualDuration(microseconds: deadline.microseconds - now.microseconds))
@@ -236,6 +254,8 @@ package final class World {
         for label in labels {
             for delivery in network.takeDeliveries(for: label) {
                 delivered = true
+                // A stopped app reads nothing (the network closed its connections as it stopped).
+                guard !downMembers.contains(label) else { continue }
                 let url = WorldConfiguration.url(of: delivery.relay)
                 switch delivery.content {
                 case .frame(let text, _):
@@ -251,7 +271,7 @@ package final class World {
     }
 
     func feed(_ input: CoreInput, to label: String) async {
-        guard let core = members[label]?.core else { return }
+        guard let core = members[label]?.core, !downMembers.contains(label) else { return }
         clock.set(network.unixSeconds)
         // Only under a schedule explorer: the member's inputs make its part of the state key.
         if network.choices != nil {
@@ -265,6 +285,7 @@ package final class World {
             if case .update(let update) = effect { arrivals += offerToHost(update, of: label) }
         }
         await deliverToHost(arrivals, of: label)
+        if storage != nil { await persist(label) }
         if !blobFetches.isEmpty { await answerBlobFetches() }
     }
 

@@ -32,6 +32,9 @@ package struct WorldConfiguration: Sendable {
     package var latency: VirtualDuration
     /// Extra latency per frame, drawn from the world's seeded network stream, up to this much.
     package var jitter: VirtualDuration
+    /// Whether members persist their state (core snapshot after every input, engine store) so that
+    /// they can be restarted (World+Restart.swift). Off, runs keep their speed and write nothing.
+    package var persistent = false
 
     package init(
         seed: UInt64,

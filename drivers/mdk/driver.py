@@ -319,18 +319,40 @@ class Driver:
         name = optional(params, "instance", str) or f"i{self.counter}"
         if name in self.instances:
             raise DriverError("instance_exists", f"instance `{name}` already exists")
-        directory = os.path.join(self.run_dir, f"{self.counter:04d}")
-        os.makedirs(directory)
-        engine = mdk.new_mdk_with_key(os.path.join(directory, "mdk.sqlite"), key, uniffi.MdkConfig(**settings))
-        self.instances[name] = (engine, directory)
+        # A caller's directory (a member that restarts) is the caller's: its store is reopened when it
+        # is there, and it is never removed here. Otherwise the instance gets a fresh one of ours.
+        given = optional(params, "directory", str)
+        if given is not None:
+            if not os.path.isabs(given):
+                raise DriverError("bad_request", "parameter `directory` must be an absolute path")
+            directory = given
+            os.makedirs(directory, exist_ok=True)
+        else:
+            directory = os.path.join(self.run_dir, f"{self.counter:04d}")
+            os.makedirs(directory)
+        try:
+            engine = mdk.new_mdk_with_key(os.path.join(directory, "mdk.sqlite"), key, uniffi.MdkConfig(**settings))
+        except Exception as exc:
+            raise DriverError("storage", f"cannot open the store in {directory}: {type(exc).__name__}: {exc}") from None
+        self.instances[name] = (engine, directory if given is None else None)
         return {"instance": name}
+
+    def close_instance(self, params):
+        # The instance goes, its store stays (a member that stops; `create_instance` with the same
+        # `directory` reopens it). Dropping the last reference closes the SQLite connection.
+        name = need(params, "instance", str)
+        if name not in self.instances:
+            raise DriverError("unknown_instance", f"no instance `{name}`")
+        del self.instances[name]
+        return {}
 
     def destroy_instance(self, params):
         name = need(params, "instance", str)
         if name not in self.instances:
             raise DriverError("unknown_instance", f"no instance `{name}`")
         _engine, directory = self.instances.pop(name)
-        shutil.rmtree(directory, ignore_errors=True)
+        if directory is not None:
+            shutil.rmtree(directory, ignore_errors=True)
         return {}
 
     # -- key packages (MIP-00) -------------------------------------------------------------------
@@ -527,7 +549,7 @@ class Driver:
 
 
 METHODS = [
-    "hello", "create_instance", "destroy_instance",
+    "hello", "create_instance", "destroy_instance", "close_instance",
     "create_key_package", "parse_key_package",
     "create_group", "add_members", "remove_members", "leave_group", "self_demote", "self_update",
     "update_group_data", "merge_pending_commit", "clear_pending_commit",

@@ -1,11 +1,17 @@
 import Nostr
 
 /// Everything the core remembers about channels, in whichever role it plays in each.
-struct ChannelBook: Sendable {
+struct ChannelBook: Sendable, Codable {
+    /// A fan-out group of a channel we subscribe to, and the chat relay that administers it.
+    struct FanOut: Sendable, Codable {
+        let channelID: String
+        let relay: PublicKey
+    }
+
     /// Channels we own or subscribe to, by channel id.
     var records: [String: ChannelRecord] = [:]
     /// Subscriber side: fan-out chat id → the channel and the relay that administers it.
-    var fanOuts: [String: (channelID: String, relay: PublicKey)] = [:]
+    var fanOuts: [String: FanOut] = [:]
     /// Chat-relay side: the channels we serve, by channel id.
     var services: [String: RelayService] = [:]
     /// Chat-relay side: join requests for channels we have not joined yet, by channel id. A relay
@@ -24,7 +30,7 @@ struct ChannelBook: Sendable {
 }
 
 /// One channel we own or subscribe to.
-struct ChannelRecord: Sendable {
+struct ChannelRecord: Sendable, Codable {
     let channelID: String
     var name: String
     var description: String
@@ -65,7 +71,7 @@ struct ChannelRecord: Sendable {
 }
 
 /// A channel a chat relay serves: its fan-out group and the subscribers waiting to be admitted.
-struct RelayService: Sendable {
+struct RelayService: Sendable, Codable {
     let channelID: String
     var fanOutID: String?
     /// Subscribers who asked to join, in arrival order, not yet in a commit.
@@ -79,7 +85,7 @@ struct RelayService: Sendable {
 }
 
 /// A channel being created: its relays' key packages are being fetched.
-struct ChannelDraft: Sendable {
+struct ChannelDraft: Sendable, Codable {
     var relays: [PublicKey]
     /// Owners beside the creator: admins of the channel group, named in the link.
     var coOwners: [PublicKey]

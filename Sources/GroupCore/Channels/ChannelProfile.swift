@@ -5,7 +5,7 @@ import Nostr
 /// subscriber welcomed into it knows which of its channels (and which relay) the welcome is for.
 ///
 ///   {"marmot_channel": "<channel id or empty for the channel group>", "description": "...", "welcome": "..."}
-struct ChannelProfile: Hashable, Sendable {
+struct ChannelProfile: Hashable, Sendable, Codable {
     /// Empty in the channel group itself; the channel id in a fan-out.
     var channelID: String
     var description: String

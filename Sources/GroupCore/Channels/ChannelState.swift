@@ -5,8 +5,8 @@
 import Nostr
 
 /// A channel as its owner or one of its subscribers sees it (chat relays keep no UI state).
-package struct ChannelState: Hashable, Sendable {
-    package enum Role: String, Hashable, Sendable {
+package struct ChannelState: Hashable, Sendable, Codable {
+    package enum Role: String, Hashable, Sendable, Codable {
         case owner, subscriber
     }
 
@@ -43,7 +43,7 @@ package struct ChannelState: Hashable, Sendable {
 }
 
 /// One chat relay of a channel, and how far it got.
-package struct ChannelRelayState: Hashable, Sendable {
+package struct ChannelRelayState: Hashable, Sendable, Codable {
     package var pubkey: PublicKey
     package var status: ChannelRelayStatus
     /// Owners: the subscriber count the relay last reported.
@@ -56,13 +56,13 @@ package struct ChannelRelayState: Hashable, Sendable {
 
 /// A relay test, like the relay test button of the channel settings: the owner pings the relay,
 /// which passes when it answers with where it stands before the deadline.
-package enum ChannelRelayTest: String, Hashable, Sendable {
+package enum ChannelRelayTest: String, Hashable, Sendable, Codable {
     case pending, passed, failed
 }
 
 /// Owners see new → invited → accepted → active (or failed), then closed once the relay confirms
 /// a deletion; subscribers requested → joined (or failed).
-package enum ChannelRelayStatus: String, Hashable, Sendable {
+package enum ChannelRelayStatus: String, Hashable, Sendable, Codable {
     case new, invited, accepted, active
     case requested, joined
     case failed
@@ -71,7 +71,7 @@ package enum ChannelRelayStatus: String, Hashable, Sendable {
 
 /// What a subscriber needs to join: the channel's name, its owners (whose signatures subscribers
 /// check end to end) and its chat relays.
-package struct ChannelLink: Hashable, Sendable {
+package struct ChannelLink: Hashable, Sendable, Codable {
     package var channelID: String
     package var name: String
     package var owners: [PublicKey]
@@ -86,7 +86,7 @@ package struct ChannelLink: Hashable, Sendable {
 }
 
 /// How a chat relay treats broadcasts: honestly, or (to test subscribers) altering or forging them.
-package enum ChatRelayConduct: String, Hashable, Sendable, CaseIterable {
+package enum ChatRelayConduct: String, Hashable, Sendable, Codable, CaseIterable {
     /// Forwards each owner-signed broadcast as it is.
     case honest
     /// Changes the text of the inner event and forwards it with the owner's now-stale signature.

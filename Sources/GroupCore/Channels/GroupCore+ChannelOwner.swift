@@ -48,7 +48,7 @@ extension GroupCore {
             record(failed, chatID: channelID)
             changed("channel \(channelID.prefix(8)) created")
             note("created channel \(channelID.prefix(8)) with \(found.count - coOwners.count) relay(s) invited")
-            sendWelcomes(zip(created.welcomeRumors, found.map(\.0)).map { ($0, $1) })
+            sendWelcomes(zip(created.welcomeRumors, found.map(\.0)).map { WelcomeRumor(rumor: $0, invitee: $1) })
         } catch {
             fail(error, during: "creating the channel", chatID: nil)
         }

@@ -68,7 +68,7 @@ extension GroupCore {
             var channel = channels.records[profile.channelID], channel.role == .subscriber, channel.relays.contains(relay),
             snapshot.admins.contains(relay)
         else { return false }
-        channels.fanOuts[snapshot.nostrGroupID] = (profile.channelID, relay)
+        channels.fanOuts[snapshot.nostrGroupID] = ChannelBook.FanOut(channelID: profile.channelID, relay: relay)
         if channel.left {
             leftChannelWelcomed(profile.channelID, by: relay)
             return true
@@ -87,7 +87,7 @@ extension GroupCore {
     /// event must verify (id and signature), be signed by an owner named in the link and belong to
     /// this channel; then it is shown once, whichever relay brought it first.
     func subscriberReceived(_ received: ReceivedMessage, in fanOutID: String) {
-        guard let (channelID, relay) = channels.fanOuts[fanOutID], var channel = channels.records[channelID], !channel.left else { return }
+        guard let (channelID, relay) = channels.fanOuts[fanOutID].map({ ($0.channelID, $0.relay) }), var channel = channels.records[channelID], !channel.left else { return }
         if received.sender == relay, received.rumor.kind == .channelClosed {
             return subscriberReceivedClosing(received, channelID: channelID, relay: relay)
         }

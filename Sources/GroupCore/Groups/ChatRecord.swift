@@ -2,7 +2,7 @@ import EngineInterface
 import Nostr
 
 /// What the core remembers about one group, refreshed from the engine after every commit.
-struct ChatRecord: Sendable {
+struct ChatRecord: Sendable, Codable {
     /// hex of the Marmot group id (the `h` tag); stable across epochs.
     let chatID: String
     let mlsGroupID: MLSGroupID

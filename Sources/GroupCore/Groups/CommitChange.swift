@@ -2,7 +2,7 @@ import EngineInterface
 import Nostr
 
 /// A commit the core asks its engine for.
-enum CommitChange: Sendable {
+enum CommitChange: Sendable, Codable {
     case add([Event])
     case remove([PublicKey])
     case rename(String)

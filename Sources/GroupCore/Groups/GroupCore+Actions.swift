@@ -155,7 +155,7 @@ extension GroupCore {
             await announceInvitationRoles(in: chatID)
             record(failed, chatID: chatID)
             note("created \(chatID.prefix(8)) at epoch \(created.group.epoch)")
-            sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { ($0, $1) })
+            sendWelcomes(zip(created.welcomeRumors, invitees.map(\.0)).map { WelcomeRumor(rumor: $0, invitee: $1) })
             queueInvitations(later, in: chatID)
             await continueInvitations(in: chatID)
         } catch {

@@ -41,7 +41,7 @@ extension GroupCore {
         let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.behaviour.commitTimeoutMilliseconds)
         commits[chatID] = PendingCommit(
             chatID: chatID, event: evolution.event, label: label, change: change, outstanding: Set(chat.relays),
-            welcomes: zip(evolution.welcomeRumors, invitees).map { ($0, $1) }, timer: timer
+            welcomes: zip(evolution.welcomeRumors, invitees).map { WelcomeRumor(rumor: $0, invitee: $1) }, timer: timer
         )
         publishes[eventID] = .commit(chatID: chatID)
         setBusy("commit-\(chatID)", BusyOperation(kind: label, chatID: chatID))

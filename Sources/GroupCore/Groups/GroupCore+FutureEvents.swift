@@ -15,7 +15,7 @@ import Nostr
 // "previously failed" and the event is let go quietly: the first rejection stands.
 /// A kept event, how many times it was handed over again, and whether it waits for a proposal
 /// (then it is also handed over when one arrives).
-struct FutureEvent: Sendable {
+struct FutureEvent: Sendable, Codable {
     let event: Event
     let retries: Int
     var waitsForProposal = false

@@ -1,7 +1,7 @@
 import Nostr
 
 /// Our SelfRemove proposal waiting for an admin's commit.
-struct LeaveProposal: Sendable {
+struct LeaveProposal: Sendable, Codable {
     /// The epoch the proposal was made in: MLS proposals are bound to their epoch (RFC 9420
     /// §12.1), so a commit that moves the group past it without removing us killed it.
     var epoch: UInt64

@@ -4,7 +4,7 @@ import Nostr
 /// events are held back: processing one could make the engine drop our staged commit (a
 /// competing commit) or replace it (the auto-commit of a leave proposal) before the relays have
 /// answered.
-struct PendingCommit: Sendable {
+struct PendingCommit: Sendable, Codable {
     let chatID: String
     /// Our commit event: its `created_at` and id place it in MIP-03 order.
     let event: Event
@@ -16,7 +16,7 @@ struct PendingCommit: Sendable {
     var outstanding: Set<String>
     var refusals: [String] = []
     /// Welcome rumors and their invitees, sent only once the commit has settled.
-    let welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]
+    let welcomes: [WelcomeRumor]
     var timer: TimerToken
     /// How many times the same signed event was published again for want of an OK.
     var republished = 0
@@ -26,6 +26,12 @@ struct PendingCommit: Sendable {
     var held: [Event] = []
 
     var eventID: String { event.id.hex }
+}
+
+/// A welcome rumor of a commit and the invitee it is for.
+struct WelcomeRumor: Sendable, Codable {
+    let rumor: UnsignedEvent
+    let invitee: PublicKey
 }
 
 extension Event {
@@ -40,7 +46,7 @@ extension Event {
 /// A commit of ours that was accepted and merged at `epoch`, in its settle window: a better
 /// competing commit (MIP-03) that arrives now makes the engine replace it, and its welcomes
 /// must then never leave.
-struct SettlingCommit: Sendable {
+struct SettlingCommit: Sendable, Codable {
     let commit: PendingCommit
     let epoch: UInt64
     let timer: TimerToken

@@ -8,7 +8,7 @@ import Nostr
 // Figures: docs/findings/welcome-size-limits.md.
 
 /// The size limits one welcome must meet on its way to an invitee, and estimates made from them.
-struct WelcomeBudget: Hashable, Sendable {
+struct WelcomeBudget: Hashable, Sendable, Codable {
     /// The largest event the invitees' inbox relays accept (the wrap's JSON).
     let maximumEventBytes: Int
     /// The largest rumor JSON whose gift wrap meets NIP-44 and `maximumEventBytes`.

@@ -17,7 +17,7 @@ import Nostr
 /// receiver can deduplicate by id and notice an altered entry. It cannot notice a made-up one:
 /// rumors carry no signature, so the joiner trusts the adding admin for what was said, as it
 /// trusts the admin's role snapshot (docs/group-core.md, "History for new members").
-struct HistoryPacket: Hashable, Sendable {
+struct HistoryPacket: Hashable, Sendable, Codable {
     static let kind: Kind = 4453
 
     /// The joiners the messages are for.

@@ -5,7 +5,7 @@
 import Nostr
 
 /// What a UI can ask of the core (fire-and-forget: results arrive as state updates).
-package enum AppAction: Hashable, Sendable {
+package enum AppAction: Hashable, Sendable, Codable {
     case createChat(peer: PublicKey)
     /// `admins`: invitees who become admins beside the creator (MIP-01 `admin_pubkeys`); an invitee
     /// whose key package fails is not made admin.
@@ -116,7 +116,7 @@ package enum AppAction: Hashable, Sendable {
 
 /// A picture a user picked: its bytes and MIME type. Printed by size and type, so that a trace line
 /// stays short however large the picture.
-package struct ImageFile: Hashable, Sendable, CustomStringConvertible {
+package struct ImageFile: Hashable, Sendable, Codable, CustomStringConvertible {
     package var bytes: [UInt8]
     package var mimeType: String
 
@@ -129,7 +129,7 @@ package struct ImageFile: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What to do when some invitees' key packages cannot be used.
-package enum PartialFailurePolicy: String, Hashable, Sendable {
+package enum PartialFailurePolicy: String, Hashable, Sendable, Codable {
     /// Create the group with the others; report each failed peer (the default).
     case proceed
     /// Create nothing; report every failed peer.
@@ -140,7 +140,7 @@ package enum PartialFailurePolicy: String, Hashable, Sendable {
 }
 
 /// The user's answer to a pending decision.
-package enum DecisionChoice: String, Hashable, Sendable, CaseIterable {
+package enum DecisionChoice: String, Hashable, Sendable, Codable, CaseIterable {
     /// Look the failed invitees' key packages up again; the decision stays pending if some still fail.
     case retry
     /// Carry the action out with the invitees whose key packages were usable; the others are
@@ -151,7 +151,7 @@ package enum DecisionChoice: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A timer the core asked for; it comes back as `CoreInput.timer` with the same token.
-package struct TimerToken: Hashable, Sendable, CustomStringConvertible {
+package struct TimerToken: Hashable, Sendable, Codable, CustomStringConvertible {
     package let rawValue: UInt64
     package init(_ rawValue: UInt64) { self.rawValue = rawValue }
     package var description: String { "t\(rawValue)" }

@@ -138,6 +138,9 @@ package struct CoreConfiguration: Sendable {
             /// tried again if that catch-up removes us, and events refused while we were out of a
             /// group are handed to the engine again when a welcome takes us back.
             package var rejoinsAfterCatchUp = true
+            /// A restarted member's core is made from the state it persisted (docs/core-state-format.md).
+            /// Off: it starts again with an empty state (its engine still reopens its store).
+            package var persistsAcrossRestart = true
             package init() {}
         }
 

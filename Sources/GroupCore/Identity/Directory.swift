@@ -2,8 +2,8 @@ import Nostr
 
 /// What the discovery relays told us about other members: profile names and relay lists
 /// (kind 0, kind 10050 inbox relays, kind 10051 key-package relays), newest event per author and kind.
-struct Directory: Sendable {
-    private struct Entry: Sendable {
+struct Directory: Sendable, Codable {
+    private struct Entry: Sendable, Codable {
         var createdAt: UInt64
         var value: [String]
     }

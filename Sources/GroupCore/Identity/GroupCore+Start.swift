@@ -11,6 +11,7 @@ extension GroupCore {
     /// key-package relays, then subscriptions to the directory and to our gift wraps.
     func start() async {
         guard !started else { return }
+        if restored { return await resume() }
         started = true
         let config = configuration
         let profile = JSONValue.object(["name": .string(config.profileName)]).serialized()

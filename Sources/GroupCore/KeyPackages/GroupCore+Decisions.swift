@@ -6,7 +6,7 @@
 import Nostr
 
 /// A pending decision as the core keeps it: the state the UI sees plus the key packages found.
-struct DecisionRecord: Sendable {
+struct DecisionRecord: Sendable, Codable {
     var state: PendingDecision
     /// What the action was (create or add, with its policy settled to `.proceed` on resolution).
     let purpose: KeyPackageFetch.Purpose

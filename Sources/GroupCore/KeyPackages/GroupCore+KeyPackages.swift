@@ -36,7 +36,7 @@ extension GroupCore {
                 keyPackageAuthors[event.id.hex] = event.pubkey
             }
         }
-        if let problem, entry.problem == nil { entry.problem = problem }
+        if let problem, entry.problem == nil { entry.problem = KeyPackageFetch.Problem(reason: problem.0, detail: problem.1) }
         fetches[lookup.fetch]?.lookups[lookup.peer] = entry
     }
 

@@ -1,8 +1,8 @@
 import Nostr
 
 /// A key-package fetch for one action: every invitee looked up in parallel on its key-package relays.
-struct KeyPackageFetch: Sendable {
-    enum Purpose: Sendable {
+struct KeyPackageFetch: Sendable, Codable {
+    enum Purpose: Sendable, Codable {
         case create(name: String, description: String, policy: PartialFailurePolicy, admins: [PublicKey])
         case add(chatID: String, policy: PartialFailurePolicy = .proceed)
         case channel(ChannelDraft)
@@ -11,17 +11,23 @@ struct KeyPackageFetch: Sendable {
     }
 
     /// One invitee's lookup.
-    struct Lookup: Sendable {
+    struct Lookup: Sendable, Codable {
         var outstanding: Set<String>
         var unreachable: Set<String> = []
         /// The newest usable key package so far.
         var best: Event?
         /// The first reason an offered key package was unusable.
-        var problem: (reason: FailedPeer.Reason, detail: String)?
+        var problem: Problem?
         var outcome: Outcome?
     }
 
-    enum Outcome: Sendable {
+    /// Why an offered key package was unusable.
+    struct Problem: Sendable, Codable {
+        let reason: FailedPeer.Reason
+        let detail: String
+    }
+
+    enum Outcome: Sendable, Codable {
         case found(Event)
         case failed(FailedPeer.Reason, String)
     }

@@ -2,7 +2,7 @@
 // (who, what text, which thread); posting is the platform's job, so the core only records intents.
 
 /// One notification the platform should show.
-package struct NotificationIntent: Hashable, Sendable {
+package struct NotificationIntent: Hashable, Sendable, Codable {
     /// `"{sender} in {group}"` for groups, `"{sender}"` for 1:1 chats, the channel name for broadcasts.
     package var title: String
     /// The message text, cut to `NotificationRules.bodyLimit` characters plus "..." when longer.
@@ -35,12 +35,12 @@ package struct NotificationIntent: Hashable, Sendable {
 }
 
 /// What a notification is about (the payload's `type`; the product story has one kind so far).
-package enum NotificationType: String, Hashable, Sendable {
+package enum NotificationType: String, Hashable, Sendable, Codable {
     case newMessage = "new_message"
 }
 
 /// What tapping a notification needs to open the right message.
-package struct NotificationPayload: Hashable, Sendable {
+package struct NotificationPayload: Hashable, Sendable, Codable {
     package var type: NotificationType = .newMessage
     package var chatID: String
     /// The inner rumor id (the id chat views use).

@@ -1,7 +1,7 @@
 import Nostr
 
 /// A group subscription on one relay whose stored events have not all arrived (no EOSE yet).
-struct CatchUpKey: Hashable, Comparable, Sendable {
+struct CatchUpKey: Hashable, Comparable, Sendable, Codable {
     let url: String
     let subscription: String
 

@@ -2,7 +2,7 @@ import Nostr
 
 /// A timer watching one publish for its relays' OKs (docs/group-core.md, "Recovery from lost
 /// frames", unanswered publishes).
-struct AcknowledgementWatch: Sendable {
+struct AcknowledgementWatch: Sendable, Codable {
     var token: TimerToken?
     /// How many times the event was sent again because no OK came.
     var republished = 0

@@ -7,8 +7,8 @@ import Nostr
 // the failure is reported. No timer runs while nothing goes wrong.
 extension GroupCore {
     /// MIP-02: each welcome rumor sealed by us and gift-wrapped to its invitee's inbox relays.
-    func sendWelcomes(_ welcomes: [(rumor: UnsignedEvent, invitee: PublicKey)]) {
-        for (rumor, invitee) in welcomes {
+    func sendWelcomes(_ welcomes: [WelcomeRumor]) {
+        for (rumor, invitee) in welcomes.map({ ($0.rumor, $0.invitee) }) {
             do {
                 let wrap = try GiftWrap.wrap(
                     rumor: rumor, sender: configuration.keypair, recipient: invitee, now: now, using: &random)

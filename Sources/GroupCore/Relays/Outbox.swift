@@ -2,7 +2,7 @@ import Nostr
 
 /// Chat messages, control messages and welcomes that could not reach a relay (we were offline, or it was down), by relay URL:
 /// they are sent again, as the same signed event, as soon as the relay can be reached.
-struct Outbox: Sendable {
+struct Outbox: Sendable, Codable {
     private var waiting: [String: [Event]] = [:]
     /// Our chat-message events no relay has accepted or refused yet, by id.
     private var inFlight: [String: Event] = [:]

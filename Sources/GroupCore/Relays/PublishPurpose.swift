@@ -1,7 +1,7 @@
 import Nostr
 
 /// Why an event we published is being watched.
-enum PublishPurpose: Sendable {
+enum PublishPurpose: Sendable, Codable {
     case commit(chatID: String)
     case message(chatID: String, messageID: String, outstanding: Set<String>)
     /// A control message (roles, deletions…): like a chat message, it waits in the outbox while

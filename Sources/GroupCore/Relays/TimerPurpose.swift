@@ -1,5 +1,5 @@
 /// What a timer was started for.
-enum TimerPurpose: Sendable {
+enum TimerPurpose: Sendable, Codable {
     case keyPackageFetch(UInt64)
     /// The commit's wait for an accepting OK is over.
     case commit(chatID: String, eventID: String)

@@ -38,8 +38,8 @@ import Nostr
 /// role table is applied in (`at`, sender, `seq`) order, which must be one scale for everyone.
 /// `seq` grows with every message of one sender, so two of its messages in one second keep their
 /// order (a rumor id would shuffle them).
-struct ControlMessage: Hashable, Sendable {
-    enum Body: Hashable, Sendable {
+struct ControlMessage: Hashable, Sendable, Codable {
+    enum Body: Hashable, Sendable, Codable {
         case setRole(target: PublicKey, role: Role)
         case delete(messageID: String)
         case block(PublicKey)

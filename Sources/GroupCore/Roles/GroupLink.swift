@@ -2,7 +2,7 @@ import Nostr
 
 /// The group's link as the role table holds it: whoever has the token (and the admin's key)
 /// may ask that admin to join.
-package struct GroupLinkState: Hashable, Sendable {
+package struct GroupLinkState: Hashable, Sendable, Codable {
     /// 16 random bytes in hex, drawn by the admin's core.
     package var token: String
     /// The role a joiner gets.
@@ -14,7 +14,7 @@ package struct GroupLinkState: Hashable, Sendable {
 }
 
 /// Where an invited member stands, as every member (admins in particular) sees it.
-package enum MemberStatus: String, Hashable, Sendable {
+package enum MemberStatus: String, Hashable, Sendable, Codable {
     /// Added by a commit; nothing heard from it yet.
     case invited
     /// It announced its completed join (welcome processed, post-join self-update merged, MIP-02).
@@ -29,14 +29,14 @@ package enum MemberStatus: String, Hashable, Sendable {
 }
 
 /// What an owner's deletion did to the group's history on every member.
-package enum GroupDeletion: String, Hashable, Sendable {
+package enum GroupDeletion: String, Hashable, Sendable, Codable {
     case historyKept = "kept"
     case historyDropped = "dropped"
 }
 
 /// Where a join request stands, as the requester sees it.
-package struct JoinResult: Hashable, Sendable {
-    package enum Status: String, Hashable, Sendable {
+package struct JoinResult: Hashable, Sendable, Codable {
+    package enum Status: String, Hashable, Sendable, Codable {
         /// Sent, no answer yet.
         case requested
         /// Waiting for an admin's decision (approval mode).
@@ -64,7 +64,7 @@ package struct JoinResult: Hashable, Sendable {
 ///     request = kind 4451, content "{\"v\":1,\"token\":" 32-hex "}"
 ///     answer  = kind 4452, content "{\"v\":1,\"token\":" 32-hex ",\"status\":" status [",\"group\":" hex ] "}"
 ///     status  = "pending" | "accepted" | "rejected" | "invitation-removed" | "group-not-found" | "link-not-found"
-struct LinkMessage: Hashable, Sendable {
+struct LinkMessage: Hashable, Sendable, Codable {
     static let requestKind: Kind = 4451
     static let answerKind: Kind = 4452
 

@@ -2,7 +2,7 @@ import Nostr
 
 /// The owner's group preferences, carried in the role table (`preferences` control messages and
 /// snapshots) and enforced by every receiver from their place in the table's order on.
-package struct GroupPreferences: Hashable, Sendable {
+package struct GroupPreferences: Hashable, Sendable, Codable {
     /// Reactions (kind-7 rumors) are accepted.
     package var reactions = true
     /// Messages may be deleted for everyone.

@@ -11,7 +11,7 @@ import Nostr
 // kind (`voice-messages`, `files`). We carry the reference only; no blob is uploaded or fetched.
 
 /// What a media message carries.
-package enum MediaKind: String, Hashable, Sendable, CaseIterable {
+package enum MediaKind: String, Hashable, Sendable, Codable, CaseIterable {
     case voice, file
 
     /// The permission-table action posting this kind is.
@@ -19,7 +19,7 @@ package enum MediaKind: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A reference to media sent with a chat message.
-package struct MediaAttachment: Hashable, Sendable {
+package struct MediaAttachment: Hashable, Sendable, Codable {
     package var url: String
     package var mimeType: String
     package var filename: String?

@@ -4,7 +4,7 @@
 // not is the typed reason, the same code on both sides (sender error, receiver rejection).
 
 /// What a member does that the hierarchy governs.
-package enum RoleAction: String, Hashable, Sendable, CaseIterable {
+package enum RoleAction: String, Hashable, Sendable, Codable, CaseIterable {
     /// Post a chat message.
     case send
     /// Delete a message (the target is its author).
@@ -41,7 +41,7 @@ package enum RoleAction: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One permission check, named by the reason code a refusal carries.
-package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
+package enum PermissionCheck: String, Hashable, Sendable, Codable, CaseIterable {
     case observerCannotSend = "role.observerCannotSend"
     case observerCannotReact = "role.observerCannotReact"
     case deleteNeedsModerator = "role.deleteNeedsModerator"
@@ -68,7 +68,7 @@ package enum PermissionCheck: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Who does what to whom.
-package struct PermissionRequest: Hashable, Sendable {
+package struct PermissionRequest: Hashable, Sendable, Codable {
     package var actor: Role
     package var action: RoleAction
     /// The role of the member acted on (the author, for deletions); nil when there is none.

@@ -4,7 +4,7 @@
 /// enforce for commits (MIP-03: non-admins may only self-update or leave). The finer ranks live in
 /// GroupCore's role table, carried inside the group as control messages (see `ControlMessage`).
 /// `relay` is a bridge account (Step 7): it may post, but ranks below members so it can act on nobody.
-package enum Role: String, Hashable, Sendable, CaseIterable, Comparable {
+package enum Role: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
     case owner, admin, moderator, member, relay, observer
 
     package var rank: Int {

@@ -2,8 +2,8 @@ import Nostr
 
 /// One role-relevant event of a chat: a control message or a chat message (whose sender's role
 /// decides whether it may be shown), with what its receiver knew when it arrived.
-struct RoleEntry: Sendable {
-    enum Content: Sendable {
+struct RoleEntry: Sendable, Codable {
+    enum Content: Sendable, Codable {
         case control(ControlMessage.Body)
         case message
         /// A kind-7 reaction (shown like a message, and hidden when reactions are off).
@@ -40,7 +40,7 @@ struct RoleEntry: Sendable {
 /// the whole log in (`at`, sender, `seq`) order, so a change that arrives late (reordered, or fetched
 /// on catch-up) lands where it belongs, and the judgements of the events after it are redone.
 /// Rejections are therefore derived: one that a late authorizing change makes valid disappears.
-struct RoleBook: Sendable {
+struct RoleBook: Sendable, Codable {
     /// Set in the creator's own book: it is the owner and needs no snapshot.
     var creator: PublicKey?
     private(set) var entries: [RoleEntry] = []
@@ -260,7 +260,7 @@ struct RoleBook: Sendable {
 }
 
 /// A member starting a 1:1 chat with another from a group (`direct-message` control).
-struct DirectMessageStart: Hashable, Sendable {
+struct DirectMessageStart: Hashable, Sendable, Codable {
     let from: PublicKey
     let to: PublicKey
 }

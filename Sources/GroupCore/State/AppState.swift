@@ -5,7 +5,7 @@ import ErrorCodes
 import Nostr
 
 /// Everything a UI shows for one member.
-package struct AppState: Hashable, Sendable {
+package struct AppState: Hashable, Sendable, Codable {
     /// Increases by exactly one with every update.
     package var rev: UInt64 = 0
     /// Chats, most recent activity first (ties by chat id).
@@ -36,8 +36,8 @@ package struct AppState: Hashable, Sendable {
 }
 
 /// Something that happened to us in a chat.
-package struct ChatEvent: Hashable, Sendable {
-    package enum Kind: String, Hashable, Sendable {
+package struct ChatEvent: Hashable, Sendable, Codable {
+    package enum Kind: String, Hashable, Sendable, Codable {
         /// An admin's commit took us out.
         case removed
         /// We asked to leave, and the commit took us out.
@@ -51,7 +51,7 @@ package struct ChatEvent: Hashable, Sendable {
 }
 
 /// One row of the chat list.
-package struct ChatSummary: Hashable, Sendable {
+package struct ChatSummary: Hashable, Sendable, Codable {
     /// The Marmot (nostr) group id in hex: stable across epochs and engines.
     package var chatID: String
     /// More than two members, or a name other than the 1:1 default.
@@ -104,8 +104,8 @@ package struct ChatSummary: Hashable, Sendable {
 
 /// The group's picture as a chat shows it: the blob it names and whether that blob was found and
 /// opened. Only a verified picture is shown; every other status says why not.
-package struct ChatImage: Hashable, Sendable {
-    package enum Status: String, Hashable, Sendable, CaseIterable {
+package struct ChatImage: Hashable, Sendable, Codable {
+    package enum Status: String, Hashable, Sendable, Codable, CaseIterable {
         /// Asked of the blob store, no answer yet.
         case loading
         /// Downloaded, its SHA-256 is the group data's hash, and it opened with the group's key.
@@ -128,7 +128,7 @@ extension ChatSummary {
 }
 
 /// A member as a chat shows it.
-package struct MemberInfo: Hashable, Sendable {
+package struct MemberInfo: Hashable, Sendable, Codable {
     package var pubkey: PublicKey
     /// The kind-0 profile name, when known.
     package var name: String?
@@ -136,7 +136,7 @@ package struct MemberInfo: Hashable, Sendable {
 }
 
 /// The open chat.
-package struct ChatViewState: Hashable, Sendable {
+package struct ChatViewState: Hashable, Sendable, Codable {
     package var chatID: String
     package var groupName: String
     package var members: [MemberInfo]
@@ -149,8 +149,8 @@ package struct ChatViewState: Hashable, Sendable {
 }
 
 /// A message in a chat view.
-package struct ChatMessage: Hashable, Sendable {
-    package enum Delivery: String, Hashable, Sendable {
+package struct ChatMessage: Hashable, Sendable, Codable {
+    package enum Delivery: String, Hashable, Sendable, Codable {
         /// Ours, handed to relays, no accepting OK yet.
         case pending
         /// Ours, accepted by at least one relay.
@@ -174,13 +174,13 @@ package struct ChatMessage: Hashable, Sendable {
 }
 
 /// An operation in flight.
-package struct BusyOperation: Hashable, Sendable {
+package struct BusyOperation: Hashable, Sendable, Codable {
     package var kind: String
     package var chatID: String?
 }
 
 /// A failure shown to the user.
-package struct AppError: Hashable, Sendable {
+package struct AppError: Hashable, Sendable, Codable {
     package var code: CoreError.Code
     package var message: String
     package var chatID: String?
@@ -189,8 +189,8 @@ package struct AppError: Hashable, Sendable {
 }
 
 /// A peer left out of a group, and why.
-package struct FailedPeer: Hashable, Sendable {
-    package enum Reason: String, Hashable, Sendable, CaseIterable {
+package struct FailedPeer: Hashable, Sendable, Codable {
+    package enum Reason: String, Hashable, Sendable, Codable, CaseIterable {
         case noKeyPackage = "no_key_package"
         case relayDown = "relay_down"
         case invalidSignature = "invalid_signature"
@@ -211,8 +211,8 @@ package struct FailedPeer: Hashable, Sendable {
 
 /// An action left waiting for the user because some invitees' key packages could not be used
 /// (MIP-00 partial failure, `PartialFailurePolicy.ask`).
-package struct PendingDecision: Hashable, Sendable {
-    package enum Action: Hashable, Sendable {
+package struct PendingDecision: Hashable, Sendable, Codable {
+    package enum Action: Hashable, Sendable, Codable {
         case createGroup(name: String)
         case addMembers(chatID: String)
     }
@@ -228,7 +228,7 @@ package struct PendingDecision: Hashable, Sendable {
 }
 
 /// An incoming event this member refused.
-package struct Rejection: Hashable, Sendable {
+package struct Rejection: Hashable, Sendable, Codable {
     /// The id of the event as received (the kind-445 or kind-1059 wrapper).
     package var eventID: String
     package var kind: Kind
@@ -238,7 +238,7 @@ package struct Rejection: Hashable, Sendable {
 }
 
 /// One change of state, as a UI receives it.
-package struct AppUpdate: Hashable, Sendable {
+package struct AppUpdate: Hashable, Sendable, Codable {
     package var rev: UInt64
     /// What changed, in a few words (for traces).
     package var cause: String

@@ -3,7 +3,7 @@
 // only bound what a UI renders at once).
 
 /// The open chat's window: `pages` pages of `size` messages, newest first.
-struct OpenChatPage: Sendable {
+struct OpenChatPage: Sendable, Codable {
     let size: Int
     var pages = 1
 

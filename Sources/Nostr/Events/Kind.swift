@@ -2,7 +2,7 @@
 // relay may carry round-trips; named kinds are static members.
 
 /// A Nostr event kind (0...65535).
-public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     public init(integerLiteral value: UInt16) { rawValue = value }

@@ -13,7 +13,7 @@ extension NostrError.Code {
 /// [0,<pubkey, lower-case hex>,<created_at, number>,<kind, number>,<tags, arrays of strings>,<content, string>]
 /// ```
 /// UTF-8, no whitespace; string escaping as in `JSONValue.serialized()` (see the note there).
-public struct UnsignedEvent: Hashable, Sendable {
+public struct UnsignedEvent: Hashable, Sendable, Codable {
     public var pubkey: PublicKey
     public var createdAt: UInt64
     public var kind: Kind

@@ -25,6 +25,7 @@ enum FaultFields {
         case .reject: return selector.union(["prefix"])
         case .withholdOK: return selector.subtracting(["direction"])
         case .drop, .duplicate, .reorder, .hold: return selector
+        case .restart: return selector.union(["for"])
         }
     }
 

@@ -49,6 +49,8 @@ package enum StepAction: Sendable, Hashable {
     case inject(InjectStep)
     /// Release what the named hold step captured.
     case release(hold: String)
+    /// A member's app stops and starts again `down` later from what it persisted.
+    case restart(member: String, down: ScenarioDuration)
     case check(CheckStep)
     case wait(WaitStep)
     /// A hostile member's attack, built by its engine and put into the world (StepVocabulary+Hostile).

@@ -21,6 +21,10 @@ extension StepVocabulary {
                 nth: try f.optionalInteger("nth", in: 1...1_000_000).map { Int($0) }, prefix: try f.optionalString("prefix"),
                 duration: try f.optionalDuration("for"), direction: try f.optionalWord("direction", as: FaultStep.Direction.self)))
         },
+        StepVerb(
+            name: "restart", summary: "a member's app stops (its connections close) and starts again from its persisted state",
+            shape: .fields([FieldSpec("member", .member, required: true), FieldSpec("down", .duration, required: true)])
+        ) { f in .restart(member: try f.string("member"), down: try f.duration("down")) },
         StepVerb(name: "release", summary: "release what a named hold step captured", shape: .fields([
             FieldSpec("hold", .stepName, required: true),
         ])) { f in .release(hold: try f.string("hold")) },

@@ -46,6 +46,10 @@ package enum FaultKind: String, Sendable, CaseIterable {
     /// (`blob-tamper`), or loses it (`blob-lose`); no selector.
     case blobTamper = "blob-tamper"
     case blobLose = "blob-lose"
+    /// The member of the first selected frame stops and starts again after `for` (default 5 s):
+    /// a publish reaches its relay and its OK dies with the connection; a frame to the member is
+    /// lost with its connection. The scenario must persist (any `restart` does).
+    case restart
 }
 
 /// One field of a verb.

@@ -121,6 +121,24 @@ package struct ScenarioExecutor: Sendable {
     }
 
     func worldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
+        var configuration = plainWorldConfiguration(scenario, seed: seed)
+        configuration.persistent = Self.restarts(scenario.steps)
+        return configuration
+    }
+
+    /// Whether a scenario restarts members (a `restart` step or fault): only such runs persist
+    /// members' state, so that every other run keeps its speed and writes nothing.
+    static func restarts(_ steps: [Step]) -> Bool {
+        steps.contains { (step: Step) -> Bool in
+            switch step.action {
+            case .restart: return true
+            case .fault(let fault): return fault.kind == .restart
+            default: return restarts(step.substeps)
+            }
+        }
+    }
+
+    private func plainWorldConfiguration(_ scenario: Scenario, seed: UInt64) -> WorldConfiguration {
         let jitter = schedule == nil ? Self.jitter : .zero
         guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: jitter) }
         let relays = scenario.relays.map { relay in

@@ -115,6 +115,7 @@ extension StepInterpreter {
         case .reorder: action = .reorder
         case .reject: action = .reject(prefix: MachineReadablePrefix(fault.prefix ?? "blocked"), message: "rejected by scenario")
         case .withholdOK: action = .withholdOK
+        case .restart: action = .restart(down: (fault.duration ?? ScenarioDuration(milliseconds: 5_000)).virtual)
         case .hold:
             guard let name = stepName else { throw StepFailure(message: "a hold fault needs a step name for release to refer to") }
             action = .hold(name)

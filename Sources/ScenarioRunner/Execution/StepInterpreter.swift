@@ -98,6 +98,8 @@ struct StepInterpreter {
             let (networkStart, logStart) = (world.network.trace.count, world.log.count)
             try self.inject(inject)
             noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
+        case .restart(let member, let down):
+            world.restart(member, down: down.virtual)
         case .release(let hold):
             if let rule = holds.removeValue(forKey: hold) { world.network.removeFault(rule) }
             world.network.release(hold: hold)

@@ -1,0 +1,149 @@
+import DeterministicScheduler
+import EngineInterface
+import FoundationEssentials
+import GroupCore
+import Nostr
+
+/// A member that starts again at `time`.
+struct PendingStart: Sendable {
+    let time: VirtualInstant
+    let member: String
+}
+
+/// The run's storage: one directory per member under a temporary root, removed with the world.
+final class StorageRoot: Sendable {
+    let path: String
+
+    init() {
+        // Outside the run (a path no trace or state names): the process id and a counter keep
+        // concurrent worlds apart.
+        let base = FileManager.default.temporaryDirectory.path
+        path = "\(base)/marmot-world-\(ProcessInfo.processInfo.processIdentifier)-\(StorageRoot.counter.next())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func directory(of label: String) -> String {
+        let directory = "\(path)/\(label)"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private static let counter = Counter()
+}
+
+private final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+import Synchronization
+
+// A restart: the member's app stops and starts again from what it persisted. While it is down its
+// connections are closed (RelayNetwork+Restarts.swift), its timers are gone, and nothing reaches it;
+// then its engine is made again by the factory on the same storage directory (the next `start`),
+// and its core is made from the state the world wrote after its last input (docs/core-state-format.md)
+// and started. The member's keys, configuration and update channel stay: the same user, the same UI
+// host.
+extension World {
+    /// The file the world writes a persisting member's core state to after every input.
+    static let coreStateFile = "core-state.json"
+
+    /// Stops `label` now and starts it again `down` later (on the timeline: other members go on).
+    package func restart(_ label: String, down: VirtualDuration) {
+        guard members[label] != nil, !downMembers.contains(label) else { return }
+        record("member", label, "stopped, starts again in \(down.microseconds / 1_000) ms")
+        network.stop(label)
+        timers.removeAll { $0.member == label }
+        blobFetches.removeAll { $0.member == label }
+        downMembers.insert(label)
+        let start = PendingStart(time: now.advanced(by: down), member: label)
+        let index = pendingStarts.firstIndex { $0.time > start.time } ?? pendingStarts.endIndex
+        pendingStarts.insert(start, at: index)
+    }
+
+    /// Whether `label` is stopped now.
+    package func isDown(_ label: String) -> Bool { downMembers.contains(label) }
+
+    /// Carries out the restarts fault rules asked for; false when there was none.
+    func carryOutRestartRequests() async -> Bool {
+        let requests = network.takeRestartRequests()
+        for request in requests { restart(request.member, down: request.down) }
+        return !requests.isEmpty
+    }
+
+    /// The member's next start: a new engine on its storage, a core from its persisted state.
+    func startAgain(_ label: String) async {
+        guard let member = members[label], let options = memberOptions[label] else { return }
+        let start = (startCounts[label] ?? 0) + 1
+        startCounts[label] = start
+        downMembers.remove(label)
+        let stream = generator.child("member/\(label)")
+        clock.set(network.unixSeconds)
+        let configuration = Self.coreConfiguration(keypair: member.keypair, label: label, options: options)
+        let engine: any ProtocolEngine
+        do {
+            engine = try await engineFactory(engineContext(label, storageKey: member.storageKey, stream: stream, start: start))
+        } catch {
+            // The member stays down: the run's checks then see it missing from every group.
+            record("member", label, "could not start again: \(error)")
+            downMembers.insert(label)
+            return
+        }
+        let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core/start-\(start)"))
+        if options.behaviour.recovery.persistsAcrossRestart, let storage {
+            let path = "\(storage.directory(of: label))/\(Self.coreStateFile)"
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CoreError(.stateUnreadable, "no state file at \(path)")
+                }
+                try await core.restore(try CoreSnapshot(decoding: Array(data)))
+            } catch {
+                record("member", label, "state not restored: \(error)")
+            }
+        }
+        members[label]?.core = core
+        members[label]?.engine = engine
+        record("member", label, "started again (start \(start))")
+        await feed(.start, to: label)
+    }
+
+    /// Writes the member's core state after an input (runs that persist only).
+    func persist(_ label: String) async {
+        guard let storage, let core = members[label]?.core else { return }
+        let path = "\(storage.directory(of: label))/\(Self.coreStateFile)"
+        do {
+            let bytes = try await core.snapshot().encoded()
+            // Written whole and renamed, so a stop between two inputs finds the last complete state.
+            let temporary = path + ".tmp"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+                throw CoreError(.stateUnreadable, "could not write \(temporary)")
+            }
+            _ = try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        } catch {
+            record("member", label, "state not persisted: \(error)")
+        }
+    }
+
+    /// What the engine factory is given at a member's `start`.
+    func engineContext(_ label: String, storageKey: [UInt8], stream: SeededGenerator, start: Int) -> EngineContext {
+        // Start 0 keeps the stream every run before restarts existed used (same fingerprints).
+        EngineContext(
+            label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
+            clock: clock.reader, storageDirectory: storage?.directory(of: label) ?? "", start: start,
+            persistent: storage != nil)
+    }
+
+    static func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
+        CoreConfiguration(
+            keypair: keypair, profileName: options.profileName ?? label,
+            discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
+            keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
+            inboxRelays: options.inboxRelays.map(WorldConfiguration.url(of:)),
+            groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
+            behaviour: options.behaviour
+        )
+    }
+}
