@@ -6,103 +6,117 @@ import Nostr
 
 extension NativeSwiftEngine {
     package func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
-        guard !request.relays.isEmpty, request.relays.allSatisfy(RelayURL.isValid) else {
-            throw EngineError(.invalidInput, "a group needs at least one ws(s):// relay")
-        }
-        guard !request.admins.isEmpty else { throw EngineError(.lastAdmin, "a group needs at least one admin") }
-        var invitees: [KeyPackageEvent.Validated] = []
-        for event in request.keyPackages { invitees.append(try validated(event)) }
-        let creator = try newKeyPackage(for: request.creator)
-        let groupID = random.bytes(16)
-        let data = GroupData(
-            nostrGroupID: random.bytes(32), name: request.name, description: request.description, admins: request.admins,
-            relays: request.relays)
-        let extensions = try marmotStep { () throws(MarmotError) in
-            try MarmotCapabilities.groupContextExtensions(data: data, invitees: invitees.map(\.keyPackage))
-        }
-        var group = try mlsStep { () throws(MLSError) in
-            try Group(creating: groupID, creator: creator, extensions: extensions, using: &random)
-        }
-        var record = GroupRecord(mls: group, data: data, state: .active)
-        var rumors: [UnsignedEvent] = []
-        if !invitees.isEmpty {
-            // The initial Add commit is merged locally and never published; only the welcomes go out.
-            let now = clock()
-            let created = try mlsStep { () throws(MLSError) in
-                try group.commit(
-                    adding: invitees.map { .add($0.keyPackage) }, as: .privateMessage, now: now, using: &random)
+        try persisting { () throws(EngineError) in
+            guard !request.relays.isEmpty, request.relays.allSatisfy(RelayURL.isValid) else {
+                throw EngineError(.invalidInput, "a group needs at least one ws(s):// relay")
             }
-            try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
-            record.pastEpochs = [:]
-            rumors = try welcomeRumors(created.welcome, for: invitees, from: request.creator, relays: data.relays)
+            guard !request.admins.isEmpty else { throw EngineError(.lastAdmin, "a group needs at least one admin") }
+            var invitees: [KeyPackageEvent.Validated] = []
+            for event in request.keyPackages { invitees.append(try validated(event)) }
+            let creator = try newKeyPackage(for: request.creator)
+            let groupID = random.bytes(16)
+            let data = GroupData(
+                nostrGroupID: random.bytes(32), name: request.name, description: request.description, admins: request.admins,
+                relays: request.relays)
+            let extensions = try marmotStep { () throws(MarmotError) in
+                try MarmotCapabilities.groupContextExtensions(data: data, invitees: invitees.map(\.keyPackage))
+            }
+            var group = try mlsStep { () throws(MLSError) in
+                try Group(creating: groupID, creator: creator, extensions: extensions, using: &random)
+            }
+            var record = GroupRecord(mls: group, data: data, state: .active)
+            var rumors: [UnsignedEvent] = []
+            if !invitees.isEmpty {
+                // The initial Add commit is merged locally and never published; only the welcomes go out.
+                let now = clock()
+                let created = try mlsStep { () throws(MLSError) in
+                    try group.commit(
+                        adding: invitees.map { .add($0.keyPackage) }, as: .privateMessage, now: now, using: &random)
+                }
+                try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
+                record.pastEpochs = [:]
+                rumors = try welcomeRumors(created.welcome, for: invitees, from: request.creator, relays: data.relays)
+            }
+            groups[record.id] = record
+            return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
         }
-        groups[record.id] = record
-        return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
     }
 
     package func addMembers(to group: MLSGroupID, keyPackages: [Event]) async throws(EngineError) -> GroupEvolution {
-        let record = try activeRecord(group)
-        let me = try requireAdmin(record)
-        guard !keyPackages.isEmpty else { throw EngineError(.invalidInput, "no key packages to add") }
-        var invitees: [KeyPackageEvent.Validated] = []
-        for event in keyPackages { invitees.append(try validated(event)) }
-        return try stageCommit(in: group, adding: invitees.map { .add($0.keyPackage) }, welcoming: invitees, as: me)
+        try persisting { () throws(EngineError) in
+            let record = try activeRecord(group)
+            let me = try requireAdmin(record)
+            guard !keyPackages.isEmpty else { throw EngineError(.invalidInput, "no key packages to add") }
+            var invitees: [KeyPackageEvent.Validated] = []
+            for event in keyPackages { invitees.append(try validated(event)) }
+            return try stageCommit(in: group, adding: invitees.map { .add($0.keyPackage) }, welcoming: invitees, as: me)
+        }
     }
 
     package func removeMembers(from group: MLSGroupID, pubkeys: [PublicKey]) async throws(EngineError) -> GroupEvolution {
-        let record = try activeRecord(group)
-        let me = try requireAdmin(record)
-        guard !pubkeys.contains(me) else { throw EngineError(.cannotRemoveSelf, "use leave_group to leave") }
-        var proposals: [Proposal] = []
-        for key in Set(pubkeys).sorted() {
-            guard let leaf = record.leaf(of: key) else { throw EngineError(.invalidInput, "\(key.hex) is not a member") }
-            proposals.append(.remove(leaf: leaf))
+        try persisting { () throws(EngineError) in
+            let record = try activeRecord(group)
+            let me = try requireAdmin(record)
+            guard !pubkeys.contains(me) else { throw EngineError(.cannotRemoveSelf, "use leave_group to leave") }
+            var proposals: [Proposal] = []
+            for key in Set(pubkeys).sorted() {
+                guard let leaf = record.leaf(of: key) else { throw EngineError(.invalidInput, "\(key.hex) is not a member") }
+                proposals.append(.remove(leaf: leaf))
+            }
+            // Removed admins lose their rights in the same commit (MDK strips them with a GroupContextExtensions).
+            var data = record.data
+            data.admins = data.admins.filter { !pubkeys.contains($0) }
+            if data.admins != record.data.admins {
+                proposals.append(.groupContextExtensions(data.replacing(in: record.mls.context.extensions)))
+            }
+            return try stageCommit(in: group, adding: proposals, as: me)
         }
-        // Removed admins lose their rights in the same commit (MDK strips them with a GroupContextExtensions).
-        var data = record.data
-        data.admins = data.admins.filter { !pubkeys.contains($0) }
-        if data.admins != record.data.admins {
-            proposals.append(.groupContextExtensions(data.replacing(in: record.mls.context.extensions)))
-        }
-        return try stageCommit(in: group, adding: proposals, as: me)
     }
 
     package func leaveGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
-        var record = try activeRecord(group)
-        guard let me = record.identity, !record.data.admins.contains(me) else {
-            throw EngineError(.adminCannotLeave, "admins must self_demote before leaving")
+        try persisting { () throws(EngineError) in
+            var record = try activeRecord(group)
+            guard let me = record.identity, !record.data.admins.contains(me) else {
+                throw EngineError(.adminCannotLeave, "admins must self_demote before leaving")
+            }
+            // SelfRemove travels as a PublicMessage (MLS extensions draft); the legacy Remove of our own
+            // leaf, used when the group does not require SelfRemove, as a PrivateMessage.
+            let selfRemove = MarmotCapabilities.requiresSelfRemove(record.mls.context.extensions)
+            let message = try mlsStep { () throws(MLSError) in
+                try record.mls.propose(
+                    selfRemove ? .selfRemove : .remove(leaf: record.mls.leafIndex),
+                    as: selfRemove ? .publicMessage : .privateMessage, using: &random)
+            }
+            let event = try seal(message, in: record)
+            record.ownEvents[event.id] = .proposal
+            groups[group] = record
+            return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: [])
         }
-        // SelfRemove travels as a PublicMessage (MLS extensions draft); the legacy Remove of our own
-        // leaf, used when the group does not require SelfRemove, as a PrivateMessage.
-        let selfRemove = MarmotCapabilities.requiresSelfRemove(record.mls.context.extensions)
-        let message = try mlsStep { () throws(MLSError) in
-            try record.mls.propose(
-                selfRemove ? .selfRemove : .remove(leaf: record.mls.leafIndex),
-                as: selfRemove ? .publicMessage : .privateMessage, using: &random)
-        }
-        let event = try seal(message, in: record)
-        record.ownEvents[event.id] = .proposal
-        groups[group] = record
-        return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: [])
     }
 
     package func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
-        let record = try activeRecord(group)
-        let me = try requireAdmin(record)
-        return try updateGroupData(record, GroupDataChanges(admins: record.data.admins.filter { $0 != me }), as: me)
+        try persisting { () throws(EngineError) in
+            let record = try activeRecord(group)
+            let me = try requireAdmin(record)
+            return try updateGroupData(record, GroupDataChanges(admins: record.data.admins.filter { $0 != me }), as: me)
+        }
     }
 
     package func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
-        let record = try activeRecord(group)
-        guard let me = record.identity else { throw EngineError(.engineError, "our leaf has no Nostr identity") }
-        return try stageCommit(in: group, adding: [], as: me)
+        try persisting { () throws(EngineError) in
+            let record = try activeRecord(group)
+            guard let me = record.identity else { throw EngineError(.engineError, "our leaf has no Nostr identity") }
+            return try stageCommit(in: group, adding: [], as: me)
+        }
     }
 
     package func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
         -> GroupEvolution
     {
-        let record = try activeRecord(group)
-        return try updateGroupData(record, changes, as: try requireAdmin(record))
+        try persisting { () throws(EngineError) in
+            let record = try activeRecord(group)
+            return try updateGroupData(record, changes, as: try requireAdmin(record))
+        }
     }
 
     func updateGroupData(_ record: GroupRecord, _ changes: GroupDataChanges, as me: PublicKey) throws(EngineError)
@@ -134,15 +148,19 @@ extension NativeSwiftEngine {
     /// competing commit that precedes ours in MIP-03 order still replaces it (MIP-03 "Commit
     /// Message Race Conditions": every client applies exactly the winner, committers included).
     package func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
-        var record = try record(group)
-        try marmotStep { () throws(MarmotError) in try record.mergePending() }
-        groups[group] = record
+        try persisting { () throws(EngineError) in
+            var record = try record(group)
+            try marmotStep { () throws(MarmotError) in try record.mergePending() }
+            groups[group] = record
+        }
     }
 
     package func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
-        var record = try record(group)
-        record.pending = nil
-        groups[group] = record
+        try persisting { () throws(EngineError) in
+            var record = try record(group)
+            record.pending = nil
+            groups[group] = record
+        }
     }
 
     // MARK: - Shared steps

@@ -10,84 +10,86 @@ import Nostr
 // backdated commit, which honest members following MDK 0.8.0's race rule adopt too.
 extension NativeSwiftEngine: HostileEngine {
     package func forge(_ request: ForgeRequest) async throws(EngineError) -> ForgedTraffic {
-        guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupIDHex == request.nostrGroupID }),
-            var record = groups[id]
-        else { throw EngineError(.unknownGroup, "no group with h \(request.nostrGroupID)") }
-        let now = clock()
-        var events: [Event] = []
-        var rumors: [UnsignedEvent] = []
-        switch request.attack {
-        case .proposeAdd:
-            events = [try forged(.proposal(.add(try targetKeyPackage(request))), in: &record)]
-        case .proposeAddAsAdmin:
-            let impostor = try newKeyPackage(for: try target(request))
-            events = [try forged(.proposal(.add(impostor.keyPackage)), in: &record)]
-        case .proposeRemove:
-            events = [try forged(.proposal(.remove(leaf: try leaf(of: request, in: record))), in: &record)]
-        case .proposeAdmin:
-            events = [try forged(.proposal(selfPromotion(record, as: request.sender)), in: &record)]
-        case .commitAdd:
-            events = [try forgedCommit([.add(try targetKeyPackage(request))], in: &record, now: now)]
-        case .commitRemove:
-            events = [try forgedCommit([.remove(leaf: try leaf(of: request, in: record))], in: &record, now: now)]
-        case .commitAdmin:
-            events = [try forgedCommit([selfPromotion(record, as: request.sender)], in: &record, now: now)]
-        case .duplicateGroupData:
-            var ours = record.data
-            ours.admins = [request.sender]
-            let extensions = record.mls.context.extensions + [ours.replacing(in: [])[0]]
-            events = [try forgedCommit([.groupContextExtensions(extensions)], in: &record, now: now)]
-        case .badConfirmationTag:
-            events = [try forgedCommit([], flaw: .confirmationTag, in: &record, now: now)]
-        case .pathLeafKeyReuse:
-            events = [try forgedCommit([], flaw: .pathLeafKeyReuse, in: &record, now: now)]
-        case .pathLeafCapabilities:
-            events = [try forgedCommit([], flaw: .pathLeafCapabilities, in: &record, now: now)]
-        case .pathLeafSignature:
-            events = [try forgedCommit([], flaw: .pathLeafSignature, in: &record, now: now)]
-        case .commitWithoutPath:
-            events = [try forgedCommit([], flaw: .noPath, in: &record, now: now)]
-        case .extraPathNode:
-            events = [try forgedCommit([], flaw: .extraPathNode, in: &record, now: now)]
-        case .badMembershipTag:
-            let proposal = Proposal.groupContextExtensions(record.mls.context.extensions)
-            events = [try forged(.proposal(proposal), flaw: .membershipTag, as: .publicMessage, in: &record)]
-        case .futureEpoch:
-            events = [try forgedText("from the next epoch", flaw: .epoch(record.mls.epoch + 1), request, in: &record, now: now)]
-        case .pastEpoch:
-            guard record.mls.epoch > 0 else { throw EngineError(.invalidInput, "the group has no earlier epoch") }
-            events = [try forgedText("from the last epoch", flaw: .epoch(record.mls.epoch - 1), request, in: &record, now: now)]
-        case .badPadding:
-            events = [try forgedText("padded", flaw: .padding, request, in: &record, now: now)]
-        case .wrongVersion:
-            events = [try forgedText("version 2", flaw: .version(2), request, in: &record, now: now)]
-        case .impersonation:
-            let leaf = try leaf(of: request, in: record)
-            events = [try forgedText("impersonated", flaw: .sender(leaf), request, author: try target(request), in: &record, now: now)]
-        case .removedMemberMessage:
-            events = [try forgedText("written after my removal", flaw: nil, request, in: &record, now: now)]
-        case .reusedGeneration:
-            var twin = record
-            events = [
-                try forgedText("first on this generation", flaw: nil, request, in: &twin, now: now),
-                try forgedText("second on this generation", flaw: nil, request, in: &record, now: now),
-            ]
-            record.ownEvents.merge(twin.ownEvents) { first, _ in first }
-        case .backdatedCommit:
-            events = [try backdatedCommit(&record, now: now)]
-        case .replayedWelcome:
-            rumors = [try replayedWelcome(of: id, request, now: now)]
-        case .lookalikeGroup:
-            rumors = try fakeGroupWelcome(request, reusing: record, flaw: nil)
-        case .welcomeBadSignature:
-            rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .groupInfoSignature)
-        case .welcomeBadTreeHash:
-            rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .treeHash)
-        case .welcomeBadParentHash:
-            rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .parentHash)
+        try persisting { () throws(EngineError) in
+            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupIDHex == request.nostrGroupID }),
+                var record = groups[id]
+            else { throw EngineError(.unknownGroup, "no group with h \(request.nostrGroupID)") }
+            let now = clock()
+            var events: [Event] = []
+            var rumors: [UnsignedEvent] = []
+            switch request.attack {
+            case .proposeAdd:
+                events = [try forged(.proposal(.add(try targetKeyPackage(request))), in: &record)]
+            case .proposeAddAsAdmin:
+                let impostor = try newKeyPackage(for: try target(request))
+                events = [try forged(.proposal(.add(impostor.keyPackage)), in: &record)]
+            case .proposeRemove:
+                events = [try forged(.proposal(.remove(leaf: try leaf(of: request, in: record))), in: &record)]
+            case .proposeAdmin:
+                events = [try forged(.proposal(selfPromotion(record, as: request.sender)), in: &record)]
+            case .commitAdd:
+                events = [try forgedCommit([.add(try targetKeyPackage(request))], in: &record, now: now)]
+            case .commitRemove:
+                events = [try forgedCommit([.remove(leaf: try leaf(of: request, in: record))], in: &record, now: now)]
+            case .commitAdmin:
+                events = [try forgedCommit([selfPromotion(record, as: request.sender)], in: &record, now: now)]
+            case .duplicateGroupData:
+                var ours = record.data
+                ours.admins = [request.sender]
+                let extensions = record.mls.context.extensions + [ours.replacing(in: [])[0]]
+                events = [try forgedCommit([.groupContextExtensions(extensions)], in: &record, now: now)]
+            case .badConfirmationTag:
+                events = [try forgedCommit([], flaw: .confirmationTag, in: &record, now: now)]
+            case .pathLeafKeyReuse:
+                events = [try forgedCommit([], flaw: .pathLeafKeyReuse, in: &record, now: now)]
+            case .pathLeafCapabilities:
+                events = [try forgedCommit([], flaw: .pathLeafCapabilities, in: &record, now: now)]
+            case .pathLeafSignature:
+                events = [try forgedCommit([], flaw: .pathLeafSignature, in: &record, now: now)]
+            case .commitWithoutPath:
+                events = [try forgedCommit([], flaw: .noPath, in: &record, now: now)]
+            case .extraPathNode:
+                events = [try forgedCommit([], flaw: .extraPathNode, in: &record, now: now)]
+            case .badMembershipTag:
+                let proposal = Proposal.groupContextExtensions(record.mls.context.extensions)
+                events = [try forged(.proposal(proposal), flaw: .membershipTag, as: .publicMessage, in: &record)]
+            case .futureEpoch:
+                events = [try forgedText("from the next epoch", flaw: .epoch(record.mls.epoch + 1), request, in: &record, now: now)]
+            case .pastEpoch:
+                guard record.mls.epoch > 0 else { throw EngineError(.invalidInput, "the group has no earlier epoch") }
+                events = [try forgedText("from the last epoch", flaw: .epoch(record.mls.epoch - 1), request, in: &record, now: now)]
+            case .badPadding:
+                events = [try forgedText("padded", flaw: .padding, request, in: &record, now: now)]
+            case .wrongVersion:
+                events = [try forgedText("version 2", flaw: .version(2), request, in: &record, now: now)]
+            case .impersonation:
+                let leaf = try leaf(of: request, in: record)
+                events = [try forgedText("impersonated", flaw: .sender(leaf), request, author: try target(request), in: &record, now: now)]
+            case .removedMemberMessage:
+                events = [try forgedText("written after my removal", flaw: nil, request, in: &record, now: now)]
+            case .reusedGeneration:
+                var twin = record
+                events = [
+                    try forgedText("first on this generation", flaw: nil, request, in: &twin, now: now),
+                    try forgedText("second on this generation", flaw: nil, request, in: &record, now: now),
+                ]
+                record.ownEvents.merge(twin.ownEvents) { first, _ in first }
+            case .backdatedCommit:
+                events = [try backdatedCommit(&record, now: now)]
+            case .replayedWelcome:
+                rumors = [try replayedWelcome(of: id, request, now: now)]
+            case .lookalikeGroup:
+                rumors = try fakeGroupWelcome(request, reusing: record, flaw: nil)
+            case .welcomeBadSignature:
+                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .groupInfoSignature)
+            case .welcomeBadTreeHash:
+                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .treeHash)
+            case .welcomeBadParentHash:
+                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .parentHash)
+            }
+            groups[id] = record
+            return ForgedTraffic(events: events, welcomeRumors: rumors)
         }
-        groups[id] = record
-        return ForgedTraffic(events: events, welcomeRumors: rumors)
     }
 
     // MARK: - Builders

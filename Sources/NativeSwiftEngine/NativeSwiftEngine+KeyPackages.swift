@@ -8,19 +8,21 @@ extension NativeSwiftEngine {
     package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
         -> KeyPackageDraft
     {
-        guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
-            throw EngineError(.invalidInput, "a key package needs at least one ws(s):// relay")
+        try persisting { () throws(EngineError) in
+            guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
+                throw EngineError(.invalidInput, "a key package needs at least one ws(s):// relay")
+            }
+            let own = try newKeyPackage(for: publicKey)
+            let reference = try mlsStep { () throws(MLSError) in try own.keyPackage.reference(suite: MarmotCapabilities.suite) }
+            let bytes = try marmotStep { () throws(MarmotError) in try tlsEncoded(own.keyPackage) }
+            keyPackages[reference] = own
+            let dTag = random.bytes(32).hexString
+            let tags = KeyPackageEvent.tags(
+                keyPackageRef: reference, dTag: dTag, relays: relays, protected: protected, client: Self.clientTag)
+            return KeyPackageDraft(
+                content: Base64Content.encode(bytes), tags: tags.tags, legacyTags: tags.legacyTags, dTag: dTag,
+                keyPackageRef: reference.hexString)
         }
-        let own = try newKeyPackage(for: publicKey)
-        let reference = try mlsStep { () throws(MLSError) in try own.keyPackage.reference(suite: MarmotCapabilities.suite) }
-        let bytes = try marmotStep { () throws(MarmotError) in try tlsEncoded(own.keyPackage) }
-        keyPackages[reference] = own
-        let dTag = random.bytes(32).hexString
-        let tags = KeyPackageEvent.tags(
-            keyPackageRef: reference, dTag: dTag, relays: relays, protected: protected, client: Self.clientTag)
-        return KeyPackageDraft(
-            content: Base64Content.encode(bytes), tags: tags.tags, legacyTags: tags.legacyTags, dTag: dTag,
-            keyPackageRef: reference.hexString)
     }
 
     package func validateKeyPackage(_ event: Event) async throws(EngineError) {

@@ -16,76 +16,80 @@ extension NativeSwiftEngine {
     package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
         async throws(EngineError) -> Event
     {
-        var record = try activeRecord(group)
-        let rumor = UnsignedEvent(pubkey: sender, createdAt: clock(), kind: kind, tags: tags, content: content)
-        let message = try mlsStep { () throws(MLSError) in
-            try record.mls.protect(application: ApplicationRumor.encode(rumor), using: &random)
+        try persisting { () throws(EngineError) in
+            var record = try activeRecord(group)
+            let rumor = UnsignedEvent(pubkey: sender, createdAt: clock(), kind: kind, tags: tags, content: content)
+            let message = try mlsStep { () throws(MLSError) in
+                try record.mls.protect(application: ApplicationRumor.encode(rumor), using: &random)
+            }
+            let event = try seal(message, in: record)
+            let stored = ReceivedMessage(mlsGroupID: group, rumor: rumor, wrapperID: event.id, sender: sender)
+            record.ownEvents[event.id] = .message(stored)
+            record.messages.append(stored)
+            groups[group] = record
+            return event
         }
-        let event = try seal(message, in: record)
-        let stored = ReceivedMessage(mlsGroupID: group, rumor: rumor, wrapperID: event.id, sender: sender)
-        record.ownEvents[event.id] = .message(stored)
-        record.messages.append(stored)
-        groups[group] = record
-        return event
     }
 
     package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
-        let now = clock()
-        let nostrGroupID: [UInt8]
-        do {
-            nostrGroupID = try GroupEventEnvelope.check(event, now: now)
-            if MarmotReceiverCheck.eventSignature.isOn { try event.verify() }
-        } catch let error as MarmotError {
-            return .rejected(Self.ingestError(error))
-        } catch {
-            return .rejected(EngineError(.invalidInput, "\(error)"))
-        }
-        guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupID == nostrGroupID }),
-            var record = groups[id]
-        else { return .rejected(EngineError(.unknownGroup, "no group with h \(event.firstTagValue("h") ?? "")")) }
-
-        if let own = record.ownEvents[event.id] {
-            switch own {
-            case .message(let message): return .applicationMessage(message)
-            case .commit where record.pendingEvent?.id == event.id:
-                // Our pending commit, handed back (as MDK 0.8.0 does when it meets its own pending
-                // commit): merge it like a received one, keeping the state before it so that a
-                // better competing commit (MIP-03) can still replace it.
-                return mergeOwn(event, record: &record)
-            case .commit: return .commit(id)
-            case .proposal: return .unprocessable(id, reason: "own_proposal")
-            case .forgery: return .ignoredProposal(id, reason: "own_forgery")
+        try persisting { () throws(EngineError) in
+            let now = clock()
+            let nostrGroupID: [UInt8]
+            do {
+                nostrGroupID = try GroupEventEnvelope.check(event, now: now)
+                if MarmotReceiverCheck.eventSignature.isOn { try event.verify() }
+            } catch let error as MarmotError {
+                return .rejected(Self.ingestError(error))
+            } catch {
+                return .rejected(EngineError(.invalidInput, "\(error)"))
             }
-        }
-        if record.failed.contains(event.id) { return .previouslyFailed }
-        if record.processed.contains(event.id) { return .unprocessable(id, reason: "duplicate") }
-        guard record.state == .active else { return .unprocessable(id, reason: "inactive") }
+            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupID == nostrGroupID }),
+                var record = groups[id]
+            else { return .rejected(EngineError(.unknownGroup, "no group with h \(event.firstTagValue("h") ?? "")")) }
 
-        var message: MLSMessage?
-        for candidate in record.decryptionCandidates {
-            guard let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(candidate)) else { continue }
-            message = try? MLSMessage(tlsBytes: plain)
-            break
-        }
-        guard let message, let epoch = message.framedEpoch else {
-            // Not remembered as failed: an event no key of ours opens may belong to an epoch we
-            // have not reached yet (a commit of a later epoch met first while catching up, or
-            // overtaking its predecessor), and handed back once we are there it must succeed.
-            // Garbage costs a failed decryption per attempt; the caller bounds the attempts.
-            return .rejected(EngineError(.undecryptable, "no exporter key of the last \(GroupRecord.lookback + 1) epochs opens it"))
-        }
+            if let own = record.ownEvents[event.id] {
+                switch own {
+                case .message(let message): return .applicationMessage(message)
+                case .commit where record.pendingEvent?.id == event.id:
+                    // Our pending commit, handed back (as MDK 0.8.0 does when it meets its own pending
+                    // commit): merge it like a received one, keeping the state before it so that a
+                    // better competing commit (MIP-03) can still replace it.
+                    return mergeOwn(event, record: &record)
+                case .commit: return .commit(id)
+                case .proposal: return .unprocessable(id, reason: "own_proposal")
+                case .forgery: return .ignoredProposal(id, reason: "own_forgery")
+                }
+            }
+            if record.failed.contains(event.id) { return .previouslyFailed }
+            if record.processed.contains(event.id) { return .unprocessable(id, reason: "duplicate") }
+            guard record.state == .active else { return .unprocessable(id, reason: "inactive") }
 
-        let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
-        switch result {
-        case .unprocessable(_, let reason) where reason == MLSError.Code.unknownProposal.name:
-            // Not remembered as failed: the proposal it names may still arrive (delayed or
-            // reordered), and the commit must go through then (GroupCore hands it back).
-            break
-        case .unprocessable, .rejected: record.failed.insert(event.id)
-        default: record.processed.insert(event.id)
+            var message: MLSMessage?
+            for candidate in record.decryptionCandidates {
+                guard let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(candidate)) else { continue }
+                message = try? MLSMessage(tlsBytes: plain)
+                break
+            }
+            guard let message, let epoch = message.framedEpoch else {
+                // Not remembered as failed: an event no key of ours opens may belong to an epoch we
+                // have not reached yet (a commit of a later epoch met first while catching up, or
+                // overtaking its predecessor), and handed back once we are there it must succeed.
+                // Garbage costs a failed decryption per attempt; the caller bounds the attempts.
+                return .rejected(EngineError(.undecryptable, "no exporter key of the last \(GroupRecord.lookback + 1) epochs opens it"))
+            }
+
+            let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
+            switch result {
+            case .unprocessable(_, let reason) where reason == MLSError.Code.unknownProposal.name:
+                // Not remembered as failed: the proposal it names may still arrive (delayed or
+                // reordered), and the commit must go through then (GroupCore hands it back).
+                break
+            case .unprocessable, .rejected: record.failed.insert(event.id)
+            default: record.processed.insert(event.id)
+            }
+            groups[id] = record
+            return result
         }
-        groups[id] = record
-        return result
     }
 
     /// Routes a decrypted message to the epoch it belongs to.

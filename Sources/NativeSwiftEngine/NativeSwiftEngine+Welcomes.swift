@@ -6,47 +6,51 @@ import Nostr
 
 extension NativeSwiftEngine {
     package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
-        if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
-        let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
-        let suite = MarmotCapabilities.suite
-        // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
-        guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first ?? anyKeyPackage()
-        else { throw EngineError(.invalidWelcome, "the welcome is for none of our key packages") }
-        guard parsed.welcome.cipherSuite == suite.id || !MarmotReceiverCheck.welcomeCipherSuite.isOn else {
-            throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
+        try persisting { () throws(EngineError) in
+            if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
+            let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
+            let suite = MarmotCapabilities.suite
+            // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
+            guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first ?? anyKeyPackage()
+            else { throw EngineError(.invalidWelcome, "the welcome is for none of our key packages") }
+            guard parsed.welcome.cipherSuite == suite.id || !MarmotReceiverCheck.welcomeCipherSuite.isOn else {
+                throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
+            }
+            let group: Group
+            do throws(MLSError) { group = try Group(welcome: parsed.welcome, keyPackage: own) } catch {
+                throw EngineError(.invalidWelcome, error.description)
+            }
+            let data: GroupData
+            do throws(MarmotError) { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
+            try checkNoClash(group, data)
+            let summary = PendingWelcome(
+                id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,
+                groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
+                memberCount: group.tree.occupiedLeaves.count)
+            welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
+            return summary
         }
-        let group: Group
-        do { group = try Group(welcome: parsed.welcome, keyPackage: own) } catch {
-            throw EngineError(.invalidWelcome, error.description)
-        }
-        let data: GroupData
-        do { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
-        try checkNoClash(group, data)
-        let summary = PendingWelcome(
-            id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,
-            groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
-            memberCount: group.tree.occupiedLeaves.count)
-        welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
-        return summary
     }
 
     package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
-        guard let stored = welcomes.removeValue(forKey: welcomeID) else {
-            throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+        try persisting { () throws(EngineError) in
+            guard let stored = welcomes.removeValue(forKey: welcomeID) else {
+                throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+            }
+            var record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
+            if let earlier = groups[record.id] {
+                // Welcomed back into a group we were removed from: the message history and the
+                // record of which events were handled (and which were ours) are the member's own and
+                // survive the re-join; failures do not, since events of the new epoch that reached
+                // us before this welcome failed only because we were not yet back in.
+                record.messages = earlier.messages
+                record.processed = earlier.processed
+                record.ownEvents = earlier.ownEvents
+            }
+            groups[record.id] = record
+            joinedWelcomes[record.id] = stored.rumor
+            return record.snapshot
         }
-        var record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
-        if let earlier = groups[record.id] {
-            // Welcomed back into a group we were removed from: the message history and the
-            // record of which events were handled (and which were ours) are the member's own and
-            // survive the re-join; failures do not, since events of the new epoch that reached
-            // us before this welcome failed only because we were not yet back in.
-            record.messages = earlier.messages
-            record.processed = earlier.processed
-            record.ownEvents = earlier.ownEvents
-        }
-        groups[record.id] = record
-        joinedWelcomes[record.id] = stored.rumor
-        return record.snapshot
     }
 
     /// With `welcomeForOurKeyPackage` switched off (tests only): the key package MLS then tries,
@@ -72,8 +76,10 @@ extension NativeSwiftEngine {
     }
 
     package func declineWelcome(_ welcomeID: EventID) async throws(EngineError) {
-        guard welcomes.removeValue(forKey: welcomeID) != nil else {
-            throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+        try persisting { () throws(EngineError) in
+            guard welcomes.removeValue(forKey: welcomeID) != nil else {
+                throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
+            }
         }
     }
 

@@ -24,12 +24,44 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// The welcome rumor each group was joined by (the hostile member replays them).
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
 
+    /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
+    let stateFile: String?
+    /// The bytes last written to (or loaded from) `stateFile`: an operation that leaves them
+    /// unchanged writes nothing.
+    var lastWritten: [UInt8]?
+    /// How many times the state file was written, so tests can see that unchanged states are not.
+    package internal(set) var writeCount = 0
+
+    /// An engine that keeps its state in memory only.
     /// - Parameters:
     ///   - generator: the only source of randomness (seed it for reproducible runs).
     ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
     package init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
         random = RandomSource(base: generator)
         self.clock = clock
+        stateFile = nil
+    }
+
+    /// An engine whose state survives restarts in `stateFile` (docs/engine-state-format.md): if the
+    /// file exists, everything it holds is loaded from it; after every operation that changes the
+    /// state, the whole state is written back atomically. The generator is not part of the state: a
+    /// restarted engine must be given a fresh stream, or it would draw again the random bytes its
+    /// earlier life already used.
+    /// - Parameter stateFile: the file's path; nil behaves exactly as the two-argument init.
+    /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
+    ///   `.storage` for one it cannot read.
+    package init(
+        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?
+    ) throws(EngineError) {
+        random = RandomSource(base: generator)
+        self.clock = clock
+        self.stateFile = stateFile
+        guard let stateFile, let loaded = try Self.loadState(from: stateFile) else { return }
+        keyPackages = loaded.state.keyPackages
+        groups = loaded.state.groups
+        welcomes = loaded.state.welcomes
+        joinedWelcomes = loaded.state.joinedWelcomes
+        lastWritten = loaded.bytes
     }
 
     package func capabilities() async throws(EngineError) -> EngineCapabilities {

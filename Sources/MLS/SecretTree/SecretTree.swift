@@ -19,9 +19,10 @@ package enum ContentRatchet: Sendable {
 package struct SecretTree: Sendable {
     package let suite: CipherSuite
     package let leafCount: UInt32
-    private var nodeSecrets: [UInt32: [UInt8]]
-    private var handshake: [UInt32: SenderRatchet] = [:]
-    private var application: [UInt32: SenderRatchet] = [:]
+    // Internal rather than private: SecretTree+Persistence.swift writes and restores them.
+    var nodeSecrets: [UInt32: [UInt8]]
+    var handshake: [UInt32: SenderRatchet] = [:]
+    var application: [UInt32: SenderRatchet] = [:]
 
     package init(suite: CipherSuite, encryptionSecret: [UInt8], leafCount: UInt32) {
         self.suite = suite

@@ -24,12 +24,13 @@ package struct SenderRatchet: Sendable {
     /// How many skipped keys are kept for out-of-order delivery.
     package static let maximumSkippedKeys = 1024
 
-    private let suite: CipherSuite
-    package private(set) var generation: UInt32 = 0
-    private var secret: [UInt8]
-    /// False once generation UInt32.max has been used: the ratchet cannot move further.
-    private var exhausted = false
-    private var skipped: [UInt32: RatchetKey] = [:]
+    // Internal rather than private: SecretTree+Persistence.swift writes and restores them.
+    let suite: CipherSuite
+    package internal(set) var generation: UInt32 = 0
+    var secret: [UInt8]
+    /// True once generation UInt32.max has been used: the ratchet cannot move further.
+    var exhausted = false
+    var skipped: [UInt32: RatchetKey] = [:]
 
     init(suite: CipherSuite, secret: [UInt8]) {
         self.suite = suite
