@@ -67,7 +67,10 @@ extension Engines {
     /// so runs with it replay byte for byte.
     static var swift: EngineSet.Entry {
         EngineSet.Entry(factory: { context in
-            NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            // A run that restarts members keeps each engine's state in its member's directory.
+            try NativeSwiftEngine(
+                generator: context.generator, clock: context.clock,
+                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
         }, deterministic: true)
     }
 }

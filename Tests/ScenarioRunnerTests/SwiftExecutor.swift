@@ -10,7 +10,9 @@ import ScenarioRunner
 func swiftOnlyExecutor() -> ScenarioExecutor {
     ScenarioExecutor(
         engines: EngineSet(["swift": EngineSet.Entry(factory: { context in
-            NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            try NativeSwiftEngine(
+                generator: context.generator, clock: context.clock,
+                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
         }, deterministic: true)]),
         epochUnixSeconds: 1_700_000_000)
 }
