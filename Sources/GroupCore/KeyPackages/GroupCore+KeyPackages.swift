@@ -23,6 +23,27 @@ extension GroupCore {
         note("fetching key packages of \(peers.count) peer(s) as fetch \(id)")
     }
 
+    /// After a restart: the lookups still waiting for a relay lost their subscriptions with the
+    /// connections, so each asks again where it had no answer (the same subscription ids; the fetch's
+    /// timer was started again with the others). Without this an invitation made just before the
+    /// app stopped would end as `timeout` for every invitee.
+    func resumeFetches() {
+        for id in fetches.keys.sorted() {
+            guard let fetch = fetches[id] else { continue }
+            for (index, peer) in fetch.peers.enumerated() {
+                guard let lookup = fetch.lookups[peer], lookup.outcome == nil else { continue }
+                let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays
+                for (relayIndex, url) in relays.enumerated() where lookup.outstanding.contains(url) {
+                    let subscription = "kp\(id)-\(index)-\(relayIndex)"
+                    fetchSubscriptions[subscription] = (id, peer, url)
+                    let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
+                    emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
+                }
+            }
+            note("fetch \(id): asking again after the restart")
+        }
+    }
+
     /// A key-package event (or an unusable one) offered on a lookup subscription.
     func offerKeyPackage(
         _ event: Event?, invalid: (FailedPeer.Reason, String)?, lookup: (fetch: UInt64, peer: PublicKey, relay: String)

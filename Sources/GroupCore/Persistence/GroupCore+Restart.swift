@@ -94,6 +94,7 @@ extension GroupCore {
         }
         let urls = Set(configuration.discoveryRelays + configuration.inboxRelays + chats.values.flatMap(\.relays)).sorted()
         for url in urls where !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
+        resumeFetches()
         resendUnanswered()
         for url in urls { flushOutbox(to: url) }
         changed("restarted")

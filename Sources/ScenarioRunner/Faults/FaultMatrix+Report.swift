@@ -43,6 +43,7 @@ extension FaultMatrix {
             let scope: String
             switch fault {
             case .drop, .delay, .duplicate, .reorder: scope = "every point"
+            case .restart: scope = "every point: the publisher as it publishes, the receiver as it receives"
             case .reject, .withholdOK: scope = "points as published (`to-relay`)"
             case .senderPartitioned: scope = "points as published: the publisher"
             case .receiverPartitioned: scope = "points as delivered: the receiver"
@@ -52,7 +53,6 @@ extension FaultMatrix {
             lines.append("| `\(fault.rawValue)` | \(fault.summary) | \(scope) |")
         }
         lines += [
-            "| `restart` (future) | the member stops and starts again from its persisted state | not built: needs durable engine and core state |",
             "",
             "A cell that cannot act is never generated: `reject` and `withhold-ok` act only on publishes, a",
             "partition of a sender only where it publishes. A selector that can never match is refused by the",

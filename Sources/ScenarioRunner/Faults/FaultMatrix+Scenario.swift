@@ -4,6 +4,9 @@ extension FaultMatrix {
     /// How long an outage (relay down, partition) lasts: longer than the commit timeout (5 s) and
     /// the first republish (10 s), shorter than the last one, so recovery has to work.
     static let outage = "20s"
+    /// How long a restarted member is down: as long as a phone app killed and opened again, and
+    /// longer than the link latency, so that what was in flight is lost.
+    static let restartDown = "5s"
 
     static func scenario(_ cell: Cell) -> String {
         let flow = cell.flow
@@ -83,10 +86,11 @@ extension FaultMatrix {
             return ("{ apply: down, relay: \(point.relay) }", "{ apply: up, relay: \(point.relay) }")
         case .senderPartitioned, .receiverPartitioned:
             return ("{ apply: partition, member: \(point.member) }", "{ apply: heal, member: \(point.member) }")
-        case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK:
+        case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK, .restart:
             var fields = ["apply: \(cell.fault.rawValue)", "member: \(point.member)", "relay: \(point.relay)", "kind: \(point.kind)"]
             if point.direction == .toMember { fields.append("direction: to-member") }
             if cell.fault == .delay { fields.append("for: 10s") }
+            if cell.fault == .restart { fields.append("for: \(restartDown)") }
             fields.append("nth: 1")
             return ("{ \(fields.joined(separator: ", ")) }", nil)
         }

@@ -32,6 +32,7 @@ package enum FaultMatrix {
         case senderPartitioned = "sender-partitioned"
         case receiverPartitioned = "receiver-partitioned"
         case inviteeInboxDown = "invitee-inbox-down"
+        case restart
 
         /// What the fault does, for the report.
         var summary: String {
@@ -46,6 +47,9 @@ package enum FaultMatrix {
             case .senderPartitioned: "the sender is cut off from every relay for 20 s"
             case .receiverPartitioned: "the receiver is cut off from every relay for 20 s"
             case .inviteeInboxDown: "the invitee's own inbox relay is down for 20 s"
+            case .restart:
+                "the point's member stops and starts again \(FaultMatrix.restartDown) later from its persisted state: "
+                    + "a publish reaches its relay and its OK dies with the connection; a delivery is lost with its connection"
             }
         }
 
@@ -53,7 +57,7 @@ package enum FaultMatrix {
         /// runner's "fault selector matched" check would report them as doing nothing).
         func applies(to point: Point) -> Bool {
             switch self {
-            case .drop, .delay, .duplicate, .reorder: true
+            case .drop, .delay, .duplicate, .reorder, .restart: true
             case .reject, .withholdOK, .senderPartitioned: point.direction == .toRelay
             case .receiverPartitioned: point.direction == .toMember
             case .relayDown: point.direction == .toRelay && point.relay != FaultMatrix.inviteeInbox
