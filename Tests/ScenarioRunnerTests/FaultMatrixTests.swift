@@ -58,6 +58,14 @@ import Testing
         #expect(!(try await Self.passes(cell, recovery: Self.without { $0.storedCommits = false })))
     }
 
+    /// Acceptance (issue 20): switching off the restart persistence (the member starts again with an
+    /// empty core state) makes a matrix cell fail: the sender forgets its chat and its message.
+    @Test func restartPersistenceIsNeededByTheMatrix() async throws {
+        let cell = "\(FaultMatrix.folder)/send/message-restart.yaml"
+        #expect(try await Self.passes(cell, recovery: Recovery()))
+        #expect(!(try await Self.passes(cell, recovery: Self.without { $0.persistsAcrossRestart = false })))
+    }
+
     /// The rule the matrix's `reject` cells brought (a refused message is sent again) is needed too.
     @Test func refusedMessageRetryIsNeededByTheMatrix() async throws {
         let cell = "\(FaultMatrix.folder)/send/message-reject.yaml"
