@@ -150,6 +150,7 @@ extension FaultMatrix {
             outcome: Outcome(members: withoutCarol, removed: ["carol"], probe: "bob"),
             mdkDefects: each([
                 "proposal-at-peer-delay", "proposal-at-peer-drop", "proposal-at-peer-receiver-partitioned", "proposal-at-peer-reorder",
+                "proposal-at-peer-restart",
             ], mdkRefusesCommitBeforeProposal)),
         Flow(
             name: "send", summary: "carol sends a message.",
@@ -200,7 +201,7 @@ extension FaultMatrix {
             outcome: Outcome(members: withoutCarol, removed: ["carol"], name: nil, probe: "bob"),
             mdkDefects: each([
                 "alice-commit-delay", "alice-commit-drop", "alice-commit-duplicate", "alice-commit-reorder", "alice-commit-withhold-ok",
-                "carol-proposal-duplicate", "carol-proposal-withhold-ok",
+                "alice-commit-restart", "carol-proposal-duplicate", "carol-proposal-withhold-ok", "carol-proposal-restart",
             ], mdkKeepsNoRollbackProposal).merging(each(["alice-commit-sender-partitioned"], mdkRefusesCommitBeforeProposalAfterPartition)) { $1 }),
         Flow(
             name: "add-x-remove", summary: "alice adds dave while bob removes carol.", withDave: true,
