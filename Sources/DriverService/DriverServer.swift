@@ -11,6 +11,8 @@ import Nostr
 package actor DriverServer {
     /// Makes one instance's engine on its world.
     package typealias Factory = @Sendable (RequestWorld) -> any ProtocolEngine
+    /// Makes an instance whose state lives in a directory (a member that restarts).
+    package typealias Reopen = @Sendable (RequestWorld, _ directory: String) throws(EngineError) -> any ProtocolEngine
 
     private struct Instance {
         let engine: any ProtocolEngine
@@ -20,6 +22,7 @@ package actor DriverServer {
     private let identity: EngineCapabilities
     private let clientTag: String
     private let factory: Factory
+    private let reopen: Reopen?
     private var instances: [String: Instance] = [:]
     private var counter = 0
 
@@ -27,10 +30,13 @@ package actor DriverServer {
     ///   - identity: what `hello` declares (name, version, capabilities); the world capabilities
     ///     are added, since every request runs on the world.
     ///   - clientTag: the `client` tag value the engine writes.
-    package init(identity: EngineCapabilities, clientTag: String, factory: @escaping Factory) {
+    ///   - reopen: makes an instance that keeps its state in a directory (`create_instance.directory`)
+    ///     and reopens what is there; nil: such a request is `bad_request`.
+    package init(identity: EngineCapabilities, clientTag: String, factory: @escaping Factory, reopen: Reopen? = nil) {
         self.identity = identity
         self.clientTag = clientTag
         self.factory = factory
+        self.reopen = reopen
     }
 
     /// The response line (without its newline) for one request line.
@@ -86,15 +92,17 @@ package actor DriverServer {
         // The engine keeps its state in memory: the key is checked as the protocol asks, not used.
         _ = try params.bytes("encryption_key", count: 32)
         _ = try params.object("config")
+        let directory = params.has("directory") ? try params.string("directory") : nil
         // No store to reopen: a restarted member would come back empty, so its run must not pass.
-        guard !params.has("directory") else {
+        if directory != nil, reopen == nil {
             throw EngineError(.badRequest, "this driver keeps its instances in memory: it cannot open a store in `directory`")
         }
         counter += 1
         let name = params.has("instance") ? try params.string("instance") : "i\(counter)"
         guard instances[name] == nil else { throw EngineError(.instanceExists, "instance `\(name)` already exists") }
         let world = RequestWorld()
-        instances[name] = Instance(engine: factory(world), world: world)
+        let engine = if let directory, let reopen { try reopen(world, directory) } else { factory(world) }
+        instances[name] = Instance(engine: engine, world: world)
         return ["instance": .string(name)]
     }
 }

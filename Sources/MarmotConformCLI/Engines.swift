@@ -52,7 +52,7 @@ enum Engines {
             }
             // A member that restarts: its instance before the restart closes (its app stopped), and
             // the new one reopens the same store.
-            let directory = context.storageDirectory + "/mdk"
+            let directory = context.storageDirectory + "/driver"
             if let previous = await open.take(directory) { try await process.close(previous) }
             let engine = try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
             await open.put(engine, at: directory)
