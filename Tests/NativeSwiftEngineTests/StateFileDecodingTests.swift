@@ -10,28 +10,14 @@ import Testing
 /// error naming what is wrong, or (a flipped byte inside a secret, say) a state that loads;
 /// never a trap, never a hang.
 @Suite struct StateFileDecodingTests {
-    /// A small but complete state: a key package, a group with a staged commit, sent and received
-    /// messages, a past epoch and a rollback point.
-    static func smallState() async throws -> [UInt8] {
-        var bench = MemberBench(seed: 2022)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let group = try await bench.createGroup(by: alice, inviting: [bob], name: "Small", admins: [alice])
-        try await MemberBench.exchange("hi", from: bob, to: [alice], in: group)
-        try await MemberBench.selfUpdate(bob, times: 1, in: group, receivers: [alice])
-        _ = try await alice.engine.createKeyPackage(for: alice.pubkey, relays: MemberBench.relays, protected: false)
-        _ = try await alice.engine.selfUpdate(in: group)
-        let engine = try #require(alice.engine as? NativeSwiftEngine)
-        return try await engine.stateBytes()
-    }
-
     @Test func aStateComesBackByteForByte() async throws {
-        let bytes = try await Self.smallState()
+        let bytes = try await StateRecipe.small.bytes()
         #expect(try NativeSwiftEngine.reencodedState(bytes) == bytes)
         #expect(Array(bytes.prefix(10)) == Array("MCENGINE".utf8) + [0, 1])
     }
 
     @Test func everyTruncationIsATypedError() async throws {
-        let bytes = try await Self.smallState()
+        let bytes = try await StateRecipe.small.bytes()
         var reasons: Set<String> = []
         for length in 0..<bytes.count {
             do {
@@ -46,7 +32,7 @@ import Testing
     }
 
     @Test func flippedBytesAreTypedErrorsOrLoadableStates() async throws {
-        let bytes = try await Self.smallState()
+        let bytes = try await StateRecipe.small.bytes()
         var refused = 0, loaded = 0
         for offset in bytes.indices {
             var damaged = bytes
@@ -65,7 +51,7 @@ import Testing
     }
 
     @Test func headerAndTrailerFaultsNameWhatIsWrong() async throws {
-        let bytes = try await Self.smallState()
+        let bytes = try await StateRecipe.small.bytes()
         func reason(_ damaged: [UInt8]) -> String? {
             do {
                 _ = try NativeSwiftEngine.reencodedState(damaged)
@@ -92,7 +78,7 @@ import Testing
     @Test func anEngineDoesNotStartFromABadFile() async throws {
         let directory = try StateDirectory()
         let path = directory.path + "/bad.state"
-        var damaged = try await Self.smallState()
+        var damaged = try await StateRecipe.small.bytes()
         damaged[9] = 9
         try Data(damaged).write(to: URL(fileURLWithPath: path))
         #expect {
