@@ -33,9 +33,16 @@ import Testing
         /// Drops the engine and starts a new one from the file; nothing may be lost on the way.
         func restart(_ step: String) async throws {
             let before = try await engine.stateBytes()
+            let groups = try await engine.groups()
+            var digests: [ExactGroupState] = []
+            for group in groups { digests.append(try await engine.exactState(of: group.mlsGroupID)) }
             engine = try .persisting(at: path, stream: stream)
             restarts += 1
             #expect(try await engine.stateBytes() == before, "\(step): the restarted engine holds what the stopped one held")
+            #expect(try await engine.groups() == groups, "\(step): the same groups")
+            for (group, digest) in zip(groups, digests) {
+                #expect(try await engine.exactState(of: group.mlsGroupID) == digest, "\(step): the same exact state")
+            }
             #expect(await engine.writeCount == 0, "\(step): loading writes nothing")
         }
 
