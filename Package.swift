@@ -143,7 +143,7 @@ let package = Package(
 
         // Fuzzing: the untrusted-input decoders as targets (library), and their libFuzzer entry
         // point / corpus replayer (built with -sanitize=fuzzer only by ci/fuzz).
-        .target(name: "FuzzTargets", dependencies: ["ExternalProcessEngine", "Marmot", "MLS", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
+        .target(name: "FuzzTargets", dependencies: ["ExternalProcessEngine", "Marmot", "MLS", "NativeSwiftEngine", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
         .executableTarget(name: "MarmotFuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
 
         // MLS timing benchmark (wall clock and system randomness are allowed in executables only).

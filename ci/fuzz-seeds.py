@@ -111,6 +111,9 @@ def seeds():
         add("scenario-file", path.read_bytes())
     for line in (VECTORS / "driver-replies/mdk-0.8.0.jsonl").read_text().splitlines():
         add("driver-reply", line)
+    # Our engine's version-1 state files (vectors/engine-state/SOURCE.md).
+    for path in sorted((VECTORS / "engine-state").glob("*.state")):
+        add("engine-state", path.read_bytes())
     return corpus
 
 

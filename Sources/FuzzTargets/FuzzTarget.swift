@@ -5,6 +5,7 @@
 import ExternalProcessEngine
 import Marmot
 import MLS
+import NativeSwiftEngine
 import Nostr
 import ScenarioModel
 import TLSCodec
@@ -61,6 +62,9 @@ package struct FuzzTarget: Sendable {
         },
         FuzzTarget(name: "driver-reply", summary: "a driver's reply line: the response envelope, then every result record") { input in
             DriverReplyFuzzing.decode(String(decoding: input, as: UTF8.self))
+        },
+        FuzzTarget(name: "engine-state", summary: "our engine's state file: header, version, then every record and its checks") { input in
+            (try? NativeSwiftEngine.reencodedState(input)) != nil
         },
     ]
 

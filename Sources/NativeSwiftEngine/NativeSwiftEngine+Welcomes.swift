@@ -21,7 +21,9 @@ extension NativeSwiftEngine {
                 throw EngineError(.invalidWelcome, error.description)
             }
             let data: GroupData
-            do throws(MarmotError) { data = try GroupData(extensions: group.context.extensions) } catch { throw EngineError(.invalidWelcome, error.description) }
+            do throws(MarmotError) { data = try GroupData(extensions: group.context.extensions) } catch {
+                throw EngineError(.invalidWelcome, error.description)
+            }
             try checkNoClash(group, data)
             let summary = PendingWelcome(
                 id: rumor.id, wrapperID: wrapperID, mlsGroupID: MLSGroupID(hex: group.groupID.hexString), groupName: data.name,

@@ -44,3 +44,42 @@ extension NativeSwiftEngine {
         try NativeSwiftEngine(generator: stream.handle, clock: { now }, stateFile: path)
     }
 }
+
+/// The states the state-file tests start from, each made by a fixed seed, so the same recipe gives
+/// the same bytes: the decoding tests damage them, and `vectors/engine-state/` pins them.
+enum StateRecipe: String, CaseIterable {
+    /// One key package and nothing else.
+    case keyPackage = "key-package"
+    /// A welcome processed and not yet accepted.
+    case pendingWelcome = "pending-welcome"
+    /// A small but complete state: a key package, a group with a staged commit, sent and received
+    /// messages, a past epoch and a rollback point.
+    case small
+
+    func bytes() async throws -> [UInt8] {
+        var bench = MemberBench(seed: 2022)
+        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let subject: Member
+        switch self {
+        case .keyPackage:
+            _ = try await bench.keyPackage(of: bob)
+            subject = bob
+        case .pendingWelcome:
+            let created = try await alice.engine.createGroup(GroupCreation(
+                creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "Invited",
+                relays: MemberBench.relays, admins: [alice.pubkey]))
+            let (wrapperID, rumor) = try bench.deliverWelcome(created.welcomeRumors[0], from: alice, to: bob)
+            _ = try await bob.engine.processWelcome(wrapperID: wrapperID, rumor: rumor)
+            subject = bob
+        case .small:
+            let group = try await bench.createGroup(by: alice, inviting: [bob], name: "Small", admins: [alice])
+            try await MemberBench.exchange("hi", from: bob, to: [alice], in: group)
+            try await MemberBench.selfUpdate(bob, times: 1, in: group, receivers: [alice])
+            _ = try await alice.engine.createKeyPackage(for: alice.pubkey, relays: MemberBench.relays, protected: false)
+            _ = try await alice.engine.selfUpdate(in: group)
+            subject = alice
+        }
+        let engine = try #require(subject.engine as? NativeSwiftEngine)
+        return try await engine.stateBytes()
+    }
+}
