@@ -271,7 +271,13 @@ package final class World {
     }
 
     func feed(_ input: CoreInput, to label: String) async {
-        guard let core = members[label]?.core, !downMembers.contains(label) else { return }
+        // Deliveries and timers of a stopped member are dropped before they get here; an action
+        // dispatched to it is lost (its app is not running), and the trace says so.
+        if downMembers.contains(label) {
+            if case .action = input { record("member", label, "down: the action is lost") }
+            return
+        }
+        guard let core = members[label]?.core else { return }
         clock.set(network.unixSeconds)
         // Only under a schedule explorer: the member's inputs make its part of the state key.
         if network.choices != nil {

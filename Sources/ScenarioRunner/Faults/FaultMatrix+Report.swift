@@ -54,6 +54,11 @@ extension FaultMatrix {
         }
         lines += [
             "",
+            "A `restart` cell needs every store to hold what was acknowledged: the member's core state",
+            "(docs/core-state-format.md), MDK's SQLite store or our engine's state file",
+            "(docs/engine-state-format.md); with the core's persistence switched off a restart cell fails",
+            "(`FaultMatrixTests.restartPersistenceIsNeededByTheMatrix`).",
+            "",
             "A cell that cannot act is never generated: `reject` and `withhold-ok` act only on publishes, a",
             "partition of a sender only where it publishes. A selector that can never match is refused by the",
             "loader, and one that matched no frame in a run is reported (`fault: fault selector matched`).",
