@@ -54,7 +54,8 @@ enum Engines {
             // the new one reopens the same store.
             let directory = context.storageDirectory + "/driver"
             if let previous = await open.take(directory) { try await process.close(previous) }
-            let engine = try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
+            let engine = try await process.makeEngine(
+                instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
             await open.put(engine, at: directory)
             return engine
         }, deterministic: true)

@@ -53,6 +53,45 @@ import Testing
         #expect(try JSONValue(parsing: reply).object?["id"]?.serialized() == id, "\(reply)")
     }
 
+    /// An instance with a `directory` (a member that restarts) keeps its state there: closed and
+    /// created again on the same directory, it still holds the group it made (its state file was
+    /// read: a fresh engine holds none). A server without `reopen` refuses the directory rather than
+    /// come back empty.
+    @Test func directoryInstancesReopenTheirStateOrAreRefused() async throws {
+        let directory = "/tmp/driver-server-test-\(getpid())"
+        defer { _ = unlink(directory + "/swift-engine.state"); _ = rmdir(directory) }
+        _ = mkdir(directory, 0o700)
+        let identity = try await NativeSwiftEngine(generator: SeededGenerator(seed: 0), clock: { 0 }).capabilities()
+        let server = DriverServer(identity: identity, clientTag: "test", factory: { world in
+            NativeSwiftEngine(generator: world.generator, clock: world.clock)
+        }, reopen: { world, directory throws(EngineError) in
+            try NativeSwiftEngine(generator: world.generator, clock: world.clock, stateFile: directory + "/swift-engine.state")
+        })
+        let world = #"{"unix_time":1700000000,"seed":"\#(String(repeating: "ab", count: 32))"}"#
+        func create(_ name: String) async -> String {
+            await server.respond(to: Self.line(
+                #"{"id":1,"method":"create_instance","params":{"instance":"\#(name)","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#))
+        }
+        #expect(await create("a").contains(#""result""#))
+        let group = #""creator":"\#(Self.pubkey)","name":"g","description":"","admins":["\#(Self.pubkey)"],"relays":["wss://r.test"]"#
+        let made = await server.respond(to: Self.line(
+            #"{"id":2,"method":"create_group","params":{"instance":"a",\#(group),"key_package_events":[]},"world":\#(world)}"#))
+        let closed = await server.respond(to: Self.line(#"{"id":3,"method":"close_instance","params":{"instance":"a"},"world":\#(world)}"#))
+        #expect(closed.contains(#""result""#), "\(closed)")
+        #expect(await create("b").contains(#""result""#))
+        let groups = await server.respond(to: Self.line(#"{"id":4,"method":"groups","params":{"instance":"b"},"world":{"unix_time":1700000000}}"#))
+        if made.contains(#""result""#) {
+            #expect(groups.contains(#""name":"g""#), "\(groups)")
+        } else {
+            Issue.record("create_group failed: \(made)")
+        }
+
+        let plain = try await Self.server()
+        let refused = await plain.respond(to: Self.line(
+            #"{"id":1,"method":"create_instance","params":{"instance":"a","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#))
+        #expect(refused.contains(#""code":"bad_request""#), "\(refused)")
+    }
+
     /// `hello` offers the world and never the hostile capability (forging is no protocol method).
     @Test func helloOffersTheWorldButNotForging() async throws {
         let identity = EngineCapabilities(name: "n", version: "v", capabilities: [.createGroup])

@@ -30,7 +30,8 @@ import Testing
     private func groupOfTwo(_ world: World) async throws -> String {
         for label in ["alice", "bob"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
+        await world.dispatch("alice", .createGroup(
+            peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         await world.dispatch("bob", .sendMessage(chatID: chatID, text: "before"))
@@ -74,7 +75,8 @@ import Testing
         try await world.addMember("alice")
         try await world.addMember("bob", options: options)
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
+        await world.dispatch("alice", .createGroup(
+            peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         world.restart("bob", down: .seconds(5))
         await world.runUntilQuiescent()

@@ -87,7 +87,7 @@ extension GroupCore {
     /// event must verify (id and signature), be signed by an owner named in the link and belong to
     /// this channel; then it is shown once, whichever relay brought it first.
     func subscriberReceived(_ received: ReceivedMessage, in fanOutID: String) {
-        guard let (channelID, relay) = channels.fanOuts[fanOutID].map({ ($0.channelID, $0.relay) }), var channel = channels.records[channelID], !channel.left else { return }
+        guard let fanOut = channels.fanOuts[fanOutID], case let (channelID, relay) = (fanOut.channelID, fanOut.relay), var channel = channels.records[channelID], !channel.left else { return }
         if received.sender == relay, received.rumor.kind == .channelClosed {
             return subscriberReceivedClosing(received, channelID: channelID, relay: relay)
         }

@@ -93,7 +93,8 @@ extension CoreSnapshot {
             throw CoreError(.stateUnreadable, "the core's state file is not a state snapshot: \(Self.describe(error))")
         }
         guard header.version == Self.currentVersion else {
-            throw CoreError(.stateUnreadable, "the core's state file has version \(header.version), this build reads \(Self.currentVersion)")
+            throw CoreError(
+                .stateUnreadable, "the core's state file has version \(header.version), this build reads \(Self.currentVersion)")
         }
         do {
             self = try decoder.decode(CoreSnapshot.self, from: Data(bytes))

@@ -34,7 +34,8 @@ extension GroupCore {
     package func restore(_ snapshot: CoreSnapshot) throws(CoreError) {
         guard !started, !restored else { throw CoreError(.busy, "a state is restored only into a core that has not started") }
         guard snapshot.publicKey == publicKey else {
-            throw CoreError(.stateUnreadable, "the state is \(snapshot.publicKey.hex.prefix(16))'s, this core is \(publicKey.hex.prefix(16))'s")
+            let owner = snapshot.publicKey.hex.prefix(16)
+            throw CoreError(.stateUnreadable, "the state is \(owner)'s, this core is \(publicKey.hex.prefix(16))'s")
         }
         nextNumber = snapshot.nextNumber
         nextAcknowledgementToken = snapshot.nextAcknowledgementToken
