@@ -68,6 +68,10 @@ extension NativeSwiftEngine {
             break
         }
         guard let message, let epoch = message.framedEpoch else {
+            if let result = followRivalBranch(event, record: &record, now: now) {
+                groups[id] = record
+                return result
+            }
             // Not remembered as failed: an event no key of ours opens may belong to an epoch we
             // have not reached yet (a commit of a later epoch met first while catching up, or
             // overtaking its predecessor), and handed back once we are there it must succeed.
@@ -119,6 +123,7 @@ extension NativeSwiftEngine {
                 if case .commit = result { record = restored }
                 return result
             }
+            keepRivalAtRollbackPoint(message, epoch: epoch, event: event, record: &record, now: now)
             keepProposalAtRollbackPoint(message, epoch: epoch, record: &record, now: now)
         }
         return .unprocessable(id, reason: "wrong_epoch")
