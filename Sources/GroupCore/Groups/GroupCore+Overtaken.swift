@@ -13,6 +13,7 @@ import Nostr
 // `core.commitSuperseded`, as for any race it loses).
 extension GroupCore {
     func commitLeftForRival(_ replaced: EventID, by event: Event, in chatID: String) async {
+        guard configuration.behaviour.recovery.redoesCommitsLeftForRival else { return }
         if let entry = settling[replaced.hex], entry.commit.chatID == chatID, entry.replacedBy == nil {
             settling[replaced.hex]?.replacedBy = event
             note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on")
