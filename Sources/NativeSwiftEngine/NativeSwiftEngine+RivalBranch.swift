@@ -77,6 +77,6 @@ extension NativeSwiftEngine {
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now) else { return nil }
         branch.processed.insert(event.id)
         record = branch
-        return .rivalCommit(record.id, replaced: point.eventID)
+        return .rivalCommit(record.id, replaced: point.eventID, competitor: rival.eventID)
     }
 }

@@ -97,7 +97,9 @@ extension GroupCore {
         case .commit, .rivalCommit:
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
-            if case .rivalCommit(_, let replaced) = result { await commitLeftForRival(replaced, by: event, in: chatID) }
+            if case .rivalCommit(_, let replaced, let competitor) = result {
+                await commitLeftForRival(replaced, competitor: competitor, by: event, in: chatID)
+            }
             commitApplied(event, in: chatID)
             await stoodCommitApplied(event, in: chatID)
             epochEnteredAt[chatID] = now

@@ -12,7 +12,12 @@ import Nostr
 // window, the commit we remembered as standing is redone at once (a rename lost is reported,
 // `core.commitSuperseded`, as for any race it loses).
 extension GroupCore {
-    func commitLeftForRival(_ replaced: EventID, by event: Event, in chatID: String) async {
+    func commitLeftForRival(_ replaced: EventID, competitor: EventID, by event: Event, in chatID: String) async {
+        // The competitor was refused when it came (MIP-03 ranked it second); the group holds it now.
+        if rejections.contains(where: { $0.eventID == competitor.hex }) {
+            rejections.removeAll { $0.eventID == competitor.hex }
+            changed("withdrawn rejection \(competitor.hex.prefix(8))")
+        }
         guard configuration.behaviour.recovery.redoesCommitsLeftForRival else { return }
         if let entry = settling[replaced.hex], entry.commit.chatID == chatID, entry.replacedBy == nil {
             settling[replaced.hex]?.replacedBy = event
