@@ -120,7 +120,10 @@ extension NativeSwiftEngine {
                 var restored = record
                 restored.restore(rollback)
                 let result = ingestCurrent(message, event: event, record: &restored, now: now)
-                if case .commit = result { record = restored }
+                if case .commit = result {
+                    keepReplacedAsRival(record, of: rollback, in: &restored)
+                    record = restored
+                }
                 return result
             }
             keepRivalAtRollbackPoint(message, epoch: epoch, event: event, record: &record, now: now)

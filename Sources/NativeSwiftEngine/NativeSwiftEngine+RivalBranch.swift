@@ -54,6 +54,17 @@ extension NativeSwiftEngine {
         record.rollback = point
     }
 
+    /// A better competing commit replaced the one we had applied (`replaced`, the record before):
+    /// the replaced commit is now the losing competitor, and the group may already have built on
+    /// it (a member that applied it first, as we did, may have committed on top before hearing of
+    /// the better one), so its branch is kept like any losing competitor's.
+    func keepReplacedAsRival(_ replaced: GroupRecord, of point: RollbackPoint, in record: inout GroupRecord) {
+        guard EngineRecovery.followsBuiltOnRival, replaced.state == .active, replaced.mls.epoch == point.mls.epoch + 1,
+            record.rollback != nil
+        else { return }
+        record.rollback?.rival = RivalBranch(mls: replaced.mls, createdAt: point.createdAt, eventID: point.eventID)
+    }
+
     /// An event no key of ours opens: if it is a commit of the kept competitor's next epoch that
     /// applies there, the group built on the competitor; we leave the commit we applied for it.
     /// Only while that commit is the last we applied (the rollback point is still the epoch they

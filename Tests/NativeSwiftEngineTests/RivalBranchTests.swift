@@ -93,4 +93,36 @@ import Testing
         #expect(try await race.first.engine.group(group).epoch == race.epoch + 2)
         #expect(try await race.first.engine.group(group).name != race.secondName)
     }
+    /// A member that applied the second commit first and then gave way to the first (MIP-03) still
+    /// follows the second's branch once the group built on it: the commit it gave up is kept like
+    /// any losing competitor.
+    @Test func aCommitGivenUpForABetterOneIsFollowedWhenBuiltOn() async throws {
+        var bench = MemberBench(seed: 34)
+        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol"), erin = bench.swiftMember("erin")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, carol, erin], name: "Team", admins: [alice, bob])
+        let epoch = try await alice.engine.group(group).epoch
+        let alpha = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Alpha"))
+        let bravo = try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "Bravo"))
+        let aliceFirst = (alpha.event.createdAt, alpha.event.id) < (bravo.event.createdAt, bravo.event.id)
+        let (first, second) = aliceFirst ? (alpha, bravo) : (bravo, alpha)
+        let (firstAuthor, secondAuthor) = aliceFirst ? (alice, bob) : (bob, alice)
+        #expect(try await secondAuthor.engine.processMessage(second.event) == .commit(group))
+        #expect(try await carol.engine.processMessage(second.event) == .commit(group))
+        let successor = try await carol.engine.selfUpdate(in: group)
+        #expect(try await carol.engine.processMessage(successor.event) == .commit(group))
+        #expect(try await secondAuthor.engine.processMessage(successor.event) == .commit(group))
+        // erin: the second commit, then the first (which replaces it), then carol's on the second.
+        #expect(try await erin.engine.processMessage(second.event) == .commit(group))
+        #expect(try await erin.engine.processMessage(first.event) == .commit(group))
+        #expect(try await erin.engine.processMessage(successor.event) == .rivalCommit(group, replaced: first.event.id, competitor: second.event.id))
+        // The first author, as in the race above.
+        #expect(try await firstAuthor.engine.processMessage(first.event) == .commit(group))
+        _ = try await firstAuthor.engine.processMessage(second.event)
+        #expect(Self.isRivalCommit(try await firstAuthor.engine.processMessage(successor.event)))
+        for member in [alice, bob, carol, erin] {
+            #expect(try await member.engine.group(group).epoch == epoch + 2, "\(member.name) epoch")
+        }
+        try await MemberBench.exchange("one group", from: erin, to: [alice, bob, carol], in: group)
+    }
 }
