@@ -80,6 +80,11 @@ enum Records {
         switch result {
         case .applicationMessage(let message): return ["type": .string("application_message"), "message": try Records.message(message)]
         case .commit(let group): return ["type": .string("commit"), "mls_group_id": .string(group.hex)]
+        case .rivalCommit(let group, let replaced, let competitor):
+            return [
+                "type": .string("commit"), "mls_group_id": .string(group.hex), "replaced": .string(replaced.hex),
+                "competitor": .string(competitor.hex),
+            ]
         case .proposal(let evolution): return ["type": .string("proposal"), "update": .object(try update(evolution))]
         case .pendingProposal(let group): return ["type": .string("pending_proposal"), "mls_group_id": .string(group.hex)]
         case .ignoredProposal(let group, let reason):

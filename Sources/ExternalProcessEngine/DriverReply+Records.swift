@@ -75,7 +75,10 @@ extension DriverReply {
     func processingResult() throws(EngineError) -> ProcessingResult {
         switch try string("type") {
         case "application_message": return .applicationMessage(try object("message").receivedMessage())
-        case "commit": return .commit(try mlsGroupID())
+        case "commit":
+            // `replaced`: the engine left that commit for `competitor`, which the group built on.
+            guard fields["replaced"] != nil else { return .commit(try mlsGroupID()) }
+            return .rivalCommit(try mlsGroupID(), replaced: try eventID("replaced"), competitor: try eventID("competitor"))
         case "proposal": return .proposal(try object("update").evolution())
         case "pending_proposal": return .pendingProposal(try mlsGroupID())
         case "ignored_proposal": return .ignoredProposal(try mlsGroupID(), reason: try string("reason"))

@@ -27,7 +27,9 @@
 // struct {
 //     GroupState mls; GroupDataState data; PastEpoch past_epochs<V>; String state;
 //     uint64 created_at; EventID event_id;
+//     optional<RivalBranchState> rival;
 // } RollbackPointState;
+// struct { GroupState mls; uint64 created_at; EventID event_id; } RivalBranchState;
 //
 // enum { message(1), commit(2), proposal(3), forgery(4), (255) } OwnEventType;
 // struct {
@@ -127,6 +129,13 @@ extension RollbackPoint {
         w.writeString(state.rawValue)
         w.write(createdAt)
         w.writeEventID(eventID)
+        // The competitor kept beside this state (NativeSwiftEngine+RivalBranch.swift): without it a
+        // restarted member could no longer follow the branch the group built on.
+        w.writeOptional(rival) { w, rival in
+            rival.mls.encodeState(to: &w)
+            w.write(rival.createdAt)
+            w.writeEventID(rival.eventID)
+        }
     }
 
     init(state r: inout TLSReader) throws(TLSCodecError) {
@@ -136,6 +145,12 @@ extension RollbackPoint {
         state = GroupSnapshot.State(rawValue: try r.readString())
         createdAt = try r.readUInt64()
         eventID = try r.readEventID()
+        rival = try r.readOptional { (r: inout TLSReader) throws(TLSCodecError) in
+            RivalBranch(mls: try Group(state: &r), createdAt: try r.readUInt64(), eventID: try r.readEventID())
+        }
+        if let rival, rival.mls.groupID != mls.groupID {
+            throw TLSCodecError(.inconsistentState, "a rollback point of group \(mls.groupID) keeps a competitor of group \(rival.mls.groupID)")
+        }
     }
 }
 

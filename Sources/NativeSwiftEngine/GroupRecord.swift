@@ -105,6 +105,9 @@ struct RollbackPoint: Sendable {
     var state: GroupSnapshot.State
     var createdAt: UInt64
     var eventID: EventID
+    /// The competing commit of this epoch that MIP-03 ranked after `eventID`, applied to this
+    /// state but not adopted: if the group builds on it, we follow (NativeSwiftEngine+RivalBranch.swift).
+    var rival: RivalBranch?
 
     /// The state of `record` now, to come back to if the commit `eventID` is beaten.
     init(before record: GroupRecord, createdAt: UInt64, eventID: EventID) {

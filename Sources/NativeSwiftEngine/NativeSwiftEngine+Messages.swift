@@ -71,6 +71,10 @@ extension NativeSwiftEngine {
                 break
             }
             guard let message, let epoch = message.framedEpoch else {
+                if let result = followRivalBranch(event, record: &record, now: now) {
+                    groups[id] = record
+                    return result
+                }
                 // Not remembered as failed: an event no key of ours opens may belong to an epoch we
                 // have not reached yet (a commit of a later epoch met first while catching up, or
                 // overtaking its predecessor), and handed back once we are there it must succeed.
@@ -120,9 +124,13 @@ extension NativeSwiftEngine {
                 var restored = record
                 restored.restore(rollback)
                 let result = ingestCurrent(message, event: event, record: &restored, now: now)
-                if case .commit = result { record = restored }
+                if case .commit = result {
+                    keepReplacedAsRival(record, of: rollback, in: &restored)
+                    record = restored
+                }
                 return result
             }
+            keepRivalAtRollbackPoint(message, epoch: epoch, event: event, record: &record, now: now)
             keepProposalAtRollbackPoint(message, epoch: epoch, record: &record, now: now)
         }
         return .unprocessable(id, reason: "wrong_epoch")

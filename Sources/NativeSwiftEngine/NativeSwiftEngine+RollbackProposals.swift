@@ -7,6 +7,9 @@ import Nostr
 package enum EngineRecovery {
     /// A proposal of the epoch the group can still roll back to is kept at the rollback point.
     @TaskLocal package static var keepsRollbackEpochProposals = true
+    /// A competing commit that lost its MIP-03 race is kept at the rollback point, and followed
+    /// when the group builds on it (NativeSwiftEngine+RivalBranch.swift).
+    @TaskLocal package static var followsBuiltOnRival = true
 }
 
 extension NativeSwiftEngine {

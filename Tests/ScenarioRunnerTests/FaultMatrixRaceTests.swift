@@ -18,22 +18,26 @@ import Testing
 
     static func without(_ change: (inout Recovery) -> Void) -> Recovery { recoveryWithout(change) }
 
-    /// bob's rename commit is lost on its way; alice's add is applied by everyone meanwhile. Given
-    /// up at its timeout and asked for again, bob's rename follows the add; republished instead, it
-    /// ranks first (same second, smaller id) after the others built on the add: a split.
-    /// The rule is off by default (next test): switched on, it closes this cell.
-    @Test func anOvertakenCommitIsGivenUpNotRepublished() async throws {
+    /// bob's rename commit is lost on its way and republished; by then everyone else applied
+    /// alice's add and dave's self-update on top of it, and refuses the rename that MIP-03 ranks
+    /// first (same second, smaller id). bob merged it at its late OK; meeting dave's commit, his
+    /// engine follows the branch the group built on. Without that bob reads nobody: a split.
+    @Test func aCommitTheGroupBuiltOnIsFollowed() async throws {
         let cell = "add-x-rename/bob-commit-drop"
-        #expect(try await Self.passes(cell, seed: 5, recovery: Self.without { $0.abandonsOvertakenCommits = true }))
-        #expect(!(try await Self.passes(cell, seed: 5)))
+        #expect(try await Self.passes(cell, seed: 5))
+        let broken = try await EngineRecovery.$followsBuiltOnRival.withValue(false) { try await Self.passes(cell, seed: 5) }
+        #expect(!broken)
     }
 
-    /// Why the rule is off: alice's rename is only late while carol's chat message comes; given up,
-    /// it reaches the relay afterwards, ranks first under MIP-03, and alice cannot apply it.
-    @Test func givingUpALateCommitSplitsTheGroup() async throws {
-        let cell = "send-x-rename/alice-commit-delay"
-        #expect(try await Self.passes(cell, seed: 1))
-        #expect(!(try await Self.passes(cell, seed: 1, recovery: Self.without { $0.abandonsOvertakenCommits = true })))
+    /// The same for bob's removal of carol: bob's engine follows alice's add, and GroupCore,
+    /// told which commit of ours was left, removes carol again in the epoch that won. Without
+    /// the engine rule bob forks; without the core's, carol stays a member everywhere.
+    @Test func aRemovalLeftForTheBuiltOnBranchIsRedone() async throws {
+        let cell = "add-x-remove/bob-commit-delay"
+        #expect(try await Self.passes(cell, seed: 4))
+        let forked = try await EngineRecovery.$followsBuiltOnRival.withValue(false) { try await Self.passes(cell, seed: 4) }
+        #expect(!forked)
+        #expect(!(try await Self.passes(cell, seed: 4, recovery: Self.without { $0.redoesCommitsLeftForRival = false })))
     }
 
     /// bob's rename reaches the relay a second late and beats alice's removal of carol after its

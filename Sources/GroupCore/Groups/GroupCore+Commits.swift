@@ -86,7 +86,6 @@ extension GroupCore {
             await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: true, message: "served", from: url)
             return
         }
-        if await abandonIfOvertaken(pending) { return }
         if behaviour.recovery.storedCommits, pending.republished < behaviour.commitRepublishAttempts,
             !pending.outstanding.isEmpty
         {

@@ -94,9 +94,12 @@ extension GroupCore {
         case .applicationMessage(let received):
             if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
-        case .commit:
+        case .commit, .rivalCommit:
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
+            if case .rivalCommit(_, let replaced, let competitor) = result {
+                await commitLeftForRival(replaced, competitor: competitor, by: event, in: chatID)
+            }
             commitApplied(event, in: chatID)
             await stoodCommitApplied(event, in: chatID)
             epochEnteredAt[chatID] = now

@@ -1,53 +1,34 @@
 import Nostr
 
-// A commit of ours that no relay has taken yet, overtaken by the group (docs/group-core.md,
-// "Recovery from lost frames", `abandonsOvertakenCommits`).
+// A commit of ours the engine left for a competitor the group built on (docs/group-core.md,
+// "Recovery from lost frames", "Commits the group built on").
 //
-// Our commit got no OK in time and no relay served it back: as far as we can tell no relay has
-// it, so nobody else has applied it. Meanwhile the group's relays delivered events we held back,
-// and among them may be a competing commit for our epoch that everyone else applied at once.
-// Publishing ours again now would bring a commit that MIP-03 may still rank first (same second,
-// smaller id) to members who have since built on the other one, past the single rollback point
-// an engine keeps: we would merge ours and stay on a fork of one (fault matrix, add-x-rename,
-// remove-x-rename and add-x-remove, bob-commit drop and delay). So we give ours up instead: the
-// staged commit is cleared, the held events go to the engine in MIP-03 order, and what the user
-// asked for is committed again in the epoch that won, as the settle window does for a commit
-// that lost its race (a rename too: nobody saw ours, so asking again overrules nothing).
+// MIP-03 ranked ours first, but it reached the others only after they had applied the competitor
+// and a commit on top of it, past the one state an engine keeps to roll back to: they refuse ours
+// for good, and an engine that meets a commit built on the competitor moves to that branch
+// (`ProcessingResult.rivalCommit`; our engine does, NativeSwiftEngine+RivalBranch.swift). For us
+// that is our commit lost to a competitor, as if it had lost its race: inside its settle window
+// its welcomes never leave and what it was for is asked for again at the window's end; after the
+// window, the commit we remembered as standing is redone at once (a rename lost is reported,
+// `core.commitSuperseded`, as for any race it loses).
 extension GroupCore {
-    /// True when the commit was given up for the held events (the caller does nothing more).
-    func abandonIfOvertaken(_ pending: PendingCommit) async -> Bool {
-        guard configuration.behaviour.recovery.abandonsOvertakenCommits, pending.servedBy.isEmpty,
-            !pending.held.isEmpty, let chat = chats[pending.chatID]
-        else { return false }
-        commits[pending.chatID] = nil
-        publishes[pending.eventID] = nil
-        timers[pending.timer] = nil
-        setBusy("commit-\(pending.chatID)", nil)
-        do {
-            try await engine.clearPendingCommit(in: chat.mlsGroupID)
-        } catch {
-            fail(error, during: "clearing \(pending.label)", chatID: pending.chatID)
+    func commitLeftForRival(_ replaced: EventID, competitor: EventID, by event: Event, in chatID: String) async {
+        // The competitor was refused when it came (MIP-03 ranked it second); the group holds it now.
+        if rejections.contains(where: { $0.eventID == competitor.hex }) {
+            rejections.removeAll { $0.eventID == competitor.hex }
+            changed("withdrawn rejection \(competitor.hex.prefix(8))")
         }
-        note("no relay has commit \(pending.eventID.prefix(8)) (\(pending.label)) and \(pending.held.count) event(s) came meanwhile: cleared, not published again")
-        for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
-        await askAgain(pending)
-        return true
-    }
-
-    /// Commits again, in the group's current epoch, what the abandoned commit was for, when it
-    /// still means something there.
-    private func askAgain(_ pending: PendingCommit) async {
-        guard let change = pending.change, let chat = chats[pending.chatID], !chat.isRemoved else { return }
-        guard let again = stillWanted(change, in: chat) else {
-            note("\(change.label) means nothing in epoch \(chat.epoch) any more")
+        guard configuration.behaviour.recovery.redoesCommitsLeftForRival else { return }
+        if let entry = settling[replaced.hex], entry.commit.chatID == chatID, entry.replacedBy == nil {
+            settling[replaced.hex]?.replacedBy = event
+            note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on")
             return
         }
-        guard commits[chat.chatID] == nil else {
-            fail(CoreError(.busy, "\(again.label): a commit of ours is waiting for its relays"), chatID: chat.chatID)
-            return
-        }
-        note("asking again for \(again.label) in epoch \(chat.epoch)")
-        await commit(again, in: chat)
+        guard let entry = stood[chatID], entry.commit.eventID == replaced.hex, let chat = chats[chatID], !chat.isRemoved
+        else { return }
+        stood[chatID] = nil
+        note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on, after its settle window")
+        await yieldRace(entry.commit, to: event, departed: entry.departed)
     }
 }
 

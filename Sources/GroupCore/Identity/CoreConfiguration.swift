@@ -122,12 +122,10 @@ package struct CoreConfiguration: Sendable {
             /// Group events no key opens are kept and handed to the engine again after each
             /// commit (they may belong to an epoch not reached yet).
             package var retriesFutureEvents = true
-            /// A commit of ours no relay has taken, timed out while group events came in, is
-            /// cleared (not published again) and asked for again in the epoch that won. Off: a
-            /// commit whose frame was only late reaches the relay after it was given up and then
-            /// splits the group (docs/group-core.md, "Overtaken commits"); kept for the matrix
-            /// tests that show both sides until it can tell a held commit from a held message.
-            package var abandonsOvertakenCommits = false
+            /// A commit of ours the engine left for a competitor the group built on
+            /// (`ProcessingResult.rivalCommit`) is treated as one that lost its race: what it was
+            /// for is asked for again in the epoch that won.
+            package var redoesCommitsLeftForRival = true
             /// A commit of ours replaced by a better competing commit after its settle window is
             /// treated as one replaced within it: what it was for is asked for again.
             package var redoesLateReplacedCommits = true

@@ -68,15 +68,6 @@ extension FaultMatrix {
             outcome: unchanged, errors: ["alice": ["core.allPeersFailed"]]))
     })
 
-    // Defects the matrix found that are not fixed yet (docs/fault-matrix.md, "Open").
-
-    /// A racing commit whose first publish is lost, republished after the others built on the
-    /// competing commit (one MIP-03 ranks second). `abandonsOvertakenCommits` would close these cells
-    /// but is off (docs/group-core.md, "Overtaken commits").
-    static func lateRepublish(_ what: String, against other: String = "add", seeds: String) -> String {
-        "bob's \(what) commit, its first publish lost or late, is republished and merged by bob, whom MIP-03 order (same second, smaller id) tells it won, after the others built on alice's \(other) past their single rollback point: a split (swift seeds \(seeds))."
-    }
-
     // MDK 0.8.0's own defects (docs/fault-matrix.md, "MDK 0.8.0 defects"; known-defects.yaml;
     // docs/findings/mdk-race-rollback.md and mdk-catch-up-and-readd.md).
 
@@ -186,8 +177,7 @@ extension FaultMatrix {
             points: [published("alice-commit", by: "alice", "add commit"), published("bob-commit", by: "bob", "rename commit"),
                      welcome(to: inviteeInbox)],
             outcome: Outcome(members: withDave, name: nil, probe: "dave"),
-            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true),
-            open: each(["bob-commit-delay", "bob-commit-drop"], lateRepublish("rename", seeds: "5-10"))),
+            finals: commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true)),
         Flow(
             name: "remove-x-rename", summary: "alice removes carol while bob renames the group.",
             actions: ["remove-members: { by: alice, members: carol }", "rename: { by: bob, to: \(renamed) }"],
@@ -213,8 +203,7 @@ extension FaultMatrix {
                                   race: true, faults: [.reject, .senderPartitioned])
                 .merging(commitRefused("alice-commit", outcome: Outcome(members: everyone, name: nil, probe: "carol"), race: true, faults: [.relayDown])) { $1 }
                 .merging(commitRefused("bob-commit", outcome: Outcome(members: withDave, name: nil, probe: "dave"), race: true,
-                                       faults: [.reject, .senderPartitioned])) { $1 },
-            open: each(["bob-commit-delay", "bob-commit-drop"], lateRepublish("remove", seeds: "4-8 and 10"))),
+                                       faults: [.reject, .senderPartitioned])) { $1 }),
         Flow(
             name: "send-x-rename", summary: "carol sends a message while alice renames the group.",
             actions: ["send: { by: carol, text: hello }", "rename: { by: alice, to: \(renamed) }"],
