@@ -1,4 +1,5 @@
 import EngineInterface
+import Foundation
 import EngineTestSupport
 import NativeSwiftEngine
 import Nostr
@@ -67,6 +68,23 @@ import Testing
         }
         try await MemberBench.exchange("one group", from: race.first, to: [race.second, race.carol], in: group)
         try await MemberBench.exchange("again", from: race.carol, to: [race.first, race.second], in: group)
+    }
+
+    /// The competitor kept at the rollback point is part of the engine's state file: the first
+    /// author, restarted between meeting the second commit and carol's, still follows the branch
+    /// the group built on (a file without it would leave him alone, as the twin below does).
+    @Test func theKeptCompetitorSurvivesARestart() async throws {
+        let (race, successor) = try await race(seed: 31)
+        #expect(try await race.first.engine.processMessage(race.secondCommit.event) != .commit(race.group))
+        let stopped = try #require(race.first.engine as? NativeSwiftEngine)
+        let directory = try StateDirectory()
+        let path = directory.path + "/first.state"
+        try Data(try await stopped.stateBytes()).write(to: URL(fileURLWithPath: path))
+        let restarted = try NativeSwiftEngine(
+            generator: ContinuingStream(seed: 99).handle, clock: { MemberBench.fixedTime }, stateFile: path)
+        let followed = try await restarted.processMessage(successor.event)
+        #expect(followed == .rivalCommit(race.group, replaced: race.firstCommit.event.id, competitor: race.secondCommit.event.id))
+        #expect(try await restarted.group(race.group).name == race.secondName)
     }
 
     /// The twin: without the rule, the first author cannot open carol's commit and stays alone.
