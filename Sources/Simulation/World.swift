@@ -32,6 +32,8 @@ package final class World {
     private let engineFactory: ContextualEngineFactory
     private var generator: SeededGenerator
     private var relayNames: [String: String] = [:]
+    /// Each relay's event limit by URL: what a member would read from its NIP-11 document.
+    private var relayEventLimits: [String: Int] = [:]
     private var timers: [WorldTimer] = []
     private var timerSequence: UInt64 = 0
     private let clock = WorldClock()
@@ -65,6 +67,7 @@ package final class World {
             network.addRelay(relay.name, url: url, policy: relay.policy)
             if relay.startsDown { network.setRelay(relay.name, up: false) }
             relayNames[url] = relay.name
+            relayEventLimits[url] = relay.policy.maximumEventBytes
         }
     }
 
@@ -97,7 +100,7 @@ package final class World {
         clock.set(network.unixSeconds)
         let engine = try await engineFactory(EngineContext(
             label: label, storageKey: storageKey, generator: stream.child("engine"), clock: clock.reader))
-        let configuration = CoreConfiguration(
+        var configuration = CoreConfiguration(
             keypair: keypair, profileName: options.profileName ?? label,
             discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
             keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
@@ -105,6 +108,7 @@ package final class World {
             groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
             behaviour: options.behaviour
         )
+        configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
         // The channel's stream is a child of its own: asking for perturbations draws nothing
         // any other stream would have drawn, so no other member's run changes.

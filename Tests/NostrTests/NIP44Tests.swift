@@ -273,4 +273,20 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
             #expect(roundTrips, "rust-nostr decrypted a \(plaintext.utf8.count)-byte payload to different text")
         }
     }
+
+    /// Finding (docs/findings/welcome-size-limits.md): rust-nostr 0.45.1 predates the extended
+    /// prefix (nips PR #1907) and refuses such payloads, so an app on it cannot open a gift wrap
+    /// whose seal passes 65,535 bytes. Pinned so that a release that reads them is noticed.
+    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
+    func rustNostrRefusesTheExtendedPrefix() async throws {
+        var generator = TestGenerator(seed: 0x4E49_5034_3451)
+        let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
+        let item = Item(
+            payload: try NIP44.encrypt(String(repeating: "e", count: 65_536), from: sender, to: recipient.publicKey, using: &generator),
+            recipient_secret_hex: recipient.hex, sender_pubkey_hex: sender.publicKey.hex)
+        let verdicts = try await PythonVenv.verdicts(script: "ci/interop/check_nip44.py", items: [item], as: Verdict.self)
+        let verdict = try #require(verdicts.first)
+        #expect(!verdict.ok, "rust-nostr now decrypts the extended prefix: update the finding")
+        print("rust-nostr on a 65,536-byte plaintext: \(verdict.error ?? "decrypted")")
+    }
 }
