@@ -11,8 +11,8 @@ import Nostr
 //   invitees (the staged commit cleared) until they fit,
 // - the rest wait in `invitationQueues` and are added once the previous commit has settled and its
 //   welcomes left (MIP-02), one commit in flight at a time as always.
-// An invitee whose welcome cannot fit even alone (the tree itself is too large: ~105-140 members
-// under NIP-44, ~71-98 under 64 KiB relays, fewer as self-updates fill parent nodes) is never
+// An invitee whose welcome cannot fit even alone (the tree itself is too large: ~71-98 members under
+// 64 KiB relays, ~143-202 under 128 KiB ones, fewer as self-updates fill parent nodes) is never
 // committed: it is a failed peer (`welcome_too_large`) and the action fails with
 // `core.welcomeTooLarge`, instead of a member everyone lists and who never joins. When everything fits in one commit, nothing here changes what the core does.
 extension GroupCore {
