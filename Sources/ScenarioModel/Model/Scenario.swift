@@ -67,7 +67,7 @@ package struct Scenario: Sendable {
     static let maximumMemberCount: Int64 = 1_000
     /// The event limits a relay may declare (`max-event-bytes`): from 1 KiB to 16 MiB, which
     /// covers every relay default we know (strfry 64 KiB, nostr-rs-relay 128-256 KiB).
-    package static let relayEventLimits: ClosedRange<Int64> = 1_024...(16 << 20)
+    package static let relayEventLimitRange: ClosedRange<Int64> = 1_024...(16 << 20)
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -98,7 +98,7 @@ package struct Scenario: Sendable {
             try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
             var relay = RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location)
             relay.maximumEventBytes = try f["max-event-bytes"].map { node throws(ScenarioError) in
-                Int(try node.integer("max-event-bytes", in: Self.relayEventLimits))
+                Int(try node.integer("max-event-bytes", in: Self.relayEventLimitRange))
             }
             relays.append(relay)
         }

@@ -40,7 +40,7 @@ package enum ScenarioSchema {
             "roles": ["type": "array", "items": ["enum": Scenario.roles]],
             "policies": ["type": "array", "items": ["enum": Scenario.policies]],
             "max-event-bytes": [
-                "type": "integer", "minimum": Scenario.relayEventLimits.lowerBound, "maximum": Scenario.relayEventLimits.upperBound,
+                "type": "integer", "minimum": Scenario.relayEventLimitRange.lowerBound, "maximum": Scenario.relayEventLimitRange.upperBound,
                 "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
             ] as [String: Any],
         ] as [String: Any],
