@@ -57,6 +57,10 @@ package struct RelayPolicy: Hashable, Sendable {
     /// clients learn nothing from it and must give up on their own timers (a lookup's timeout).
     package var answers = true
 
+    /// Room a client frame needs around its event: `["EVENT",` and `]` (a relay declaring an event
+    /// limit takes frames that carry such events).
+    package static let eventFrameOverheadBytes = 64
+
     /// A policy; the defaults follow NIP-01/42/70 MUSTs and rust-nostr LocalRelay's limits.
     package init(
         role: RelayRole = .general,

@@ -81,7 +81,7 @@ extension World {
         downMembers.remove(label)
         let stream = generator.child("member/\(label)")
         clock.set(network.unixSeconds)
-        let configuration = Self.coreConfiguration(keypair: member.keypair, label: label, options: options)
+        let configuration = coreConfiguration(keypair: member.keypair, label: label, options: options)
         let engine: any ProtocolEngine
         do {
             engine = try await engineFactory(engineContext(label, storageKey: member.storageKey, stream: stream, start: start))
@@ -136,8 +136,8 @@ extension World {
             persistent: storage != nil)
     }
 
-    static func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
-        CoreConfiguration(
+    func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
+        var configuration = CoreConfiguration(
             keypair: keypair, profileName: options.profileName ?? label,
             discoveryRelays: options.discoveryRelays.map(WorldConfiguration.url(of:)),
             keyPackageRelays: options.keyPackageRelays.map(WorldConfiguration.url(of:)),
@@ -145,5 +145,8 @@ extension World {
             groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
             behaviour: options.behaviour
         )
+        // What the member reads from its relays' NIP-11 documents, unless the test set it.
+        configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
+        return configuration
     }
 }

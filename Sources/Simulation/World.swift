@@ -32,6 +32,8 @@ package final class World {
     let engineFactory: ContextualEngineFactory
     var generator: SeededGenerator
     private var relayNames: [String: String] = [:]
+    /// Each relay's event limit by URL: what a member would read from its NIP-11 document.
+    var relayEventLimits: [String: Int] = [:]
     var timers: [WorldTimer] = []
     private var timerSequence: UInt64 = 0
     let clock = WorldClock()
@@ -74,6 +76,7 @@ package final class World {
             network.addRelay(relay.name, url: url, policy: relay.policy)
             if relay.startsDown { network.setRelay(relay.name, up: false) }
             relayNames[url] = relay.name
+            relayEventLimits[url] = relay.policy.maximumEventBytes
         }
     }
 
@@ -107,7 +110,7 @@ package final class World {
         memberOptions[label] = options
         startCounts[label] = 0
         let engine = try await engineFactory(engineContext(label, storageKey: storageKey, stream: stream, start: 0))
-        let configuration = Self.coreConfiguration(keypair: keypair, label: label, options: options)
+        let configuration = coreConfiguration(keypair: keypair, label: label, options: options)
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
         // The channel's stream is a child of its own: asking for perturbations draws nothing
         // any other stream would have drawn, so no other member's run changes.

@@ -74,6 +74,9 @@ package struct MemberOptions: Sendable {
     package var updateDelivery: [UpdatePerturbation] = []
     /// The host's rules: the documented ones, or a broken host (test seam for the oracle's twin).
     package var hostRules: UpdateHostRules = .documented
+    /// The relays' event limits the member's app read from their NIP-11 documents; nil: what the
+    /// world's relays declare (an empty table models an app that never reads them).
+    package var relayEventLimits: [String: Int]?
 
     package init(
         profileName: String? = nil,

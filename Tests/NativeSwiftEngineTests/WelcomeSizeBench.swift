@@ -52,18 +52,14 @@ import Testing
         print("\(engine) add-one \(members): " + figures(rumor: single, secrets: oneSecret, groupInfo: one.encryptedGroupInfo.count))
     }
 
+    /// The layer sizes (exact: `GiftWrap.sizes`, with NIP-44's extended prefix where a layer's
+    /// plaintext passes 65,535 bytes) and which relay limits the wrap meets.
     static func figures(rumor: UnsignedEvent, secrets: Int, groupInfo: Int) -> String {
-        let rumorBytes = rumor.rumorJSON().utf8.count
-        let seal = sealJSONBytes(plaintext: rumorBytes)
-        let wrap = sealJSONBytes(plaintext: seal) + 70
+        let sizes = GiftWrap.sizes(rumorJSONBytes: rumor.rumorJSON().utf8.count)
         return "secrets \(secrets) B, encrypted GroupInfo \(groupInfo) B, base64 content \(rumor.content.utf8.count) B, "
-            + "rumor JSON \(rumorBytes) B, seal JSON \(seal) B (wrap's NIP-44 plaintext), wrap JSON ~\(wrap) B"
-    }
-
-    /// NIP-44 v2 payload in base64 (version, nonce, u16 length + padded plaintext, MAC) inside an event
-    /// whose other fields take ~340 bytes.
-    static func sealJSONBytes(plaintext: Int) -> Int {
-        let payload = 1 + 32 + 2 + NIP44.Padding.paddedLength(plaintext) + 32
-        return (payload + 2) / 3 * 4 + 340
+            + "rumor JSON \(sizes.rumor) B, seal JSON \(sizes.seal) B (wrap's NIP-44 plaintext), wrap JSON \(sizes.wrap) B; "
+            + "2-byte NIP-44 prefix: \(sizes.fitsCompactNIP44 ? "yes" : "no"), "
+            + "64 KiB relay: \(sizes.fits(maximumEventBytes: 65_536) ? "fits" : "no"), "
+            + "128 KiB relay: \(sizes.fits(maximumEventBytes: 131_072) ? "fits" : "no")"
     }
 }

@@ -71,4 +71,30 @@ import Testing
         let valid = NIP44.Payload(sealing: [0, 31] + body, keys: keys, nonce: nonce).encoded()
         #expect(try NIP44.decrypt(valid, conversationKey: key) == String(repeating: "a", count: 31))
     }
+
+    /// The extended prefix (`00 00` then a u32): a short length in it, a length past our bound, or
+    /// one that disagrees with the buffer is refused as padding, with a valid MAC around it.
+    @Test func hostileExtendedPrefixesAreRejected() throws {
+        let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 9, count: 32))
+        let nonce = [UInt8](repeating: 3, count: 32)
+        let keys = try NIP44.MessageKeys(conversationKey: key, nonce: nonce)
+        let large = [UInt8](repeating: 0x61, count: 65_536)
+        let buffers: [(name: String, padded: [UInt8])] = [
+            ("a short length in the extended form", [0, 0, 0, 0, 0, 32] + [UInt8](repeating: 0x61, count: 32)),
+            ("a length past our bound", [0, 0, 0x7F, 0xFF, 0xFF, 0xFF] + large),
+            ("the largest u32", [0, 0, 0xFF, 0xFF, 0xFF, 0xFF] + large),
+            ("buffer one byte past the padding", [0, 0, 0, 1, 0, 0] + large + [0]),
+            ("buffer one padding step short", [0, 0, 0, 1, 0, 1] + large + [0]),
+        ]
+        for (name, padded) in buffers {
+            let payload = NIP44.Payload(sealing: padded, keys: keys, nonce: nonce).encoded()
+            #expect(throws: NostrError(.nip44InvalidPadding, ""), "\(name)") {
+                try NIP44.decrypt(payload, conversationKey: key)
+            }
+        }
+        #expect(throws: NostrError(.nip44InvalidPadding, "")) { try NIP44.Padding.unpad([0, 0, 0, 1]) }
+        // The control: a consistent extended prefix decrypts.
+        let valid = NIP44.Payload(sealing: [0, 0, 0, 1, 0, 0] + large, keys: keys, nonce: nonce).encoded()
+        #expect(try NIP44.decrypt(valid, conversationKey: key) == String(repeating: "a", count: 65_536))
+    }
 }

@@ -57,6 +57,20 @@ struct RustNostrNIP44File: Decodable {
     }
 }
 
+/// NIP-44's extended-prefix vectors (vectors/nip44/extended-prefix.json, from 44.md's table).
+struct ExtendedPrefixFile: Decodable {
+    let conversation_key, nonce, pattern: String
+    let cases: [Case]
+    struct Case: Decodable, Sendable {
+        let plaintext_len, prefix_bytes, padded_len: Int
+        let plaintext_sha256, payload_sha256: String
+    }
+
+    static func load() throws -> ExtendedPrefixFile {
+        try Vectors.decode(ExtendedPrefixFile.self, from: "nip44/extended-prefix.json")
+    }
+}
+
 private func bytes(_ hex: String) throws -> [UInt8] { try [UInt8](hex: hex) }
 
 private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data)).hexString }
@@ -106,16 +120,59 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
     }
 
+    /// The vector file's invalid lengths (0, 65,536, 100,000, 10,000,000) predate the extended
+    /// prefix (nips PR #1907), which makes 65,536 and 100,000 valid; the file was not regenerated
+    /// (nips issue #2455). So: exactly those two encrypt, in the extended form, and the others are
+    /// refused (0 by the spec, 10,000,000 by our bound).
     @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.encrypt_msg_lengths, "nip44/nip44.vectors.json: v2.invalid.encrypt_msg_lengths"))
-    func encryptRejectsLength(_ length: Int) throws {
+    func encryptLengthFollowsTheMergedRule(_ length: Int) throws {
         let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 7, count: 32))
         let plaintext = String(repeating: "a", count: length)
+        let nonce = [UInt8](repeating: 1, count: 32)
+        guard [65_536, 100_000].contains(length) else {
+            #expect(throws: NostrError(.nip44InvalidPlaintextLength, "")) { try NIP44.encrypt(plaintext, conversationKey: key, nonce: nonce) }
+            return
+        }
+        let payload = try NIP44.encrypt(plaintext, conversationKey: key, nonce: nonce)
+        let decoded = try NIP44.Payload(decoding: payload)
+        #expect(decoded.ciphertext.count == 6 + NIP44.Padding.paddedLength(length))
+        #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
+    }
+
+    /// NIP-44's own vectors for the extended prefix: 65,535 bytes keep the 2-byte prefix (the
+    /// payload every implementation made before), 65,536 and 65,537 take the 6-byte one.
+    @Test(arguments: try Vectors.nonEmpty(ExtendedPrefixFile.load().cases, "nip44/extended-prefix.json: cases"))
+    func extendedPrefixVectors(_ c: ExtendedPrefixFile.Case) throws {
+        let file = try ExtendedPrefixFile.load()
+        let plaintext = String(repeating: file.pattern, count: c.plaintext_len)
+        #expect(sha256Hex(Array(plaintext.utf8)) == c.plaintext_sha256)
+        #expect(NIP44.Padding.prefixLength(c.plaintext_len) == c.prefix_bytes)
+        #expect(NIP44.Padding.paddedLength(c.plaintext_len) == c.padded_len)
+        let key = try NIP44.ConversationKey(bytes: bytes(file.conversation_key))
+        let payload = try NIP44.encrypt(plaintext, conversationKey: key, nonce: bytes(file.nonce))
+        #expect(sha256Hex(Array(payload.utf8)) == c.payload_sha256)
+        #expect(try NIP44.Payload(decoding: payload).ciphertext.count == c.prefix_bytes + c.padded_len)
+        #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
+    }
+
+    /// Our bound (NIP-44 leaves it to implementations): its largest plaintext round-trips, one
+    /// byte more is refused when encrypting, and a payload longer than its largest is refused
+    /// before any base64 is decoded.
+    @Test func plaintextsAreBoundedBothWays() throws {
+        let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 7, count: 32))
+        let nonce = [UInt8](repeating: 1, count: 32)
+        let largest = String(repeating: "b", count: NIP44.plaintextLengths.upperBound)
+        let payload = try NIP44.encrypt(largest, conversationKey: key, nonce: nonce)
+        #expect(try NIP44.decrypt(payload, conversationKey: key) == largest)
         #expect(throws: NostrError(.nip44InvalidPlaintextLength, "")) {
-            try NIP44.encrypt(plaintext, conversationKey: key, nonce: [UInt8](repeating: 1, count: 32))
+            try NIP44.encrypt(largest + "b", conversationKey: key, nonce: nonce)
+        }
+        #expect(throws: NostrError(.nip44InvalidPayloadLength, "")) {
+            try NIP44.decrypt(payload + "AAAA", conversationKey: key)
         }
     }
 
-    /// The spec's limit is 65,535 bytes, both ways (rust-nostr stops at 65,408; see findings).
+    /// The largest plaintext of the 2-byte prefix, both ways (rust-nostr stops at 65,408; see findings).
     @Test func acceptsSpecMaximumPlaintext() throws {
         let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 7, count: 32))
         let plaintext = String(repeating: "z", count: 65_535)
@@ -215,5 +272,21 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
             let roundTrips = verdict.plaintext == plaintext
             #expect(roundTrips, "rust-nostr decrypted a \(plaintext.utf8.count)-byte payload to different text")
         }
+    }
+
+    /// Finding (docs/findings/welcome-size-limits.md): rust-nostr 0.45.1 predates the extended
+    /// prefix (nips PR #1907) and refuses such payloads, so an app on it cannot open a gift wrap
+    /// whose seal passes 65,535 bytes. Pinned so that a release that reads them is noticed.
+    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
+    func rustNostrRefusesTheExtendedPrefix() async throws {
+        var generator = TestGenerator(seed: 0x4E49_5034_3451)
+        let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
+        let item = Item(
+            payload: try NIP44.encrypt(String(repeating: "e", count: 65_536), from: sender, to: recipient.publicKey, using: &generator),
+            recipient_secret_hex: recipient.hex, sender_pubkey_hex: sender.publicKey.hex)
+        let verdicts = try await PythonVenv.verdicts(script: "ci/interop/check_nip44.py", items: [item], as: Verdict.self)
+        let verdict = try #require(verdicts.first)
+        #expect(!verdict.ok, "rust-nostr now decrypts the extended prefix: update the finding")
+        print("rust-nostr on a 65,536-byte plaintext: \(verdict.error ?? "decrypted")")
     }
 }

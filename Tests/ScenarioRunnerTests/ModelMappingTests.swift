@@ -4,6 +4,7 @@
 // lacks, or when a mapping sends a value to the wrong counterpart.
 import EngineInterface
 import GroupCore
+import InMemoryRelay
 @testable import ScenarioModel
 @testable import ScenarioRunner
 import Simulation
@@ -40,6 +41,17 @@ import Testing
 
     @Test func attackNamesAreHostileAttacks() {
         #expect(AttackName.allCases.map(\.rawValue) == HostileAttack.allCases.map(\.rawValue))
+    }
+
+    /// `max-event-bytes` becomes the relay's event limit, and its frame limit grows to carry such
+    /// events; without it the relay keeps the defaults (64 KiB events).
+    @Test func aDeclaredEventLimitIsTheRelaysPolicy() {
+        let declared = ScenarioExecutor.policy([], maximumEventBytes: 131_072)
+        #expect(declared.maximumEventBytes == 131_072)
+        #expect(declared.maximumFrameBytes >= 131_072 + RelayPolicy.eventFrameOverheadBytes)
+        let plain = ScenarioExecutor.policy([])
+        #expect(plain.maximumEventBytes == RelayPolicy().maximumEventBytes && plain.maximumEventBytes == 65_536)
+        #expect(plain.maximumFrameBytes == RelayPolicy().maximumFrameBytes)
     }
 
     @Test func standardRelayNamesAreTheWorldsStandardRelays() {

@@ -11,7 +11,7 @@ import Testing
         clauses: ["MIP-03 Commit Message Race Conditions"]
         relays:
           - { name: kp, roles: [key-packages] }
-          - { name: g1, roles: [group, inbox], policies: [reject-protected] }
+          - { name: g1, roles: [group, inbox], policies: [reject-protected], max-event-bytes: 131072 }
         members:
           - { label: alice, engine: mdk, relays: [kp, g1] }
           - { label: bob, relays: [kp, g1] }
@@ -41,6 +41,7 @@ import Testing
         #expect(scenario.members[0].engine == "mdk" && scenario.members[1].engine == nil)
         #expect(scenario.members[2].relays == ["g1"] && scenario.members[2].profileName == "Carol")
         #expect(scenario.relays[1].policies == ["reject-protected"])
+        #expect(scenario.relays[0].maximumEventBytes == nil && scenario.relays[1].maximumEventBytes == 131_072)
         #expect(scenario.steps.map(\.verb) == ["create-group", "deliver", "fault", "release", "parallel", "wait", "advance"])
         #expect(scenario.steps[4].substeps.map(\.verb) == ["rename", "rename"])
         #expect(scenario.steps[0].name == "setup")
@@ -112,6 +113,12 @@ import Testing
                   yaml: base + "  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
         Malformed(title: "a field a blob fault ignores", yaml: base + "  - fault: { apply: blob-lose, member: bob }\n",
                   code: .invalidValue, position: "bad.yaml:6:32"),
+        Malformed(title: "a relay event limit below 1 KiB",
+                  yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 100 }\nmembers:\n  - { label: a }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:33"),
+        Malformed(title: "a relay event limit that is not a number",
+                  yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 128k }\nmembers:\n  - { label: a }\nsteps: []\n",
+                  code: .wrongType, position: "bad.yaml:3:33"),
         Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
                   code: .invalidValue, position: "bad.yaml:3:36"),
     ]

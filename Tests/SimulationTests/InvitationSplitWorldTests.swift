@@ -15,7 +15,11 @@ import Testing
 
     /// Alice invites m1…m9 in one action with her welcome limit set so that a rumor of
     /// `rumorBudget` bytes is the largest that fits; returns the world once quiescent.
-    static func create(rumorBudget: Int, driver: DriverProcess? = nil) async throws -> World {
+    /// `aliceAssumes` sets her own assumption too (the limit of relays she has no NIP-11 word
+    /// from); `aliceReadsRelays: false` empties what she read from the relays.
+    static func create(
+        rumorBudget: Int, driver: DriverProcess? = nil, aliceAssumes: Bool = true, aliceReadsRelays: Bool = true
+    ) async throws -> World {
         // The inbox relay refuses larger events, as a 64 KiB relay refuses a 100-member welcome.
         let limit = GiftWrap.sizes(rumorJSONBytes: rumorBudget).wrap
         let relays = WorldConfiguration.standardRelays.map { relay in
@@ -26,7 +30,8 @@ import Testing
                 NativeSwiftEngine(generator: context.generator, clock: context.clock)
             })
         var alice = MemberOptions()
-        alice.behaviour.welcomeEventLimitBytes = limit
+        if aliceAssumes { alice.behaviour.welcomeEventLimitBytes = limit }
+        if !aliceReadsRelays { alice.relayEventLimits = [:] }
         try await world.addMember("alice", options: alice)
         for label in invitees { try await world.addMember(label) }
         await world.runUntilQuiescent()
@@ -38,6 +43,23 @@ import Testing
 
     @Test func oneActionWelcomesEveryoneThroughSeveralCommits() async throws {
         try await Self.checkEveryoneWelcomed(in: try await Self.create(rumorBudget: 4_500))
+    }
+
+    /// Alice assumes 64 KiB for relays she knows nothing of, but the invitees' inbox relay says
+    /// (NIP-11) that it takes less: her welcomes are sized for it, and everyone joins.
+    @Test func welcomesAreSizedForTheLimitTheInboxRelayDeclares() async throws {
+        try await Self.checkEveryoneWelcomed(in: try await Self.create(rumorBudget: 4_500, aliceAssumes: false))
+    }
+
+    /// Its twin: an app that does not read the relay's limit sends welcomes the relay refuses;
+    /// nobody joins, and the failure is reported, not hidden.
+    @Test func welcomesSizedWithoutTheRelaysLimitAreRefused() async throws {
+        let world = try await Self.create(rumorBudget: 4_500, aliceAssumes: false, aliceReadsRelays: false)
+        #expect(try await world.state(of: "alice").errors.contains { $0.code == .welcomeUndelivered })
+        let chat = try await world.onlyChat(of: "alice")
+        for label in Self.invitees {
+            #expect(try await world.chat(chat.chatID, of: label) == nil, "\(label) joined through a relay that refuses its welcome")
+        }
     }
 
     /// The same with MDK 0.8.0 members: its add commits are built, measured, cleared and built

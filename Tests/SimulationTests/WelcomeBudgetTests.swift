@@ -15,7 +15,7 @@ struct WelcomeBudgetTests {
         let budget = WelcomeBudget(maximumEventBytes: 65_536)
         #expect(GiftWrap.sizes(rumorJSONBytes: budget.maximumRumorBytes).fits(maximumEventBytes: 65_536))
         #expect(!GiftWrap.sizes(rumorJSONBytes: budget.maximumRumorBytes + 1).fits(maximumEventBytes: 65_536))
-        // Without a relay limit, NIP-44 alone binds: the seal's JSON must stay within 65,535 bytes.
+        // Without a relay limit, NIP-44 alone binds: the seal's JSON must stay within our plaintext bound.
         let unlimited = WelcomeBudget(maximumEventBytes: .max)
         #expect(unlimited.maximumRumorBytes > budget.maximumRumorBytes)
         #expect(GiftWrap.sizes(rumorJSONBytes: unlimited.maximumRumorBytes).fitsNIP44)
@@ -34,8 +34,18 @@ struct WelcomeBudgetTests {
             keyPackages.append(try draft.unsignedEvent(author: invitee.publicKey, createdAt: Self.now).signed(with: invitee, using: &generator))
         }
         let budget = WelcomeBudget(maximumEventBytes: 65_536)
-        let count = budget.creationBatchSize(keyPackages: keyPackages, groupDataBytes: 300)
+        let count = WelcomeBudget.creationBatchSize(
+            keyPackages: keyPackages, budgets: Array(repeating: budget, count: keyPackages.count), groupDataBytes: 300)
         #expect(count > 1 && count < 80)
+        // A 128 KiB inbox (nostr-rs-relay's documented limit) lets more in; one tight inbox among
+        // them caps the commit at what fits that invitee, since a commit's welcomes are one size.
+        let large = WelcomeBudget(maximumEventBytes: 131_072)
+        let largeCount = WelcomeBudget.creationBatchSize(
+            keyPackages: keyPackages, budgets: Array(repeating: large, count: keyPackages.count), groupDataBytes: 300)
+        #expect(largeCount > count)
+        var mixed = Array(repeating: large, count: keyPackages.count)
+        mixed[count / 2] = budget
+        #expect(WelcomeBudget.creationBatchSize(keyPackages: keyPackages, budgets: mixed, groupDataBytes: 300) == count)
 
         func largestRumor(_ invitees: Int) async throws -> Int {
             let created = try await engine.createGroup(GroupCreation(
@@ -46,5 +56,20 @@ struct WelcomeBudgetTests {
         #expect(try await largestRumor(count) <= budget.maximumRumorBytes, "the estimate let an oversized welcome through")
         // Not needlessly small: a tenth more invitees no longer fit.
         #expect(try await largestRumor(min(80, count + count / 10 + 1)) > budget.maximumRumorBytes)
+        #expect(try await largestRumor(largeCount) <= large.maximumRumorBytes, "the estimate let an oversized welcome through")
+    }
+
+    /// A 128 KiB relay takes a wrap whose seal needs NIP-44's extended length prefix, up to the
+    /// padding step that would push the wrap past 131,072 bytes: rumors of up to 57,344 bytes
+    /// (padded to 57,344, sealed in 76,9xx bytes, wrapped in 109,7xx); the next step (65,536)
+    /// makes a 131,5xx-byte wrap.
+    @Test func aLargeRelayTakesWrapsWithTheExtendedPrefix() {
+        let budget = WelcomeBudget(maximumEventBytes: 131_072)
+        #expect(budget.maximumRumorBytes == 57_344)
+        let sizes = GiftWrap.sizes(rumorJSONBytes: budget.maximumRumorBytes)
+        #expect(sizes.fits(maximumEventBytes: 131_072) && !sizes.fitsCompactNIP44)
+        #expect(!GiftWrap.sizes(rumorJSONBytes: budget.maximumRumorBytes + 1).fits(maximumEventBytes: 131_072))
+        // The 64 KiB budget is what it was before the extended prefix existed.
+        #expect(WelcomeBudget(maximumEventBytes: 65_536).maximumRumorBytes == 28_672)
     }
 }

@@ -3,8 +3,9 @@ import Nostr
 // How many invitees one commit can welcome. Every MIP-02 welcome carries the whole ratchet tree
 // (the Marmot spec forbids sending it out of band), so a welcome grows with the group (~210 bytes
 // per member) and, in a bulk creation, with the number of invitees too (~150 bytes each for their
-// EncryptedGroupSecrets). The rumor is then sealed and gift-wrapped (NIP-59): two NIP-44 layers of
-// at most 65,535 plaintext bytes each, and an outer event the invitee's inbox relay must accept.
+// EncryptedGroupSecrets). The rumor is then sealed and gift-wrapped (NIP-59): two NIP-44 layers
+// (above 65,535 plaintext bytes with the extended length prefix of nips PR #1907), and an outer
+// event the invitee's inbox relay must accept.
 // Figures: docs/findings/welcome-size-limits.md.
 
 /// The size limits one welcome must meet on its way to an invitee, and estimates made from them.
@@ -32,18 +33,21 @@ struct WelcomeBudget: Hashable, Sendable, Codable {
     /// How many of `keyPackages` (taken in order) a creation can welcome in its one commit: the
     /// welcome rumor of a group of the creator plus k invitees is estimated from the key packages
     /// themselves (a member's leaf in the ratchet tree is its key package's leaf node) and kept
-    /// under `maximumRumorBytes`. At least one when any is given, so that creation goes ahead and
-    /// the rest follow in add commits, whose welcomes are measured exactly.
-    func creationBatchSize(keyPackages: [Event], groupDataBytes: Int) -> Int {
+    /// under the `maximumRumorBytes` of every invitee counted (`budgets`, one per key package: the
+    /// commit's welcomes are all the same size). At least one when any is given, so that creation
+    /// goes ahead and the rest follow in add commits, whose welcomes are measured exactly.
+    static func creationBatchSize(keyPackages: [Event], budgets: [WelcomeBudget], groupDataBytes: Int) -> Int {
         guard !keyPackages.isEmpty else { return 0 }
         let leaves = keyPackages.map(Self.leafBytes(of:))
         // The creator's own leaf is not known here: counted as the largest invitee leaf.
         var treeBytes = (leaves.max() ?? 0) + Self.perLeafOverhead
+        var allowed = Int.max
         var count = 0
-        for leaf in leaves {
+        for (leaf, budget) in zip(leaves, budgets) {
             treeBytes += leaf + Self.perLeafOverhead
+            allowed = min(allowed, budget.maximumRumorBytes)
             let welcomeBytes = Self.fixedWelcomeBytes + groupDataBytes + treeBytes + (count + 1) * Self.secretsBytesPerInvitee
-            guard Self.rumorBytes(welcomeBytes: welcomeBytes) <= maximumRumorBytes else { break }
+            guard Self.rumorBytes(welcomeBytes: welcomeBytes) <= allowed else { break }
             count += 1
         }
         return max(count, 1)

@@ -17,6 +17,11 @@ package struct CoreConfiguration: Sendable {
     package var groupRelays: [String]
     /// How the member behaves: timeouts and whether it publishes a key package.
     package var behaviour: Behaviour
+    /// The largest event each relay (by URL) says it accepts, as an app reads it from the relay's
+    /// NIP-11 information document before inviting (the simulated world answers from its relays'
+    /// policies). Welcomes are sized for the invitee's inbox relays by it; a relay missing here is
+    /// assumed to take `behaviour.welcomeEventLimitBytes`.
+    package var relayEventLimits: [String: Int] = [:]
 
     /// The tunable behaviour of a member, with its defaults written once (the simulation's member
     /// options carry this same value rather than copies of its fields).
@@ -73,9 +78,9 @@ package struct CoreConfiguration: Sendable {
         /// How many times such a publish is sent again without any OK (waiting twice as long each
         /// time) before it is reported (`core.publishUnacknowledged`, `core.welcomeUndelivered`).
         package var publishRepublishAttempts = 3
-        /// The largest event (gift wrap JSON) the invitees' inbox relays are assumed to accept:
-        /// 64 KiB, the default of strfry and of rust-nostr's relay. Invitations are split so that
-        /// every welcome's wrap fits it (and NIP-44's 65,535-byte plaintexts).
+        /// The largest event (gift wrap JSON) an invitee's inbox relay is assumed to accept when
+        /// it has not said (`relayEventLimits`): 64 KiB, the default of strfry and of rust-nostr's
+        /// relay. Invitations are split so that every welcome's wrap fits its invitee's inbox.
         package var welcomeEventLimitBytes = 65_536
         /// How many of a chat's last messages the adding admin sends its joiners (history for new
         /// members, while the owner's preference is on). 20: a screenful, enough to follow the

@@ -5,7 +5,8 @@ extension NIP44 {
     ///     payload    = base64( version ‖ nonce ‖ ciphertext ‖ mac )
     ///     version    = 0x02                                   (1 byte)
     ///     nonce      = 32 random bytes, the HKDF info          (32 bytes)
-    ///     ciphertext = ChaCha20(padded plaintext)              (34...65538 bytes)
+    ///     ciphertext = ChaCha20(padded plaintext)              (34...65538 bytes; extended
+    ///                                                           prefix: 65542... bytes, up to our bound)
     ///     mac        = HMAC-SHA256(hmac_key, nonce ‖ ciphertext) (32 bytes)
     ///
     /// A payload beginning with `#` is reserved for a future non-base64 version.
@@ -14,10 +15,13 @@ extension NIP44 {
         public let ciphertext: [UInt8]
         public let mac: [UInt8]
 
-        /// Base64 length bounds: 1 + 32 + 34 + 32 = 99 bytes (132 characters) up to
-        /// 1 + 32 + 65538 + 32 = 65603 bytes (87472 characters).
-        static let encodedLengths: ClosedRange<Int> = 132...87_472
-        static let decodedLengths: ClosedRange<Int> = 99...65_603
+        /// Decoded length bounds: 1 + 32 + 34 + 32 = 99 bytes up to the payload of our largest
+        /// plaintext (1 + 32 + 6 + calc_padded_len(1 MiB) + 32). NIP-44 sets no upper bound since
+        /// the extended prefix and asks implementations to refuse oversized payloads before decoding.
+        static let decodedLengths: ClosedRange<Int> =
+            99...(1 + 32 + 6 + Padding.paddedLength(NIP44.plaintextLengths.upperBound) + 32)
+        /// The same bounds in base64 characters (with padding): 132 up to ~1.4 million.
+        static let encodedLengths: ClosedRange<Int> = 132...((decodedLengths.upperBound + 2) / 3 * 4)
 
         /// Encrypts and authenticates an already padded buffer (tests use it to reach the padding
         /// checks with payloads whose MAC is valid).
@@ -37,13 +41,16 @@ extension NIP44 {
             // Length first, before copying anything: a relay can send megabytes.
             guard Self.encodedLengths.contains(payload.utf8.count) else {
                 throw NostrError(
-                    .nip44InvalidPayloadLength, "payload is \(payload.utf8.count) bytes, expected 132...87472"
+                    .nip44InvalidPayloadLength,
+                    "payload is \(payload.utf8.count) bytes, expected \(Self.encodedLengths.lowerBound)...\(Self.encodedLengths.upperBound)"
                 )
             }
             let data: [UInt8]
             do { data = try Base64.decode(payload) } catch { throw NostrError(.nip44InvalidBase64, error.reason) }
             guard Self.decodedLengths.contains(data.count) else {
-                throw NostrError(.nip44InvalidPayloadLength, "payload decodes to \(data.count) bytes, expected 99...65603")
+                throw NostrError(
+                    .nip44InvalidPayloadLength,
+                    "payload decodes to \(data.count) bytes, expected \(Self.decodedLengths.lowerBound)...\(Self.decodedLengths.upperBound)")
             }
             guard data[0] == NIP44.version else {
                 throw NostrError(.nip44UnknownVersion, "unknown encryption version \(data[0])")

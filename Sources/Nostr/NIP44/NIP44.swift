@@ -19,7 +19,7 @@ extension NostrError.Code {
     public static let nip44InvalidMAC = Self("nip44.invalidMAC")
     /// The decrypted length prefix or zero padding is inconsistent with `calc_padded_len`.
     public static let nip44InvalidPadding = Self("nip44.invalidPadding")
-    /// The plaintext is empty or longer than 65,535 bytes.
+    /// The plaintext is empty or longer than `NIP44.plaintextLengths` allows.
     public static let nip44InvalidPlaintextLength = Self("nip44.invalidPlaintextLength")
     /// The decrypted plaintext is not UTF-8 (NIP-44 encrypts strings).
     public static let nip44InvalidUTF8 = Self("nip44.invalidUTF8")
@@ -31,12 +31,22 @@ extension NostrError.Code {
 public enum NIP44 {
     /// The only version this implementation speaks.
     public static let version: UInt8 = 2
-    /// The plaintext length limits of NIP-44 v2, in UTF-8 bytes.
-    public static let plaintextLengths: ClosedRange<Int> = 1...65_535
+    /// Plaintexts of this many bytes or more take the 6-byte extended length prefix (nips PR #1907);
+    /// shorter ones keep the 2-byte prefix, so every payload that could be made before is made the
+    /// same way, byte for byte.
+    public static let extendedPrefixThreshold = 65_536
+    /// The plaintext length limits we encrypt and decrypt, in UTF-8 bytes. NIP-44 allows up to
+    /// 2^32 - 1 and asks implementations to set their own bound: ours is 1 MiB, eight times the
+    /// largest event limit of the relays we model (nostr-rs-relay's 128 KiB), so that a hostile
+    /// payload costs at most ~1.4 MB of base64 before it is refused.
+    public static let plaintextLengths: ClosedRange<Int> = 1...(1 << 20)
+    /// The plaintext lengths NIP-44 v2 allowed before the extended prefix: what a peer that has not
+    /// implemented it (rust-nostr 0.45, for one) can decrypt.
+    public static let compactPlaintextLengths: ClosedRange<Int> = 1...(extendedPrefixThreshold - 1)
 
     /// Encrypts `plaintext` with an explicit 32-byte `nonce` (tests and replayable runs inject it).
     /// - Returns: the base64 payload.
-    /// - Throws: `.nip44InvalidPlaintextLength` outside 1…65,535 UTF-8 bytes,
+    /// - Throws: `.nip44InvalidPlaintextLength` outside `plaintextLengths` (UTF-8 bytes),
     ///   `.nip44InvalidKeyMaterial` for a nonce that is not 32 bytes.
     public static func encrypt(
         _ plaintext: String, conversationKey: ConversationKey, nonce: [UInt8]

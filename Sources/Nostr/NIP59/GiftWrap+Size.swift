@@ -3,9 +3,10 @@
 //
 //   rumor JSON  --NIP-44-->  seal JSON  --NIP-44-->  wrap JSON (what a relay stores)
 //
-// NIP-44 v2 refuses plaintexts above 65,535 bytes, and each layer grows the text by the padding
-// (up to 1/8 above 32 KiB) and base64 (4/3), so a rumor above ~40 KiB cannot be wrapped at all,
-// and one above ~28 KiB makes a wrap larger than the 64 KiB many relays accept.
+// Each layer grows the text by the padding (up to 1/8 above 32 KiB) and base64 (4/3), so a rumor
+// above ~28 KiB makes a wrap larger than the 64 KiB many relays accept. NIP-44 v2 took plaintexts
+// of at most 65,535 bytes until nips PR #1907 (a 6-byte length prefix above that): a rumor above
+// ~40 KiB then needs the extended prefix at the wrap layer, which peers without it cannot open.
 
 extension GiftWrap {
     /// Byte sizes of the layers of a gift wrap.
@@ -17,8 +18,13 @@ extension GiftWrap {
         /// The wrap's JSON, as a relay measures the event.
         public let wrap: Int
 
-        /// Whether both NIP-44 layers can be encrypted (each plaintext within 1…65,535 bytes).
+        /// Whether both NIP-44 layers can be encrypted (each plaintext within `NIP44.plaintextLengths`).
         public var fitsNIP44: Bool { NIP44.plaintextLengths.contains(rumor) && NIP44.plaintextLengths.contains(seal) }
+        /// Whether both layers keep the 2-byte length prefix (each plaintext within 65,535 bytes), so
+        /// that a peer predating the extended prefix can open the wrap too.
+        public var fitsCompactNIP44: Bool {
+            NIP44.compactPlaintextLengths.contains(rumor) && NIP44.compactPlaintextLengths.contains(seal)
+        }
 
         /// Whether the wrap can be built and a relay accepting events of up to `maximumEventBytes` stores it.
         public func fits(maximumEventBytes: Int) -> Bool { fitsNIP44 && wrap <= maximumEventBytes }
@@ -44,9 +50,11 @@ extension GiftWrap {
         return JSONValue.object(members).serialized().utf8.count + payloadBase64Bytes(plaintextBytes: plaintextBytes)
     }
 
-    /// NIP-44 v2 payload (version 1, nonce 32, length 2 + padded plaintext, MAC 32) in base64 with padding.
+    /// NIP-44 v2 payload (version 1, nonce 32, length prefix 2 or 6 + padded plaintext, MAC 32) in
+    /// base64 with padding.
     static func payloadBase64Bytes(plaintextBytes: Int) -> Int {
-        let payload = 1 + 32 + 2 + NIP44.Padding.paddedLength(max(plaintextBytes, 1)) + 32
+        let length = max(plaintextBytes, 1)
+        let payload = 1 + 32 + NIP44.Padding.prefixLength(length) + NIP44.Padding.paddedLength(length) + 32
         return (payload + 2) / 3 * 4
     }
 }

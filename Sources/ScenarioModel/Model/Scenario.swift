@@ -9,6 +9,9 @@ package struct RelaySpec: Sendable, Hashable {
     /// Policies such as `reject-protected` or `down`.
     package let policies: [String]
     package let location: SourceLocation
+    /// `max-event-bytes`: the largest event the relay stores (its NIP-11 limit); nil keeps the
+    /// default of 64 KiB (strfry's). nostr-rs-relay documents 128 KiB (131072).
+    package var maximumEventBytes: Int? = nil
 }
 
 /// A simulated member.
@@ -62,6 +65,9 @@ package struct Scenario: Sendable {
     /// Members one world may hold: bounds the work a file can ask for (1,000: issue 17's largest
     /// group, `ci/bench`'s create-1000).
     static let maximumMemberCount: Int64 = 1_000
+    /// The event limits a relay may declare (`max-event-bytes`): from 1 KiB to 16 MiB, which
+    /// covers every relay default we know (strfry 64 KiB, nostr-rs-relay 128-256 KiB).
+    package static let relayEventLimitRange: ClosedRange<Int64> = 1_024...(16 << 20)
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -79,7 +85,7 @@ package struct Scenario: Sendable {
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
-            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies"], required: ["name"])
+            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes"], required: ["name"])
             let relayName = try f.required("name").string("relay name")
             var roles: [String] = []
             if let rolesNode = f["roles"] {
@@ -90,7 +96,11 @@ package struct Scenario: Sendable {
                 for item in try policyNode.list("policies") { policies.append(try item.word("a relay policy", oneOf: Self.policies)) }
             }
             try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
-            relays.append(RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location))
+            var relay = RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location)
+            relay.maximumEventBytes = try f["max-event-bytes"].map { node throws(ScenarioError) in
+                Int(try node.integer("max-event-bytes", in: Self.relayEventLimitRange))
+            }
+            relays.append(relay)
         }
         // Without a relays section the world runs its standard relays, which steps may name.
         let relayNames = relays.isEmpty ? Self.standardRelayNames : relays.map(\.name)

@@ -39,6 +39,10 @@ package enum ScenarioSchema {
             "name": ["type": "string"],
             "roles": ["type": "array", "items": ["enum": Scenario.roles]],
             "policies": ["type": "array", "items": ["enum": Scenario.policies]],
+            "max-event-bytes": [
+                "type": "integer", "minimum": Scenario.relayEventLimitRange.lowerBound, "maximum": Scenario.relayEventLimitRange.upperBound,
+                "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
+            ] as [String: Any],
         ] as [String: Any],
     ]}
 

@@ -143,15 +143,22 @@ package struct ScenarioExecutor: Sendable {
         guard !scenario.relays.isEmpty else { return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, jitter: jitter) }
         let relays = scenario.relays.map { relay in
             WorldConfiguration.RelaySpec(
-                relay.name, role: Self.role(relay.roles.first), policy: Self.policy(relay.policies),
+                relay.name, role: Self.role(relay.roles.first),
+                policy: Self.policy(relay.policies, maximumEventBytes: relay.maximumEventBytes),
                 startsDown: relay.policies.contains("down"))
         }
         return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: jitter)
     }
 
-    /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller).
-    static func policy(_ words: [String]) -> RelayPolicy {
+    /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller)
+    /// and its declared event limit, if any.
+    static func policy(_ words: [String], maximumEventBytes: Int? = nil) -> RelayPolicy {
         var policy = RelayPolicy()
+        if let maximumEventBytes {
+            policy.maximumEventBytes = maximumEventBytes
+            // The EVENT frame around an event of that size must get through too.
+            policy.maximumFrameBytes = max(policy.maximumFrameBytes, maximumEventBytes + RelayPolicy.eventFrameOverheadBytes)
+        }
         if words.contains("reject-protected") { policy.acceptsProtectedEvents = false }
         if words.contains("require-auth") { policy.giftWrapsRequireAuth = true }
         if words.contains("keeps-expired") { policy.honoursExpiration = false }
