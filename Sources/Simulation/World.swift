@@ -197,11 +197,7 @@ package final class World {
         if await carryOutRestartRequests() { return true }
         // A member that starts again comes before a timer due at the same instant.
         if let start = pendingStarts.first, start.time <= (timers.first?.time ?? start.time) {
-            if let due = network.nextDueTime(), due <= start.time {
-                network.runUntilIdle(limit: 1)
-                await deliverArrivals()
-                return true
-            }
+            if await networkStepsFirst(before: start.time) { return true }
             pendingStarts.removeFirst()
             network.advance(by: VirtualDuration(microseconds: start.time.microseconds - now.microseconds))
             await startAgain(start.member)
@@ -210,11 +206,7 @@ package final class World {
         let nextTimer = timers.first
         if let nextTimer {
             // The network's step goes first when it is due no later than the timer.
-            if let due = network.nextDueTime(), due <= nextTimer.time {
-                network.runUntilIdle(limit: 1)
-                await deliverArrivals()
-                return true
-            }
+            if await networkStepsFirst(before: nextTimer.time) { return true }
             timers.removeFirst()
             network.advance(by: VirtualDuration(microseconds: nextTimer.time.microseconds - now.microseconds))
             record("timer", nextTimer.member, "\(nextTimer.token)")
@@ -222,6 +214,15 @@ package final class World {
             return true
         }
         guard network.runUntilIdle(limit: 1) == 1 else { return false }
+        await deliverArrivals()
+        return true
+    }
+
+    /// Runs one network step and delivers what it produced when the network is due no later than
+    /// `time` (a delivery wins a tie with a timer or a start); false when nothing was due.
+    private func networkStepsFirst(before time: VirtualInstant) async -> Bool {
+        guard let due = network.nextDueTime(), due <= time else { return false }
+        network.runUntilIdle(limit: 1)
         await deliverArrivals()
         return true
     }
