@@ -72,7 +72,7 @@ import Testing
     func aSilentForkOnMDKFailsConverged() async throws {
         let driver = try await Self.launchDriver()
         let trigger = ForkTrigger()
-        let (world, chatID) = try await Self.world(seed: 0xF0_0002, epoch: UInt64(Date().timeIntervalSince1970), trigger: trigger) { context in
+        let (world, chatID) = try await Self.world(seed: 0xF0_0002, epoch: 1_700_000_000, trigger: trigger) { context in
             try await Self.mdkEngine(in: driver, for: context)
         }
         #expect(await Convergence.check("converged", in: world).verdict == .pass)
@@ -87,7 +87,7 @@ import Testing
     @Test(.enabled(if: PythonVenv.interpreter != nil, "no .venv with mdk-python: run ci/setup to enable MDK-backed twins"))
     func swiftAndMDKMembersReportTheSameRatchetTreeDigest() async throws {
         let driver = try await Self.launchDriver()
-        let (world, _) = try await Self.world(seed: 0xF0_0003, epoch: UInt64(Date().timeIntervalSince1970), trigger: ForkTrigger()) { context in
+        let (world, _) = try await Self.world(seed: 0xF0_0003, epoch: 1_700_000_000, trigger: ForkTrigger()) { context in
             if context.label == "alice" { return NativeSwiftEngine(generator: context.generator, clock: context.clock) }
             return try await Self.mdkEngine(in: driver, for: context)
         }

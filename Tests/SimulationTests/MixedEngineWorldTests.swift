@@ -11,7 +11,7 @@ struct MixedEngineWorldTests {
     @Test(arguments: ["alice", "bob"])
     func nativeAndMDKMembersShareAGroup(nativeMember: String) async throws {
         let driver = try await MDKWorld.launchDriver()
-        let configuration = WorldConfiguration(seed: 0x6_0001, epochUnixSeconds: UInt64(Date().timeIntervalSince1970))
+        let configuration = WorldConfiguration(seed: 0x6_0001, epochUnixSeconds: 1_700_000_000)
         let world = World(configuration: configuration, makeEngine: { context in
             if context.label == nativeMember {
                 return NativeSwiftEngine(generator: context.generator, clock: context.clock)
