@@ -88,6 +88,7 @@ extension World {
         } catch {
             // The member stays down: the run's checks then see it missing from every group.
             record("member", label, "could not start again: \(error)")
+            restartFailures.append("\(label): could not start again: \(error)")
             downMembers.insert(label)
             return
         }
@@ -101,6 +102,7 @@ extension World {
                 try await core.restore(try CoreSnapshot(decoding: Array(data)))
             } catch {
                 record("member", label, "state not restored: \(error)")
+                restartFailures.append("\(label): state not restored: \(error)")
             }
         }
         members[label]?.core = core
@@ -124,6 +126,7 @@ extension World {
             try FileManager.default.moveItem(atPath: temporary, toPath: path)
         } catch {
             record("member", label, "state not persisted: \(error)")
+            restartFailures.append("\(label): state not persisted: \(error)")
         }
     }
 

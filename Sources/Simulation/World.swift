@@ -56,6 +56,10 @@ package final class World {
     var startCounts: [String: Int] = [:]
     var downMembers: Set<String> = []
     var pendingStarts: [PendingStart] = []
+    /// What went wrong restarting members outside the protocol (an engine that could not be made
+    /// again, a state the world could not write or read back): infrastructure, which the run
+    /// reports as an error, never as a member that merely forgot.
+    package internal(set) var restartFailures: [String] = []
 
     package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(configuration: configuration, makeEngine: { context in

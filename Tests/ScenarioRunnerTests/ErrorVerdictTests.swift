@@ -49,6 +49,41 @@ import Testing
         await driver.shutdown()
     }
 
+    /// A member whose engine cannot be made again at a restart (its store is gone, its driver
+    /// refuses the directory) is an infrastructure failure: the run is an `error`, never a member
+    /// that merely forgot. The twin: the same scenario with a factory that restarts passes.
+    @Test func anEngineThatCannotStartAgainAfterARestartIsAnError() async throws {
+        let text = """
+            name: a restart whose engine cannot start again
+            members: [{ label: alice }, { label: bob }]
+            steps:
+              - deliver: all
+              - create-group: { by: alice, with: [bob], name: Team }
+              - deliver: all
+              - restart: { member: bob, down: 2s }
+              - deliver: all
+            expect: { converged: true }
+
+            """
+        func run(failingRestarts: Bool) async throws -> ScenarioRun {
+            let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
+                if failingRestarts, context.start > 0 { throw EngineError(.launchFailed, "the store could not be opened") }
+                return try NativeSwiftEngine(
+                    generator: context.generator, clock: context.clock,
+                    stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+            }, deterministic: true)])
+            let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
+            return await executor.execute(try Scenario(yaml: text, file: "restart-error.yaml"), seed: 1, selection: "swift", reproduce: "-").run
+        }
+        let failing = try await run(failingRestarts: true)
+        #expect(failing.verdict == .error, "\(failing.checks)")
+        let answered = failing.checks.first { $0.check == "engines answered" }
+        #expect(answered?.verdict == .error)
+        #expect(answered?.detail.contains("bob: could not start again") == true, "\(String(describing: answered))")
+        let working = try await run(failingRestarts: false)
+        #expect(working.verdict == .pass, "\(working.checks.filter { $0.verdict != .pass })")
+    }
+
     /// Every oracle that reads engine state says `error`, not `pass`, when the reads fail (they used
     /// to take a failed `groups` read for "no groups", and so for agreement).
     @Test func oraclesWhoseReadsFailAreErrorsNotPasses() async throws {

@@ -111,7 +111,7 @@ package struct ScenarioExecutor: Sendable {
         if let failed = reads.errorCheck("read members' outcome", clause: Self.scenarioClause) { run.checks.append(failed) }
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
         if scenario.decryptable { run.checks.append(await MessageOracles.probe(in: world)) }
-        run.checks.append(infrastructureCheck(infrastructure))
+        run.checks.append(infrastructureCheck(infrastructure, restarts: world.restartFailures))
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
@@ -202,11 +202,11 @@ package struct ScenarioExecutor: Sendable {
 
     /// Whether every engine call of the run was answered (a core records a dead driver as one of
     /// its errors and carries on; the run must not be judged on what followed).
-    func infrastructureCheck(_ log: InfrastructureLog) -> CheckResult {
-        let failures = log.failures
+    func infrastructureCheck(_ log: InfrastructureLog, restarts: [String] = []) -> CheckResult {
+        let failures = log.failures + restarts
         return CheckResult(
             check: "engines answered", clause: Self.scenarioClause, verdict: failures.isEmpty ? .pass : .error,
-            expected: "every engine call answered (no dead, hung or malformed driver)",
+            expected: "every engine call answered (no dead, hung or malformed driver), every restart carried out",
             observed: failures.isEmpty ? "all answered" : "\(failures.count) unanswered",
             detail: failures.prefix(5).joined(separator: "; ") + (failures.count > 5 ? "; …" : ""))
     }
