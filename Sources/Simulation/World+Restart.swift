@@ -24,8 +24,12 @@ final class StorageRoot: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    func directory(of label: String) -> String {
-        let directory = "\(path)/\(label)"
+    /// The member's directory (made by `makeDirectory(of:)` at each of its starts).
+    func directory(of label: String) -> String { "\(path)/\(label)" }
+
+    /// Makes the member's directory if it is not there yet, and returns it.
+    func makeDirectory(of label: String) -> String {
+        let directory = directory(of: label)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -117,13 +121,9 @@ extension World {
         let path = "\(storage.directory(of: label))/\(Self.coreStateFile)"
         do {
             let bytes = try await core.snapshot().encoded()
-            // Written whole and renamed, so a stop between two inputs finds the last complete state.
-            let temporary = path + ".tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-                throw CoreError(.stateUnreadable, "could not write \(temporary)")
-            }
-            _ = try? FileManager.default.removeItem(atPath: path)
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
+            // Written whole and renamed over the old file (an atomic write, as the engine's state
+            // file), so a stop between two inputs finds the last complete state.
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             record("member", label, "state not persisted: \(error)")
             restartFailures.append("\(label): state not persisted: \(error)")
@@ -135,7 +135,7 @@ extension World {
         // Start 0 keeps the stream every run before restarts existed used (same fingerprints).
         EngineContext(
             label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
-            clock: clock.reader, storageDirectory: storage?.directory(of: label) ?? "", start: start,
+            clock: clock.reader, storageDirectory: storage?.makeDirectory(of: label) ?? "", start: start,
             persistent: storage != nil)
     }
 

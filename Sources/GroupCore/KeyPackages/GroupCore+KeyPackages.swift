@@ -12,10 +12,7 @@ extension GroupCore {
             let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays
             lookups[peer] = KeyPackageFetch.Lookup(outstanding: Set(relays))
             for (relayIndex, url) in relays.enumerated() {
-                let subscription = "kp\(id)-\(index)-\(relayIndex)"
-                fetchSubscriptions[subscription] = (id, peer, url)
-                let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
-                emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
+                requestKeyPackage(of: peer, at: url, subscription: "kp\(id)-\(index)-\(relayIndex)", fetch: id)
             }
         }
         fetches[id] = KeyPackageFetch(id: id, purpose: purpose, peers: peers, lookups: lookups, timer: timer)
@@ -34,14 +31,18 @@ extension GroupCore {
                 guard let lookup = fetch.lookups[peer], lookup.outcome == nil else { continue }
                 let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays
                 for (relayIndex, url) in relays.enumerated() where lookup.outstanding.contains(url) {
-                    let subscription = "kp\(id)-\(index)-\(relayIndex)"
-                    fetchSubscriptions[subscription] = (id, peer, url)
-                    let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
-                    emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
+                    requestKeyPackage(of: peer, at: url, subscription: "kp\(id)-\(index)-\(relayIndex)", fetch: id)
                 }
             }
             note("fetch \(id): asking again after the restart")
         }
+    }
+
+    /// One lookup's subscription: `peer`'s key packages at `url`, answered to fetch `id`.
+    private func requestKeyPackage(of peer: PublicKey, at url: String, subscription: String, fetch id: UInt64) {
+        fetchSubscriptions[subscription] = (id, peer, url)
+        let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
+        emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
     }
 
     /// A key-package event (or an unusable one) offered on a lookup subscription.

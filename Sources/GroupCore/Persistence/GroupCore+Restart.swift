@@ -108,10 +108,10 @@ extension GroupCore {
             if case .commit(let chatID) = purpose {
                 guard let commit = commits[chatID], commit.eventID == eventID, !commit.outstanding.isEmpty else { continue }
                 note("sending commit \(eventID.prefix(8)) again after the restart")
-                for url in commit.outstanding.sorted() { emit(.send(url: url, message: .event(commit.event))) }
+                send(.event(commit.event), to: commit.outstanding.sorted())
             } else if let outstanding = purpose.outstanding, !outstanding.isEmpty, let event = outbox.event(eventID) {
                 note("sending \(Self.outboxLabel(purpose, eventID)) again after the restart")
-                for url in outstanding.sorted() { emit(.send(url: url, message: .event(event))) }
+                send(.event(event), to: outstanding.sorted())
             }
         }
     }
