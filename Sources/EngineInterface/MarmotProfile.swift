@@ -1,0 +1,48 @@
+/// The dialect of Marmot an engine instance speaks, chosen per member.
+///
+/// - `legacy`: the MIPs 00–03 as MDK 0.8.0 implements them (group data in the 0xF2EE GroupContext
+///   extension, kind-443/30443 key packages with MDK 0.8.0's tags, commit races by `created_at` then id).
+/// - `current`: the adopted Marmot specification (`marmot-protocol/marmot`: `foundation/`,
+///   `protocol-core/`, `app-components/`, `transports/nostr.md`), which MDK ≥ 0.9.7, White Noise and the
+///   other shipping clients speak: group state in the `app_data_dictionary` GroupContext extension,
+///   changes as `app_data_update` proposals, account identity proofs in every leaf.
+///
+/// The two do not interoperate: an instance of one profile refuses the other's key packages and
+/// Welcomes with ``EngineError/Code/profileMismatch``, never half-joining.
+public enum MarmotProfile: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    case legacy
+    case current
+
+    public var description: String { rawValue }
+
+    /// The capability an engine declares for each profile it can speak (an engine that declares
+    /// neither is a legacy engine: drivers written before profiles existed).
+    public var capability: EngineCapability {
+        switch self {
+        case .legacy: .profileLegacy
+        case .current: .profileCurrent
+        }
+    }
+}
+
+extension EngineCapability {
+    /// Instances can speak the legacy profile (MIP-00…03, MDK 0.8.0's dialect).
+    public static let profileLegacy = Self(rawValue: "profile.legacy")
+    /// Instances can speak the adopted specification's current profile.
+    public static let profileCurrent = Self(rawValue: "profile.current")
+}
+
+extension EngineCapabilities {
+    /// The profiles this engine's instances can speak; an engine that names none speaks legacy only.
+    public var profiles: Set<MarmotProfile> {
+        let named = Set(MarmotProfile.allCases.filter { supports($0.capability) })
+        return named.isEmpty ? [.legacy] : named
+    }
+}
+
+extension EngineError.Code {
+    /// A key package or Welcome of the other profile (a legacy key package offered to a current
+    /// instance, or the reverse). The reason names both profiles, so an app can tell its user
+    /// "this contact must upgrade" instead of "this contact has no key package".
+    public static let profileMismatch = Self("profile_mismatch")
+}
