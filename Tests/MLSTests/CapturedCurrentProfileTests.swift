@@ -342,10 +342,14 @@ enum Captured {
         }
         #expect(refusing.epoch == 1 && refusing.context == group.context)
 
-        // Twin of the replay: one flipped byte of the commit is refused.
+        // Twins of the replay: the PublicMessage's last byte is its membership tag's; a flipped
+        // byte of the signed content is refused too.
         var tampered = rename
-        tampered[tampered.count - 40] ^= 0x01
-        #expect(Captured.outcome(group, [tampered]).error != nil)
+        tampered[tampered.count - 1] ^= 0x01
+        #expect(Captured.outcome(group, [tampered]).error?.code == .badMembershipTag)
+        var content = rename
+        content[60] ^= 0x01
+        #expect(Captured.outcome(group, [content]).error != nil)
     }
 
     /// Proposals by reference, then the commits citing them; the epoch-2 pair after `demote_w`.

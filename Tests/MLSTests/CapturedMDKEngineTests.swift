@@ -89,3 +89,83 @@ enum GroupEventLayer {
         #expect(throws: (any Error).self) { _ = try GroupEventLayer.open(captured.steps[1].event_json, with: group) }
     }
 }
+
+struct CapturedVerdict: Decodable {
+    let epoch: UInt64
+    let name: String
+}
+
+struct CapturedForks: Decodable {
+    let observer_key_package_mls_message: Hex
+    let observer_private: CapturedKeys
+    let welcome_rumor_json: String
+    let steps: [CapturedStep]
+    let verdicts: [String: CapturedVerdict]
+}
+
+struct CapturedForksFile: Decodable {
+    let forks: CapturedForks
+}
+
+/// `convergence-forks.json`: four MDK engines race commits. Which branch wins is Marmot's rule
+/// (above MLS); what MLS must show is that every branch is MLS-valid: the observer keeps every
+/// state it reaches, each event opens under exactly one of them (the outer key is the exporter of
+/// the state the event was sent from), and each commit applies on that state, forking it.
+@Suite struct CapturedForkTests {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test func everyBranchApplies() throws {
+        let forks = try Vectors.decode(CapturedForksFile.self, from: "mdk-0.11/convergence-forks.json").forks
+        #expect(forks.steps.count == 12)
+        let rumor = try JSONDecoder().decode(CapturedEvent.self, from: Data(forks.welcome_rumor_json.utf8))
+        let welcomeBytes = try #require(Data(base64Encoded: rumor.content), "kind-444 content is base64")
+        var states = [
+            try Captured.join(
+                Array(welcomeBytes), keyPackage: forks.observer_key_package_mls_message.bytes, keys: forks.observer_private)
+        ]
+        var commits = 0
+        var applications = 0
+        for step in forks.steps {
+            let candidates = states.indices.compactMap { index in
+                (try? GroupEventLayer.open(step.event_json, with: states[index])).map { (index, $0) }
+            }
+            #expect(candidates.count == 1, "forks.\(step.name) opens under \(candidates.count) known states")
+            guard let (index, message) = candidates.first else { continue }
+            var next = states[index]
+            let received: ReceivedMessage
+            do {
+                received = try next.process(message)
+            } catch {
+                Issue.record("forks.\(step.name) (\(step.kind) by \(step.by)): \(error)")
+                continue
+            }
+            #expect(next.epoch == step.epoch_after, "forks.\(step.name): epoch")
+            switch received {
+            case .commit:
+                states.append(next)
+                commits += 1
+            case .application:
+                states[index] = next
+                applications += 1
+            case .proposal:
+                states[index] = next
+            }
+        }
+        #expect(commits == 8 && applications == 4)
+        // The branch each verdict names is among the states MLS reached.
+        for (verdict, expected) in forks.verdicts.sorted(by: { $0.key < $1.key }) {
+            let branches = states.filter { $0.epoch == expected.epoch }
+            let named = try branches.filter { state in
+                let profile = try state.context.extensions.appDataDictionary()?[0x8001] ?? []
+                return Self.contains(profile, Array(expected.name.utf8))
+            }
+            #expect(!named.isEmpty, "verdict \(verdict): no epoch-\(expected.epoch) state named \(expected.name)")
+            print("captured forks verdict \(verdict): \(branches.count) state(s) at epoch \(expected.epoch), \(named.count) named \"\(expected.name)\"")
+        }
+        let epochs = Dictionary(grouping: states, by: \.epoch).mapValues(\.count).sorted { $0.key < $1.key }
+        print("captured forks: \(commits) commits and \(applications) application messages; states per epoch \(epochs)")
+    }
+}
