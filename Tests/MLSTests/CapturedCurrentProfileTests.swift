@@ -167,6 +167,9 @@ enum Captured {
             let keyPackage = try Captured.keyPackage(group.joiner_key_package_mls_message.bytes)
             #expect(try keyPackage.reference(suite: suite) == group.joiner_key_package_ref.bytes, "\(name)")
             #expect(keyPackage.isLastResortComponent, "\(name): last_resort_key_package component")
+            #expect(
+                try keyPackage.extensions == [AppDataDictionary.lastResortKeyPackage.asExtension()],
+                "\(name): the KeyPackage's only extension is the last-resort dictionary")
             #expect(!keyPackage.isLastResort, "\(name): no legacy last_resort extension")
             #expect(try keyPackage.leafNode.supportedComponents() == group.joiner_key_package_app_components, "\(name)")
             #expect(keyPackage.leafNode.capabilities.extensions.contains(ExtensionType.appDataDictionary), "\(name)")
@@ -275,8 +278,9 @@ enum Captured {
 
 /// `openmls_forgeries` and `lifecycle_less` (adopted-commits.json), as the observer.
 @Suite struct CapturedForgeryTests {
-    /// Forgeries MLS itself refuses, with the code: filled from the RFC 9420 / extensions-draft
-    /// rule each breaks (see docs/mls-extensions.md). Every other case must apply.
+    /// Forgeries MLS itself refuses, with the code. None: every one of the 39 breaks only a
+    /// Marmot rule (admins, component values, proofs), so all must apply at the MLS level, the
+    /// `ok_*` ones MDK accepts and the others alike (docs/mls-extensions.md).
     static let mlsRefused: [String: MLSError.Code] = [:]
 
     static func observer() throws -> (CapturedForgeries, Group) {
