@@ -74,7 +74,10 @@ import TLSCodec
             try AppDataDictionary(entries: [ComponentData(componentID: 2, data: []), ComponentData(componentID: 1, data: [])])
         }
         // AppDataUpdate: both operations round-trip; an unknown operation is refused.
-        for update in [AppDataUpdate(componentID: 0x8001, operation: .update([1, 2])), AppDataUpdate(componentID: 0x8003, operation: .remove)] {
+        let updates = [
+            AppDataUpdate(componentID: 0x8001, operation: .update([1, 2])), AppDataUpdate(componentID: 0x8003, operation: .remove),
+        ]
+        for update in updates {
             let proposal = Proposal.appDataUpdate(update)
             #expect(try Proposal(tlsBytes: try proposal.tlsSerialized()) == proposal)
         }

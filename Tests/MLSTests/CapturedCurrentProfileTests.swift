@@ -236,9 +236,11 @@ enum Captured {
                 joined += 1
                 let required = try group.context.extensions.data(ofType: ExtensionType.requiredCapabilities)
                     .map { try RequiredCapabilities(tlsBytes: $0) }
+                let types = group.context.extensions.map { String($0.type, radix: 16) }
+                let components = try group.context.extensions.appDataDictionary()?.appComponents() ?? []
                 print(
-                    "captured openmls_negatives.\(name): joins; GroupContext extensions \(group.context.extensions.map { String($0.type, radix: 16) }), required \(String(describing: required)), components \(String(describing: try group.context.extensions.appDataDictionary()?.appComponents()))"
-                )
+                    "captured openmls_negatives.\(name): joins; GroupContext extensions \(types),",
+                    "required \(String(describing: required)), components \(components.map { String($0, radix: 16) })")
             } catch let error as MLSError {
                 code = error.code
                 print("captured openmls_negatives.\(name): MLS refuses: \(error)")
@@ -382,7 +384,8 @@ enum Captured {
             if sequence.last == "commit_x_of_y" || sequence.last == "commit_x_of_w_epoch2" {
                 #expect(cited.count == 1, "\(sequence) cites its proposal by reference")
             }
-            print("captured openmls_forgeries.by_ref \(sequence.joined(separator: " → ")): epoch \(copy.epoch), \(cited.count) by reference")
+            let steps = sequence.joined(separator: " → ")
+            print("captured openmls_forgeries.by_ref \(steps): epoch \(copy.epoch), \(cited.count) by reference")
         }
         // A commit citing a proposal the observer never saw cannot be applied.
         #expect(Captured.outcome(group, [try bytes("commit_x_of_y")]).error?.code == .unknownProposal)
