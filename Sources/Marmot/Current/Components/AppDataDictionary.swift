@@ -69,6 +69,14 @@ extension AppDataDictionary {
     }
 }
 
+extension ComponentData {
+    /// An entry of Marmot component `id`.
+    package init(id: AppComponentID, data: [UInt8]) { self.init(componentID: id.rawValue, data: data) }
+
+    /// The entry's component, as a Marmot id.
+    package var id: AppComponentID { AppComponentID(componentID) }
+}
+
 extension AppComponents {
     package init(_ ids: [AppComponentID]) { self.init(componentIDs: ids.map(\.rawValue)) }
 
