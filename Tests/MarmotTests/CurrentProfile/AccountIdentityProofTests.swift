@@ -98,6 +98,32 @@ import Testing
         print("MDK 0.11 identity proofs: \(packages.count) key-package proofs verified")
     }
 
+    /// Twins of the leaf rules on a captured key package's leaf: each edit fails with its code.
+    @Test func leafRuleTwins() throws {
+        let leaf = try MDK011.keyPackage(try MDK011.groups(), "engine_default/joiner_key_package_mls_message").leafNode
+        func code(_ edit: (inout LeafNode) -> Void) -> MarmotError.Code? {
+            var copy = leaf
+            edit(&copy)
+            do { _ = try LeafComponents(verifying: copy, suite: 1) } catch { return error.code }
+            return nil
+        }
+        #expect(code { _ in } == nil)
+        #expect(code { $0.extensions.append(Extension(type: 0xf2f1, data: [])) } == .profileMismatch)
+        #expect(code { $0.signatureKey[0] ^= 1 } == .proofBadSignature)
+        #expect(code { $0.credential = .basic(identity: [UInt8](repeating: 1, count: 31)) } == .proofBadCredential)
+        let stranger = Keypair(secretKey: try SecretKey(hex: String(repeating: "0", count: 63) + "5")).publicKey
+        #expect(code { $0.credential = .basic(identity: stranger.bytes) } == .proofSignerMismatch)
+        #expect(code { $0.extensions = [] } == .proofMissing)
+        let dictionary = try #require(try AppDataDictionary.marmot(in: leaf.extensions))
+        #expect(code { $0.extensions = [dictionary.removing(.accountIdentityProof).mlsExtension] } == .proofMissing)
+        var unadvertised = dictionary
+        unadvertised.set(AppComponentID.appComponents.rawValue, to: AppComponents([.appComponents, .groupProfile]).encoded())
+        #expect(code { $0.extensions = [unadvertised.mlsExtension] } == .proofNotAdvertised)
+        var short = dictionary
+        short.set(AppComponentID.accountIdentityProof.rawValue, to: [UInt8](repeating: 1, count: 103))
+        #expect(code { $0.extensions = [short.mlsExtension] } == .proofMalformed)
+    }
+
     /// Every leaf of both adopted Welcome trees (recorded ratchet_tree) carries a valid proof.
     @Test(arguments: MDK011.adoptedGroups)
     func everyAdoptedTreeLeafProofVerifies(group: String) throws {

@@ -17,14 +17,20 @@ package struct LeafComponents: Hashable, Sendable {
     /// basic credential naming a valid x-only key; a dictionary with `app_components` listing
     /// 0x8009 and exactly one 0x8009 entry; 104 valid proof bytes signed by that account over the
     /// kind-450 template naming this leaf's signature key.
-    /// - Throws: `.proofBadCredential`, `.proofNotAdvertised`, `.proofMissing`, `.proofMalformed`,
-    ///   `.proofSignerMismatch`, `.proofBadSignature`, `.dictionaryInvalid`, `.componentListInvalid`.
+    /// - Throws: `.proofBadCredential`, `.profileMismatch` (a legacy 0xf2f1 proof beside it),
+    ///   `.proofNotAdvertised`, `.proofMissing`, `.proofMalformed`, `.proofSignerMismatch`,
+    ///   `.proofBadSignature`, `.dictionaryInvalid`, `.componentListInvalid`.
     package init(verifying leaf: LeafNode, suite: UInt16) throws(MarmotError) {
         guard case .basic(let identity) = leaf.credential else {
             throw MarmotError(.proofBadCredential, "the credential is not a basic credential")
         }
         do { account = try PublicKey(bytes: identity) } catch {
             throw MarmotError(.proofBadCredential, "the credential identity is not an x-only secp256k1 key")
+        }
+        // No mixed v1/v2 leaf (account-identity-proof-v2.md, "Migration from v1"): a leaf that
+        // also carries the legacy 0xf2f1 proof is of neither profile, as MDK also judges it.
+        guard !leaf.extensions.contains(where: { $0.type == CurrentProfileCodePoints.legacyIdentityProof }) else {
+            throw MarmotError(.profileMismatch, "the leaf carries the legacy 0xf2f1 proof beside the current profile's")
         }
         guard let dictionary = try AppDataDictionary.marmot(in: leaf.extensions) else {
             throw MarmotError(.proofMissing, "the leaf has no app_data_dictionary, so no 0x8009 proof")
