@@ -199,3 +199,59 @@ import Testing
         #expect(throws: MarmotError(.groupEventNotEphemeral, "")) { try CurrentGroupEvent.requireEphemeral(a, accounts: [a.pubkey]) }
     }
 }
+
+/// What we build for MDK's own inputs is MDK's event, byte for byte.
+@Suite struct CurrentEventBuildTests {
+    /// The joiner's key package, published by us with the joiner's account key, slot and time, is
+    /// MDK's kind-30443 event: same tags, content and so the same NIP-01 id.
+    @Test(arguments: MDK011.adoptedGroups)
+    func keyPackageEventWeBuildIsMDKs(group: String) throws {
+        let root = try MDK011.groups()
+        let captured = try Event(json: try MDKVectors.string(root, "\(group)/joiner_key_package_event_json"))
+        let keyPackage = try MDK011.keyPackage(root, "\(group)/joiner_key_package_mls_message")
+        let author = Keypair(secretKey: try SecretKey(hex: try MDKVectors.string(root, "\(group)/joiner_account_secret_test_only")))
+        var generator = TestGenerator(seed: 1)
+        let built = try CurrentKeyPackageEvent.make(
+            keyPackage: keyPackage, slot: try [UInt8](hex: try #require(captured.firstTagValue("d"))), author: author,
+            createdAt: captured.createdAt, using: &generator)
+        #expect(built.tags == captured.tags)
+        #expect(built.content == captured.content)
+        #expect(built.id == captured.id)
+        let invited = try UnsignedEvent(rumorJSON: try MDKVectors.string(root, "\(group)/welcome_rumor_json")).createdAt
+        _ = try CurrentKeyPackageEvent.validate(built, now: invited)
+    }
+}
+
+/// Bounded, typed failure on hostile bytes: every prefix and every single-byte change of every
+/// captured component state either decodes or throws a MarmotError; nothing traps or hangs.
+@Suite struct CurrentComponentRobustnessTests {
+    @Test func prefixesAndFlipsOfCapturedComponentsNeverTrap() throws {
+        var inputs: [(AppComponentID, [UInt8])] = []
+        for group in MDK011.adoptedGroups {
+            let list = try CurrentGroupComponentsTests.extensions(group).list
+            for entry in try #require(try AppDataDictionary.marmot(in: list)).entries { inputs.append((entry.id, entry.data)) }
+        }
+        let keyPackage = try MDK011.keyPackage(try MDK011.groups(), "engine_default/joiner_key_package_mls_message")
+        let proof = try #require(try AppDataDictionary.marmot(in: keyPackage.leafNode.extensions)?[component: .accountIdentityProof])
+        var decoded = 0, refused = 0
+        for (id, data) in inputs {
+            var variants = (0..<data.count).map { Array(data.prefix($0)) }
+            for index in data.indices {
+                var flipped = data
+                flipped[index] ^= 0x80
+                variants.append(flipped)
+            }
+            for bytes in variants {
+                do {
+                    _ = try GroupComponent(id: id, data: bytes)
+                    decoded += 1
+                } catch { refused += 1 }
+            }
+        }
+        for cut in 0..<proof.count {
+            #expect(throws: MarmotError(.proofMalformed, "")) { try AuthorizationProof(bytes: Array(proof.prefix(cut))) }
+        }
+        #expect(refused > 0 && decoded > 0)
+        print("MDK 0.11 component robustness: \(decoded + refused) mutated states, \(refused) refused with a typed error")
+    }
+}
