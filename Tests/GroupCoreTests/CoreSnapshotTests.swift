@@ -72,6 +72,28 @@ import Testing
         #expect(requests(resumed).contains("inbox@\(CoreHarness.inbox)"))
     }
 
+    /// The file's fields are the snapshot's, version 1's, whatever values the core groups its state
+    /// in (docs/core-state-format.md): renaming one is a format change and needs a new version.
+    @Test func theFileKeepsVersionOnesFields() async throws {
+        var harness = CoreHarness(seed: 47)
+        await harness.handle(.start)
+        guard case .object(let fields) = try JSONValue(parsing: try await harness.core.snapshot().encoded()) else {
+            Issue.record("the snapshot is not a JSON object")
+            return
+        }
+        let expected = [
+            "acknowledgementWatches", "adminInvitations", "busy", "channels", "chatEvents", "chats", "commits", "currentChatID",
+            "decisions", "declinedDirectMessages", "deferredCommits", "directory", "epochEnteredAt", "errors",
+            "eventsWhileRemoved", "failedPeers", "fetches", "forgedInvitationRoles", "futureEvents", "invitationQueues",
+            "invitationRoles", "joinResults", "keyPackageAuthors", "leaveProposals", "leaveRequested", "leavingAfterStepDown",
+            "nextAcknowledgementToken", "nextNumber", "notifications", "openPage", "outbox", "publicKey", "published",
+            "publishes", "rejections", "seenEvents", "settling", "stood", "timers", "version",
+        ]
+        // `currentChatID` is absent while no chat is open (an optional encodes as no field).
+        #expect(fields.keys.sorted() == expected.filter { $0 != "currentChatID" })
+        #expect(fields["version"] == .number("1"))
+    }
+
     @Test func unreadableFilesAreTypedErrors() async throws {
         var harness = CoreHarness(seed: 45)
         await harness.handle(.start)

@@ -21,7 +21,7 @@ extension GroupCore {
         }
         let request = UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelLeave, tags: [["h", channelID]], content: "")
         for relay in channel.relays { sendControl(request, to: relay) }
-        if let timer = channel.timer { timers[timer] = nil }
+        if let timer = channel.timer { timers.running[timer] = nil }
         channel.timer = nil
         channel.left = true
         channels.records[channelID] = channel
@@ -49,11 +49,11 @@ extension GroupCore {
         do {
             let (_, event) = try await ownerSigned(.channelClosed, content: "", as: .channelClosed, in: chat)
             channels.records[channelID]?.deleted = true
-            if let timer = channel.timer { timers[timer] = nil }
+            if let timer = channel.timer { timers.running[timer] = nil }
             channels.records[channelID]?.timer = nil
             changed("channel \(channelID.prefix(8)) deleted")
-            publishes[event.id.hex] = .control(chatID: channelID, outstanding: Set(chat.relays))
-            outbox.track(event)
+            traffic.publishes[event.id.hex] = .control(chatID: channelID, outstanding: Set(chat.relays))
+            traffic.outbox.track(event)
             publishSigned(event, to: chat.relays)
         } catch let error as EngineError {
             fail(error, during: "deleting the channel", chatID: channelID)
@@ -85,7 +85,7 @@ extension GroupCore {
         guard closingOwner(received.rumor.content, channelID: channelID, owners: channel.owners) != nil else {
             channel.rejectedBroadcasts.append("channel.notOwner")
             channels.records[channelID] = channel
-            rejections.append(Rejection(
+            ui.rejections.append(Rejection(
                 eventID: received.wrapperID.hex, kind: .groupEvent, reason: "channel.notOwner",
                 detail: "a deletion relay \(relay.hex.prefix(8)) forwarded is not signed by an owner"))
             changed("rejection channel.notOwner")
@@ -93,7 +93,7 @@ extension GroupCore {
         }
         guard !channel.deleted else { return }
         channel.deleted = true
-        if let timer = channel.timer { timers[timer] = nil }
+        if let timer = channel.timer { timers.running[timer] = nil }
         channel.timer = nil
         channels.records[channelID] = channel
         changed("channel \(channelID.prefix(8)) deleted")

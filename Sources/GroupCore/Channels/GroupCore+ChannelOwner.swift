@@ -87,10 +87,10 @@ extension GroupCore {
         chats[channelID] = chat
         changed("broadcast \(inner.id.hex.prefix(8)) in \(channelID.prefix(8))")
         if let intent = NotificationRules.intent(
-            for: message, chatID: channelID, context: .channel(name: channel.name), muted: notifications.muted.contains(channelID),
+            for: message, chatID: channelID, context: .channel(name: channel.name), muted: ui.notifications.muted.contains(channelID),
             badge: unreadBadge())
         {
-            notifications.intents.append(intent)
+            ui.notifications.intents.append(intent)
             changed("notify \(inner.id.hex.prefix(8))")
         }
     }
@@ -132,7 +132,7 @@ extension GroupCore {
             channel.relayStates[relay, default: ChannelRelayState(pubkey: relay, status: .new)].test = .pending
             sendControl(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay)
         }
-        if let timer = channel.testTimer { timers[timer] = nil }
+        if let timer = channel.testTimer { timers.running[timer] = nil }
         channel.testTimer = startTimer(.channelRelayTest(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
         channels.records[channelID] = channel
         changed("channel \(channelID.prefix(8)) relay test")
@@ -176,7 +176,7 @@ extension GroupCore {
             channel.setStatus(.invited, of: relay)
             sendControl(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay)
         }
-        if let timer = channel.timer { timers[timer] = nil }
+        if let timer = channel.timer { timers.running[timer] = nil }
         channel.timer = startTimer(.channelRelays(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
         channels.records[channelID] = channel
         changed("channel \(channelID.prefix(8)) retry")
@@ -216,8 +216,8 @@ extension GroupCore {
                 timestamp: inner.createdAt, isMine: true, delivery: .pending)
             _ = chats[channelID]?.insert(message)
             changed("broadcast \(inner.id.hex.prefix(8))")
-            publishes[event.id.hex] = .message(chatID: channelID, messageID: inner.id.hex, outstanding: Set(chat.relays))
-            outbox.track(event)
+            traffic.publishes[event.id.hex] = .message(chatID: channelID, messageID: inner.id.hex, outstanding: Set(chat.relays))
+            traffic.outbox.track(event)
             publishSigned(event, to: chat.relays)
         } catch let error as EngineError {
             fail(error, during: "broadcasting", chatID: channelID)

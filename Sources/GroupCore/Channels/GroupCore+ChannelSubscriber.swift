@@ -37,7 +37,7 @@ extension GroupCore {
             channel.setStatus(.requested, of: relay)
             sendControl(request, to: relay)
         }
-        if let timer = channel.timer { timers[timer] = nil }
+        if let timer = channel.timer { timers.running[timer] = nil }
         channel.timer = startTimer(.channelJoin(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
         channels.records[channelID] = channel
         changed("channel \(channelID.prefix(8)) join requested from \(relays.count) relay(s)")
@@ -122,17 +122,17 @@ extension GroupCore {
         channels.records[channelID] = channel
         changed("broadcast \(inner.id.hex.prefix(8)) in \(channelID.prefix(8))")
         if let intent = NotificationRules.intent(
-            for: message, chatID: channelID, context: .channel(name: channel.name), muted: notifications.muted.contains(channelID),
+            for: message, chatID: channelID, context: .channel(name: channel.name), muted: ui.notifications.muted.contains(channelID),
             badge: unreadBadge())
         {
-            notifications.intents.append(intent)
+            ui.notifications.intents.append(intent)
             changed("notify \(inner.id.hex.prefix(8))")
         }
     }
 
     private func rejectBroadcast(_ received: ReceivedMessage, in channelID: String, reason: String, detail: String) {
         channels.records[channelID]?.rejectedBroadcasts.append(reason)
-        rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: reason, detail: detail))
+        ui.rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: reason, detail: detail))
         note("rejected broadcast in wrapper \(received.wrapperID.hex.prefix(8)): \(reason)")
         changed("rejection \(reason)")
     }

@@ -76,8 +76,8 @@ extension GroupCore {
                 channels.services[channelID] = service
                 reportToOwners(channelID, status: "active", subscribers: count)
             }
-            let fetching = fetches.values.contains { $0.purpose.chatID == fanOutID }
-            guard commits[fanOutID] == nil, !fetching else { continue }
+            let fetching = keyPackageLookups.fetches.values.contains { $0.purpose.chatID == fanOutID }
+            guard !commits.isPending(in: fanOutID), !fetching else { continue }
             if await removeLeavingSubscribers(channelID, from: fanOut) { continue }
             guard !service.waiting.isEmpty else { continue }
             let joining = service.waiting.filter { !fanOut.members.contains($0) }

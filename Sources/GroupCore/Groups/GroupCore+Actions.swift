@@ -4,7 +4,7 @@ import Nostr
 extension GroupCore {
     /// Carries out a UI action; refusals become errors in state, never thrown.
     func perform(_ action: AppAction) async {
-        guard started else {
+        guard session.started else {
             fail(CoreError(.notStarted, "\(action) before start"), chatID: nil)
             return
         }
@@ -45,7 +45,7 @@ extension GroupCore {
             await setImage(image, in: chatID)
         case .leave(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
-            leaveRequested.insert(chatID)
+            membership.leaveRequested.insert(chatID)
             guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
             await leave(chat)
         case .sendMessage(let chatID, let text):
@@ -62,8 +62,8 @@ extension GroupCore {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
                 return
             }
-            currentChatID = chatID
-            openPage = OpenChatPage(size: pageSize)
+            ui.currentChatID = chatID
+            ui.openPage = OpenChatPage(size: pageSize)
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
         case .loadOlderMessages(let chatID):
@@ -111,7 +111,7 @@ extension GroupCore {
             fail(CoreError(.chatDeleted, "an owner deleted \(chatID.prefix(8))"), chatID: chatID)
             return nil
         }
-        guard commits[chatID] == nil else {
+        guard !commits.isPending(in: chatID) else {
             fail(CoreError(.busy, "a commit of ours is waiting for its relays in \(chatID.prefix(8))"), chatID: chatID)
             return nil
         }
@@ -185,8 +185,8 @@ extension GroupCore {
             _ = chats[chat.chatID]?.insert(message)
             if let stored { recordChatMessage(eventID: event.id.hex, rumor: stored.rumor, sender: publicKey, in: chat.chatID) }
             changed("sent \(rumorID.prefix(8))")
-            publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
-            outbox.track(event, relays: chat.relays)
+            traffic.publishes[event.id.hex] = .message(chatID: chat.chatID, messageID: rumorID, outstanding: Set(chat.relays))
+            traffic.outbox.track(event, relays: chat.relays)
             publishSigned(event, to: chat.relays)
         } catch {
             fail(error, during: "sending a message", chatID: chat.chatID)

@@ -39,11 +39,11 @@ extension GroupCore {
             return
         }
         let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.behaviour.commitTimeoutMilliseconds)
-        commits[chatID] = PendingCommit(
+        commits.begin(PendingCommit(
             chatID: chatID, event: evolution.event, label: label, change: change, outstanding: Set(chat.relays),
             welcomes: zip(evolution.welcomeRumors, invitees).map { WelcomeRumor(rumor: $0, invitee: $1) }, timer: timer
-        )
-        publishes[eventID] = .commit(chatID: chatID)
+        ))
+        traffic.publishes[eventID] = .commit(chatID: chatID)
         setBusy("commit-\(chatID)", BusyOperation(kind: label, chatID: chatID))
         note("published commit \(eventID.prefix(8)) (\(label)) to \(chat.relays.count) relay(s), waiting for OK")
         publishSigned(evolution.event, to: chat.relays)
@@ -52,18 +52,15 @@ extension GroupCore {
     /// The invitee of a welcome rumor: the author of the key package its `e` tag names.
     private func welcomeInvitee(of rumor: UnsignedEvent) -> PublicKey? {
         guard let keyPackageID = rumor.tags.first(where: { $0.first == "e" && $0.count > 1 })?[1] else { return nil }
-        return keyPackageAuthors[keyPackageID]
+        return keyPackageLookups.keyPackageAuthors[keyPackageID]
     }
 
     func commitAcknowledged(chatID: String, eventID: String, accepted: Bool, message: String, from url: String) async {
-        guard var pending = commits[chatID], pending.eventID == eventID, pending.outstanding.remove(url) != nil else {
-            return
-        }
+        guard let pending = commits.answer(chatID: chatID, eventID: eventID, from: url, refusal: accepted ? nil : message)
+        else { return }
         if accepted {
             await commitAccepted(pending, by: url)
         } else {
-            pending.refusals.append("\(url): \(message)")
-            commits[chatID] = pending
             if pending.outstanding.isEmpty {
                 await abandonCommit(pending, why: "refused by every group relay (\(pending.refusals.joined(separator: "; ")))")
             }
@@ -79,7 +76,7 @@ extension GroupCore {
     /// held meanwhile, so MIP-03 order is decided at the acceptance exactly as for a first answer.
     /// Only after the last attempt is the commit cleared.
     func commitTimedOut(chatID: String, eventID: String) async {
-        guard var pending = commits[chatID], pending.eventID == eventID else { return }
+        guard var pending = commits.inFlight(eventID, in: chatID) else { return }
         let behaviour = configuration.behaviour
         if behaviour.recovery.storedCommits, let url = pending.servedBy.first {
             note("no OK for commit \(eventID.prefix(8)) (\(pending.label)), but \(url) serves it: stored, as its OK would say")
@@ -92,7 +89,7 @@ extension GroupCore {
             pending.republished += 1
             let wait = behaviour.commitTimeoutMilliseconds << UInt64(pending.republished)
             pending.timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: wait)
-            commits[chatID] = pending
+            commits.update(pending)
             let relays = pending.outstanding.sorted()
             note("no OK for commit \(eventID.prefix(8)) (\(pending.label)); publishing it again (\(pending.republished)) to \(relays.count) relay(s)")
             send(.event(pending.event), to: relays)
@@ -107,14 +104,10 @@ extension GroupCore {
     /// the OK stays what merges a commit in the ordinary case (MIP-02/03). True when the event
     /// was our pending commit.
     func ownCommitServed(_ event: Event, by url: String) -> Bool {
-        guard configuration.behaviour.recovery.storedCommits, case .commit(let chatID) = publishes[event.id.hex],
-            var pending = commits[chatID], pending.eventID == event.id.hex, pending.outstanding.contains(url)
+        guard configuration.behaviour.recovery.storedCommits, case .commit(let chatID) = traffic.publishes[event.id.hex],
+            let newly = commits.served(eventID: event.id.hex, in: chatID, by: url)
         else { return false }
-        if !pending.servedBy.contains(url) {
-            pending.servedBy = (pending.servedBy + [url]).sorted()
-            commits[chatID] = pending
-            note("relay \(url) serves our commit \(event.id.hex.prefix(8)) before its OK")
-        }
+        if newly { note("relay \(url) serves our commit \(event.id.hex.prefix(8)) before its OK") }
         return true
     }
 
@@ -129,8 +122,8 @@ extension GroupCore {
             let timer = startTimer(
                 .commitSettled(chatID: chatID, eventID: pending.eventID),
                 milliseconds: configuration.behaviour.commitSettleMilliseconds)
-            settling[pending.eventID] = SettlingCommit(
-                commit: pending, epoch: chat.epoch, timer: timer, departed: before.filter { !chat.members.contains($0) })
+            commits.startSettling(
+                SettlingCommit(commit: pending, epoch: chat.epoch, timer: timer, departed: before.filter { !chat.members.contains($0) }))
         }
         await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
@@ -167,21 +160,20 @@ extension GroupCore {
     /// move past ours, the engine replaced ours with a better competing commit (MIP-03).
     func commitApplied(_ event: Event, in chatID: String) {
         guard let epochNow = chats[chatID]?.epoch else { return }
-        for (id, entry) in settling where entry.commit.chatID == chatID && entry.replacedBy == nil && epochNow <= entry.epoch {
-            settling[id]?.replacedBy = event
+        for (id, entry) in commits.markReplaced(in: chatID, epochNow: epochNow, by: event) {
             note("commit \(id.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8))")
         }
     }
 
     /// The settle window is over: welcomes leave if our commit still stands.
     func commitSettled(chatID: String, eventID: String) async {
-        guard let entry = settling.removeValue(forKey: eventID) else { return }
-        timers[entry.timer] = nil
+        guard let entry = commits.takeSettled(eventID) else { return }
+        timers.running[entry.timer] = nil
         if let winner = entry.replacedBy {
             await yieldRace(entry.commit, to: winner, departed: entry.departed)
         } else {
             let commit = entry.commit
-            if configuration.behaviour.recovery.redoesLateReplacedCommits { stood[commit.chatID] = entry }
+            if configuration.behaviour.recovery.redoesLateReplacedCommits { commits.stand(entry) }
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             await sendHistory(to: commit.welcomes.map(\.invitee), in: commit.chatID)
             sendWelcomes(commit.welcomes)
@@ -192,9 +184,7 @@ extension GroupCore {
     /// Kind-445 events of a group whose commit of ours waits for its OK are held back.
     /// Returns false when nothing waits (process the event now).
     func holdIfCommitPending(_ event: Event, chatID: String) -> Bool {
-        guard var pending = commits[chatID] else { return false }
-        pending.held.append(event)
-        commits[chatID] = pending
+        guard let pending = commits.hold(event, in: chatID) else { return false }
         note("held \(event.id.hex.prefix(8)) while commit \(pending.eventID.prefix(8)) waits for its OK")
         return true
     }
@@ -244,7 +234,7 @@ extension GroupCore {
             again = stillWanted(change, in: chat)
         }
         guard let again else { return }
-        guard commits[chat.chatID] == nil else {
+        guard !commits.isPending(in: chat.chatID) else {
             fail(superseded, chatID: pending.chatID)
             return
         }
@@ -269,9 +259,9 @@ extension GroupCore {
     }
 
     private func end(_ pending: PendingCommit) {
-        commits[pending.chatID] = nil
-        publishes[pending.eventID] = nil
-        timers[pending.timer] = nil
+        commits.finish(in: pending.chatID)
+        traffic.publishes[pending.eventID] = nil
+        timers.running[pending.timer] = nil
         setBusy("commit-\(pending.chatID)", nil)
     }
 }

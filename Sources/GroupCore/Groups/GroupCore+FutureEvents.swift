@@ -5,9 +5,9 @@ import Nostr
 // message) before the commit that leads to its epoch: two commits made in the same second come
 // in id order, not in the order they were made, and a reordered or delayed frame can overtake
 // its predecessor. No key of ours opens such an event yet, so the engine refuses it as
-// undecryptable. We keep it (at most `maximumFutureEvents` per chat, oldest dropped) and hand it
-// over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at most
-// `maximumFutureRetries` times (history from before our join never opens); once it goes
+// undecryptable. We keep it (at most `CatchUpBook.maximumFutureEvents` per chat, oldest dropped)
+// and hand it over again, in MIP-03 order, each time a commit moves the chat to a new epoch, at
+// most `CatchUpBook.maximumFutureRetries` times (history from before our join never opens); once it goes
 // through, its rejection is withdrawn. A commit the engine cannot process yet because it names a
 // proposal that has not reached us (delayed or reordered on its way) is kept the same way, and
 // kept events are also tried again when a proposal arrives: otherwise the commit's receiver
@@ -22,9 +22,6 @@ struct FutureEvent: Sendable, Codable {
 }
 
 extension GroupCore {
-    static let maximumFutureEvents = 64
-    static let maximumFutureRetries = 8
-
     /// The reason an engine gives for a commit naming a proposal it has not received (our
     /// engine's `mls.unknownProposal`). MDK 0.8.0 words it otherwise and remembers the failure
     /// anyway, so its events are not kept: handing them over again would change nothing.
@@ -32,33 +29,29 @@ extension GroupCore {
 
     func keepForLaterEpoch(_ event: Event, in chatID: String, waitsForProposal: Bool = false) {
         guard configuration.behaviour.recovery.retriesFutureEvents, chats[chatID] != nil else { return }
-        var kept = futureEvents[chatID, default: []]
-        guard !kept.contains(where: { $0.event.id == event.id }) else { return }
-        kept.append(FutureEvent(event: event, retries: 0, waitsForProposal: waitsForProposal))
-        if kept.count > Self.maximumFutureEvents { kept.removeFirst(kept.count - Self.maximumFutureEvents) }
-        futureEvents[chatID] = kept
+        catchUp.keepForLaterEpoch(event, in: chatID, waitsForProposal: waitsForProposal)
     }
 
     /// A proposal arrived: the kept commits that name one not received before are tried again
     /// (only they: another engine call would be wasted on the rest).
     func retryCommitsWaitingForProposal(in chatID: String) async {
-        guard futureEvents[chatID]?.contains(where: \.waitsForProposal) == true else { return }
+        guard catchUp.waitsForProposal(in: chatID) else { return }
         await retryFutureEvents(in: chatID)
     }
 
     /// A commit moved the chat on: the kept events are tried again, oldest first, as long as
     /// one of them moves the chat further.
     func retryFutureEvents(in chatID: String) async {
-        guard !retryingFutureEvents else { return }
-        retryingFutureEvents = true
-        defer { retryingFutureEvents = false }
-        while let kept = futureEvents.removeValue(forKey: chatID), !kept.isEmpty {
+        guard !catchUp.retrying else { return }
+        catchUp.retrying = true
+        defer { catchUp.retrying = false }
+        while let kept = catchUp.takeFutureEvents(in: chatID) {
             let epoch = chats[chatID]?.epoch
-            for entry in kept.sorted(by: { Event.inMIP03Order($0.event, $1.event) }) {
-                retryCount = entry.retries + 1
+            for entry in kept {
+                catchUp.retryCount = entry.retries + 1
                 await processGroupEvent(entry.event, retry: true)
             }
-            guard chats[chatID]?.epoch != epoch, futureEvents[chatID]?.isEmpty == false else { return }
+            guard chats[chatID]?.epoch != epoch, catchUp.hasFutureEvents(in: chatID) else { return }
         }
     }
 
@@ -77,17 +70,14 @@ extension GroupCore {
     /// result is applied as for a fresh event.
     func retriedFutureEvent(_ event: Event, result: ProcessingResult, in chatID: String) async -> Bool {
         if let waitsForProposal = Self.mayGoThroughLater(result) {
-            if retryCount < Self.maximumFutureRetries {
-                futureEvents[chatID, default: []].append(
-                    FutureEvent(event: event, retries: retryCount, waitsForProposal: waitsForProposal))
-            }
+            catchUp.keepAfterRetry(event, in: chatID, waitsForProposal: waitsForProposal)
             return true
         }
         switch result {
         case .previouslyFailed, .unprocessable, .rejected:
             return true
         default:
-            rejections.removeAll { $0.eventID == event.id.hex }
+            ui.rejections.removeAll { $0.eventID == event.id.hex }
             note("event \(event.id.hex.prefix(8)) opened in epoch \(chats[chatID]?.epoch ?? 0); rejection withdrawn")
             changed("withdrawn rejection \(event.id.hex.prefix(8))")
             return false

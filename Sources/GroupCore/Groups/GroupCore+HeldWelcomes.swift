@@ -19,37 +19,28 @@ import Nostr
 // re-adding commit, messages of the new epoch) are refused while we are out, and marked seen, so
 // the group's stored events served again after the welcome are dropped as duplicates and the
 // member never reads what was written in the epoch it was welcomed into. So events refused while
-// we are out of a group are kept (at most `maximumFutureEvents`) and handed over again, in MIP-03
+// we are out of a group are kept (at most `CatchUpBook.maximumFutureEvents`) and handed over again, in MIP-03
 // order, when a welcome takes us back; those that open then have their rejection withdrawn.
 extension GroupCore {
-    static let maximumRefusedWelcomes = 8
-
     /// A welcome the engine refused: kept if a resubscription is catching up (it may hold our
     /// removal from the group the welcome takes us back into).
     func keepRefusedInCatchUp(_ wrap: Event, opened: GiftWrap.Unwrapped) {
-        guard configuration.behaviour.recovery.rejoinsAfterCatchUp, !returningCatchUps.isEmpty,
-            !welcomesRefusedInCatchUp.contains(where: { $0.wrap.id == wrap.id })
-        else { return }
-        welcomesRefusedInCatchUp.append((wrap, opened))
-        if welcomesRefusedInCatchUp.count > Self.maximumRefusedWelcomes {
-            welcomesRefusedInCatchUp.removeFirst(welcomesRefusedInCatchUp.count - Self.maximumRefusedWelcomes)
-        }
+        guard configuration.behaviour.recovery.rejoinsAfterCatchUp else { return }
+        catchUp.keepRefusedWelcome(wrap, opened: opened)
     }
 
     /// After a commit in `chatID`: if it took us out, the welcomes refused during this catch-up
     /// are tried again, oldest first.
     func retryRefusedWelcomesIfRemoved(from chatID: String) async {
-        guard chats[chatID]?.isRemoved == true, !welcomesRefusedInCatchUp.isEmpty else { return }
-        let kept = welcomesRefusedInCatchUp
-        welcomesRefusedInCatchUp = []
-        for (wrap, opened) in kept {
+        guard chats[chatID]?.isRemoved == true, catchUp.hasRefusedWelcomes else { return }
+        for (wrap, opened) in catchUp.takeRefusedWelcomes() {
             note("welcome \(wrap.id.hex.prefix(8)) tried again after our removal from \(chatID.prefix(8))")
             await join(by: wrap, opened: opened, retry: true)
         }
     }
 
     func withdrawWelcomeRejection(_ wrap: Event) {
-        rejections.removeAll { $0.eventID == wrap.id.hex }
+        ui.rejections.removeAll { $0.eventID == wrap.id.hex }
         note("welcome \(wrap.id.hex.prefix(8)) accepted; rejection withdrawn")
         changed("withdrawn rejection \(wrap.id.hex.prefix(8))")
     }
@@ -57,21 +48,17 @@ extension GroupCore {
     /// A group event just refused: kept if we are out of its group (a welcome may take us back).
     func keepIfRemoved(_ event: Event, in chatID: String) {
         guard configuration.behaviour.recovery.rejoinsAfterCatchUp, chats[chatID]?.isRemoved == true else { return }
-        var kept = eventsWhileRemoved[chatID, default: []]
-        guard !kept.contains(where: { $0.id == event.id }) else { return }
-        kept.append(event)
-        if kept.count > Self.maximumFutureEvents { kept.removeFirst(kept.count - Self.maximumFutureEvents) }
-        eventsWhileRemoved[chatID] = kept
+        catchUp.keepWhileRemoved(event, in: chatID)
     }
 
     /// A welcome took us back into `chatID`: what was refused while we were out goes to the
     /// engine again, oldest first, as kept events do (GroupCore+FutureEvents.swift): those of the
     /// new epoch open, the rest (of epochs before the welcome) fail quietly.
     func retryEventsMissedWhileRemoved(in chatID: String) async {
-        guard let kept = eventsWhileRemoved.removeValue(forKey: chatID), chats[chatID]?.isRemoved == false else { return }
+        guard let kept = catchUp.takeEventsWhileRemoved(in: chatID), chats[chatID]?.isRemoved == false else { return }
         note("rejoined \(chatID.prefix(8)): \(kept.count) event(s) refused while out handed over again")
-        for event in kept.sorted(by: { Event.inMIP03Order($0, $1) }) {
-            retryCount = 0
+        for event in kept {
+            catchUp.retryCount = 0
             await processGroupEvent(event, retry: true)
         }
     }

@@ -60,7 +60,7 @@ extension GroupCore {
     /// still in flight).
     func selfUpdateDue(_ chatID: String) async {
         guard let chat = chats[chatID], !chat.isRemoved else { return }
-        guard commits[chatID] == nil else {
+        guard !commits.isPending(in: chatID) else {
             _ = startTimer(.selfUpdate(chatID: chatID), milliseconds: configuration.behaviour.selfUpdateStaggerMilliseconds)
             return
         }
@@ -102,7 +102,7 @@ extension GroupCore {
             }
             commitApplied(event, in: chatID)
             await stoodCommitApplied(event, in: chatID)
-            epochEnteredAt[chatID] = now
+            commits.enteredEpoch(chatID, at: now)
             await leaveProposalAfterCommit(in: chatID)
             await retryFutureEvents(in: chatID)
             await retryRefusedWelcomesIfRemoved(from: chatID)
@@ -140,7 +140,7 @@ extension GroupCore {
         // as received, as if the packet had come second: what alerts a joiner must not depend on
         // the order a relay serves events of one second in.
         guard chat.insert(message) || chat.receivedLive(message.id) else { return }
-        if !mine && currentChatID != chatID { chat.unread += 1 }
+        if !mine && ui.currentChatID != chatID { chat.unread += 1 }
         chats[chatID] = chat
         recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
@@ -155,7 +155,7 @@ extension GroupCore {
     /// engine adopts the published commit when it arrives.
     private func answerProposal(_ evolution: GroupEvolution, in chatID: String) async {
         guard let chat = chats[chatID] else { return }
-        guard chat.admins.first == publicKey, commits[chatID] == nil else {
+        guard chat.admins.first == publicKey, !commits.isPending(in: chatID) else {
             note("left the proposal's commit to \(chat.admins.first?.hex.prefix(8) ?? "an admin")")
             return
         }

@@ -85,13 +85,13 @@ extension GroupCore {
     /// Invitees left for later commits of this chat.
     func queueInvitations(_ keyPackages: [Event], in chatID: String) {
         guard !keyPackages.isEmpty else { return }
-        invitationQueues[chatID, default: []] += keyPackages
-        note("\(invitationQueues[chatID]?.count ?? 0) invitee(s) wait for a later add commit")
+        let waiting = commits.queueInvitations(keyPackages, in: chatID)
+        note("\(waiting) invitee(s) wait for a later add commit")
     }
 
     /// After a commit of ours settled (its welcomes left): the next queued invitees, if any.
     func continueInvitations(in chatID: String) async {
-        guard commits[chatID] == nil, let queued = invitationQueues.removeValue(forKey: chatID), !queued.isEmpty,
+        guard let queued = commits.nextInvitations(in: chatID), !queued.isEmpty,
             let chat = chats[chatID], !chat.isRemoved, chat.admins.contains(publicKey)
         else { return }
         let fresh = queued.filter { !chat.members.contains($0.pubkey) }

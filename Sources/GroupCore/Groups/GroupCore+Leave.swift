@@ -9,10 +9,6 @@ struct LeaveProposal: Sendable, Codable {
 }
 
 extension GroupCore {
-    /// How many times a leave proposal is made before giving up (one, plus re-proposals after
-    /// commits that moved the group on without us leaving).
-    static let maximumLeaveProposals = 5
-
     /// A non-admin's leave is a proposal: published, never merged; some admin's commit removes us.
     func leave(_ chat: ChatRecord) async {
         do {
@@ -21,9 +17,9 @@ extension GroupCore {
                 trackLeaveProposal(proposal.event, in: chat)
             }
             publishSigned(proposal.event, to: chat.relays)
-            let attempts = (leaveProposals[chat.chatID]?.attempts ?? 0) + 1
+            let attempts = commits.nextLeaveAttempt(in: chat.chatID)
             if configuration.behaviour.recovery.leaveProposals {
-                leaveProposals[chat.chatID] = LeaveProposal(epoch: chat.epoch, attempts: attempts)
+                commits.recordLeaveProposal(in: chat.chatID, epoch: chat.epoch, attempts: attempts)
             }
             note(attempts == 1 ? "proposed to leave \(chat.chatID.prefix(8))" : "proposed to leave \(chat.chatID.prefix(8)) again (\(attempts))")
         } catch {
@@ -35,30 +31,28 @@ extension GroupCore {
     /// proposal died with the old epoch (a rename won the race, say): nothing else will ever
     /// carry it out, so we propose again in the new epoch, a bounded number of times.
     func leaveProposalAfterCommit(in chatID: String) async {
-        guard let proposal = leaveProposals[chatID] else { return }
-        guard let chat = chats[chatID], !chat.isRemoved, chat.members.contains(publicKey) else {
-            leaveProposals[chatID] = nil
+        let member = chats[chatID].flatMap { chat in !chat.isRemoved && chat.members.contains(publicKey) ? chat : nil }
+        switch commits.leaveProposalAfterCommit(in: chatID, memberAt: member?.epoch) {
+        case nil:
             return
+        case .givenUp(let attempts):
+            fail(CoreError(.commitNotAcknowledged, "leaving: no admin committed our proposal after \(attempts) proposals"), chatID: chatID)
+        case .proposeAgain:
+            guard let member else { return }
+            await leave(member)
         }
-        guard chat.epoch > proposal.epoch, commits[chatID] == nil else { return }
-        guard proposal.attempts < Self.maximumLeaveProposals else {
-            leaveProposals[chatID] = nil
-            fail(CoreError(.commitNotAcknowledged, "leaving: no admin committed our proposal after \(proposal.attempts) proposals"), chatID: chatID)
-            return
-        }
-        await leave(chat)
     }
 
     /// The proposal must reach a relay: it waits in the outbox like a control message (held while
     /// the relays are unreachable, sent again when refused or unanswered, reported in the end). An
     /// earlier proposal of ours died with its epoch and is not sent again.
     private func trackLeaveProposal(_ event: Event, in chat: ChatRecord) {
-        for (eventID, purpose) in publishes.sorted(by: { $0.key < $1.key }) {
+        for (eventID, purpose) in traffic.publishes.sorted(by: { $0.key < $1.key }) {
             guard case .proposal(let chatID, _) = purpose, chatID == chat.chatID else { continue }
-            publishes[eventID] = nil
-            outbox.forget(eventID)
+            traffic.publishes[eventID] = nil
+            traffic.outbox.forget(eventID)
         }
-        publishes[event.id.hex] = .proposal(chatID: chat.chatID, outstanding: Set(chat.relays))
-        outbox.track(event, relays: chat.relays)
+        traffic.publishes[event.id.hex] = .proposal(chatID: chat.chatID, outstanding: Set(chat.relays))
+        traffic.outbox.track(event, relays: chat.relays)
     }
 }

@@ -14,19 +14,18 @@ import Nostr
 extension GroupCore {
     func commitLeftForRival(_ replaced: EventID, competitor: EventID, by event: Event, in chatID: String) async {
         // The competitor was refused when it came (MIP-03 ranked it second); the group holds it now.
-        if rejections.contains(where: { $0.eventID == competitor.hex }) {
-            rejections.removeAll { $0.eventID == competitor.hex }
+        if ui.rejections.contains(where: { $0.eventID == competitor.hex }) {
+            ui.rejections.removeAll { $0.eventID == competitor.hex }
             changed("withdrawn rejection \(competitor.hex.prefix(8))")
         }
         guard configuration.behaviour.recovery.redoesCommitsLeftForRival else { return }
-        if let entry = settling[replaced.hex], entry.commit.chatID == chatID, entry.replacedBy == nil {
-            settling[replaced.hex]?.replacedBy = event
+        if let entry = commits.markLeftForRival(replaced.hex, in: chatID, by: event) {
             note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on")
             return
         }
-        guard let entry = stood[chatID], entry.commit.eventID == replaced.hex, let chat = chats[chatID], !chat.isRemoved
+        guard let entry = commits.standing(replaced.hex, in: chatID), let chat = chats[chatID], !chat.isRemoved
         else { return }
-        stood[chatID] = nil
+        commits.forgetStanding(in: chatID)
         note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on, after its settle window")
         await yieldRace(entry.commit, to: event, departed: entry.departed)
     }
@@ -43,8 +42,7 @@ extension GroupCore {
 // replaced inside the window: an add or remove is committed again in the winning epoch.
 extension GroupCore {
     func stoodCommitApplied(_ event: Event, in chatID: String) async {
-        guard let entry = stood[chatID], let chat = chats[chatID] else { return }
-        stood[chatID] = nil
+        guard let chat = chats[chatID], let entry = commits.takeStanding(in: chatID) else { return }
         // A commit that removed us leaves the epoch where it was: not a replacement.
         guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID,
             Self.changesMembers(entry)

@@ -14,13 +14,11 @@ extension GroupCore {
     /// True when `change` was put off until the chat's epoch settles.
     func deferIfEpochUnsettled(_ change: CommitChange, in chat: ChatRecord) async -> Bool {
         guard configuration.behaviour.recovery.settlesBeforeCommitting, chat.admins.count > 1,
-            let entered = epochEnteredAt[chat.chatID], now <= entered + 1
+            let deferral = commits.deferIfUnsettled(change, in: chat.chatID, now: now)
         else { return false }
-        epochEnteredAt[chat.chatID] = nil
-        if deferredCommits[chat.chatID] == nil {
+        if deferral == .first {
             _ = startTimer(.deferredCommits(chatID: chat.chatID), milliseconds: configuration.behaviour.commitSettleMilliseconds)
         }
-        deferredCommits[chat.chatID, default: []].append(change)
         note("\(change.label) waits for epoch \(chat.epoch) of \(chat.chatID.prefix(8)) to settle")
         return true
     }
@@ -28,7 +26,7 @@ extension GroupCore {
     /// The epoch has settled: each waiting change that still means something is committed in
     /// whatever epoch won, one at a time (a later one waits for the one before like any action).
     func commitDeferred(in chatID: String) async {
-        guard let changes = deferredCommits.removeValue(forKey: chatID), let chat = chats[chatID], !chat.isRemoved,
+        guard let changes = commits.takeDeferred(in: chatID), let chat = chats[chatID], !chat.isRemoved,
             chat.admins.contains(publicKey) || changes.allSatisfy({ if case .selfUpdate = $0 { true } else { false } })
         else { return }
         for change in changes {
@@ -45,7 +43,7 @@ extension GroupCore {
                 still = change
             }
             guard let still else { continue }
-            guard commits[chatID] == nil else {
+            guard !commits.isPending(in: chatID) else {
                 fail(CoreError(.busy, "\(still.label): a commit of ours is waiting for its relays"), chatID: chatID)
                 continue
             }

@@ -36,8 +36,8 @@ extension GroupCore {
             note("history of \(packet.messages.count) message(s) for \(joiners.count) joiner(s) in \(chatID.prefix(8))")
             if configuration.behaviour.recovery.controlOutbox {
                 // Tracked like a control message: it waits while our relays are unreachable.
-                publishes[event.id.hex] = .control(chatID: chatID, outstanding: Set(chat.relays))
-                outbox.track(event, relays: chat.relays)
+                traffic.publishes[event.id.hex] = .control(chatID: chatID, outstanding: Set(chat.relays))
+                traffic.outbox.track(event, relays: chat.relays)
             }
             publishSigned(event, to: chat.relays)
         } catch {
@@ -112,7 +112,7 @@ extension GroupCore {
     }
 
     private func refuseHistory(_ received: ReceivedMessage, _ error: CoreError) {
-        rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
+        ui.rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
         note("rejected history \(received.wrapperID.hex.prefix(8)): \(error.code.name)")
         changed("rejection \(error.code.name)")
     }

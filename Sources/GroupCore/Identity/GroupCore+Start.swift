@@ -10,9 +10,9 @@ extension GroupCore {
     /// Comes online: profile and relay lists on the discovery relays, the key package on the
     /// key-package relays, then subscriptions to the directory and to our gift wraps.
     func start() async {
-        guard !started else { return }
-        if restored { return await resume() }
-        started = true
+        guard !session.started else { return }
+        if session.restored { return await resume() }
+        session.started = true
         let config = configuration
         let profile = JSONValue.object(["name": .string(config.profileName)]).serialized()
         publish(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .metadata, content: profile), to: config.discoveryRelays)

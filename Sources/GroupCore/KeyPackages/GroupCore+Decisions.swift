@@ -29,7 +29,7 @@ extension GroupCore {
         case .channel, .retry: return
         }
         let peers = ready.map(\.0) + failed.map(\.pubkey)
-        decisions[id] = DecisionRecord(
+        membership.decisions[id] = DecisionRecord(
             state: PendingDecision(id: id, action: action, ready: ready.map(\.0), failed: failed, retrying: false),
             purpose: purpose, peers: peers, found: Dictionary(ready, uniquingKeysWith: { first, _ in first }), sequence: sequence)
         changed("decision \(id): \(failed.count) invitee(s) failed, \(ready.count) ready")
@@ -37,7 +37,7 @@ extension GroupCore {
 
     /// The user's answer.
     func decide(_ id: String, _ choice: DecisionChoice) async {
-        guard let record = decisions[id] else {
+        guard let record = membership.decisions[id] else {
             fail(CoreError(.unknownDecision, "no pending decision \(id)"), chatID: nil)
             return
         }
@@ -47,15 +47,15 @@ extension GroupCore {
         }
         switch choice {
         case .cancel:
-            decisions[id] = nil
+            membership.decisions[id] = nil
             changed("decision \(id) cancelled")
         case .proceed:
             guard canResolve(record) else { return }
-            decisions[id] = nil
+            membership.decisions[id] = nil
             changed("decision \(id): proceed")
             await resolve(record)
         case .retry:
-            decisions[id]?.state.retrying = true
+            membership.decisions[id]?.state.retrying = true
             changed("decision \(id): retry")
             fetchKeyPackages(of: record.state.failed.map(\.pubkey), for: .retry(decisionID: id))
         }
@@ -64,17 +64,17 @@ extension GroupCore {
     /// A retry's lookup finished: with nobody failing any more the action goes ahead; otherwise the
     /// decision waits again with the new reasons.
     func retried(_ id: String, found: [(PublicKey, Event)], failed: [FailedPeer]) async {
-        guard var record = decisions[id] else { return }
+        guard var record = membership.decisions[id] else { return }
         for (peer, event) in found { record.found[peer] = event }
         record.state.failed = failed
         record.state.ready = record.peers.filter { record.found[$0] != nil }
         record.state.retrying = false
         if failed.isEmpty, canResolve(record) {
-            decisions[id] = nil
+            membership.decisions[id] = nil
             changed("decision \(id): every invitee found on retry")
             await resolve(record)
         } else {
-            decisions[id] = record
+            membership.decisions[id] = record
             changed("decision \(id): \(failed.count) invitee(s) still failed")
         }
     }

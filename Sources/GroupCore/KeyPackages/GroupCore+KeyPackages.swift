@@ -15,7 +15,7 @@ extension GroupCore {
                 requestKeyPackage(of: peer, at: url, subscription: "kp\(id)-\(index)-\(relayIndex)", fetch: id)
             }
         }
-        fetches[id] = KeyPackageFetch(id: id, purpose: purpose, peers: peers, lookups: lookups, timer: timer)
+        keyPackageLookups.fetches[id] = KeyPackageFetch(id: id, purpose: purpose, peers: peers, lookups: lookups, timer: timer)
         setBusy("fetch\(id)", BusyOperation(kind: "fetchKeyPackages", chatID: purpose.chatID))
         note("fetching key packages of \(peers.count) peer(s) as fetch \(id)")
     }
@@ -25,8 +25,8 @@ extension GroupCore {
     /// timer was started again with the others). Without this an invitation made just before the
     /// app stopped would end as `timeout` for every invitee.
     func resumeFetches() {
-        for id in fetches.keys.sorted() {
-            guard let fetch = fetches[id] else { continue }
+        for id in keyPackageLookups.fetches.keys.sorted() {
+            guard let fetch = keyPackageLookups.fetches[id] else { continue }
             for (index, peer) in fetch.peers.enumerated() {
                 guard let lookup = fetch.lookups[peer], lookup.outcome == nil else { continue }
                 let relays = directory.keyPackageRelays(of: peer) ?? configuration.keyPackageRelays
@@ -40,7 +40,7 @@ extension GroupCore {
 
     /// One lookup's subscription: `peer`'s key packages at `url`, answered to fetch `id`.
     private func requestKeyPackage(of peer: PublicKey, at url: String, subscription: String, fetch id: UInt64) {
-        fetchSubscriptions[subscription] = (id, peer, url)
+        keyPackageLookups.subscriptions[subscription] = (id, peer, url)
         let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
         emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
     }
@@ -49,17 +49,17 @@ extension GroupCore {
     func offerKeyPackage(
         _ event: Event?, invalid: (FailedPeer.Reason, String)?, lookup: (fetch: UInt64, peer: PublicKey, relay: String)
     ) async {
-        guard var entry = fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
+        guard var entry = keyPackageLookups.fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
         var problem = invalid
         if let event, problem == nil {
             problem = await check(event, from: lookup.peer)
             if problem == nil, entry.best.map({ $0.createdAt < event.createdAt }) ?? true {
                 entry.best = event
-                keyPackageAuthors[event.id.hex] = event.pubkey
+                keyPackageLookups.keyPackageAuthors[event.id.hex] = event.pubkey
             }
         }
         if let problem, entry.problem == nil { entry.problem = KeyPackageFetch.Problem(reason: problem.0, detail: problem.1) }
-        fetches[lookup.fetch]?.lookups[lookup.peer] = entry
+        keyPackageLookups.fetches[lookup.fetch]?.lookups[lookup.peer] = entry
     }
 
     /// Why a key-package event cannot be used, or nil when it can (MIP-00 tags, NIP-40 expiry,
@@ -90,19 +90,19 @@ extension GroupCore {
     /// A relay finished answering a lookup (EOSE/CLOSED) or failed; resolves the invitee when it
     /// was the last relay, and the fetch when it was the last invitee.
     func lookupFinished(_ lookup: (fetch: UInt64, peer: PublicKey, relay: String), relayFailed: Bool) async {
-        let subscriptions = fetchSubscriptions.filter {
+        let subscriptions = keyPackageLookups.subscriptions.filter {
             $0.value.fetch == lookup.fetch && $0.value.peer == lookup.peer && $0.value.relay == lookup.relay
         }
         for subscription in subscriptions.keys.sorted() {
-            fetchSubscriptions[subscription] = nil
+            keyPackageLookups.subscriptions[subscription] = nil
             if !relayFailed { emit(.send(url: lookup.relay, message: .close(SubscriptionID(subscription)))) }
         }
-        guard var entry = fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
+        guard var entry = keyPackageLookups.fetches[lookup.fetch]?.lookups[lookup.peer], entry.outcome == nil else { return }
         entry.outstanding.remove(lookup.relay)
         if relayFailed { entry.unreachable.insert(lookup.relay) }
         if entry.outstanding.isEmpty { entry.outcome = Self.outcome(of: entry) }
-        fetches[lookup.fetch]?.lookups[lookup.peer] = entry
-        if let fetch = fetches[lookup.fetch], fetch.isComplete { await complete(fetch) }
+        keyPackageLookups.fetches[lookup.fetch]?.lookups[lookup.peer] = entry
+        if let fetch = keyPackageLookups.fetches[lookup.fetch], fetch.isComplete { await complete(fetch) }
     }
 
     /// Usable key package first; else the problem seen; else "relay down" when no relay answered;
@@ -117,15 +117,15 @@ extension GroupCore {
     }
 
     func fetchTimedOut(_ id: UInt64) async {
-        guard var fetch = fetches[id] else { return }
+        guard var fetch = keyPackageLookups.fetches[id] else { return }
         for peer in fetch.peers where fetch.lookups[peer]?.outcome == nil {
             guard let entry = fetch.lookups[peer] else { continue }
             fetch.lookups[peer]?.outcome = entry.best.map { .found($0) }
                 ?? entry.problem.map { .failed($0.reason, $0.detail) }
                 ?? .failed(.timeout, "no answer from \(entry.outstanding.sorted().joined(separator: ", ")) in time")
         }
-        for (subscription, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.fetch == id {
-            fetchSubscriptions[subscription] = nil
+        for (subscription, lookup) in keyPackageLookups.subscriptions.sorted(by: { $0.key < $1.key }) where lookup.fetch == id {
+            keyPackageLookups.subscriptions[subscription] = nil
             emit(.send(url: lookup.relay, message: .close(SubscriptionID(subscription))))
         }
         await complete(fetch)
@@ -133,8 +133,8 @@ extension GroupCore {
 
     /// Acts on a finished fetch under the partial-failure policy.
     private func complete(_ fetch: KeyPackageFetch) async {
-        fetches[fetch.id] = nil
-        timers[fetch.timer] = nil
+        keyPackageLookups.fetches[fetch.id] = nil
+        timers.running[fetch.timer] = nil
         setBusy("fetch\(fetch.id)", nil)
         var found: [(PublicKey, Event)] = []
         var failed: [FailedPeer] = []
@@ -193,8 +193,8 @@ extension GroupCore {
         guard !failed.isEmpty else { return }
         // A role chosen for an invitee this action could not invite must not follow it into a
         // later invitation (which names its own).
-        for peer in failed { invitationRoles[peer.pubkey] = nil }
-        failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
+        for peer in failed { membership.invitationRoles[peer.pubkey] = nil }
+        ui.failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
         changed("failed peers \(failed.count)")
     }
 }

@@ -8,11 +8,11 @@ extension GroupCore {
         let context: NotificationRules.Context = chat.isGroup ? .group(name: chat.name) : .direct
         guard
             var intent = NotificationRules.intent(
-                for: message, chatID: chat.chatID, context: context, muted: notifications.muted.contains(chat.chatID),
+                for: message, chatID: chat.chatID, context: context, muted: ui.notifications.muted.contains(chat.chatID),
                 badge: unreadBadge())
         else { return }
         if chat.imageStatus == .verified { intent.groupImage = chat.image?.hashHex }
-        notifications.intents.append(intent)
+        ui.notifications.intents.append(intent)
         changed("notify \(message.id.prefix(8))")
     }
 
@@ -31,7 +31,7 @@ extension GroupCore {
             fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)
             return
         }
-        let changedNow = muted ? notifications.muted.insert(chatID).inserted : notifications.muted.remove(chatID) != nil
+        let changedNow = muted ? ui.notifications.muted.insert(chatID).inserted : ui.notifications.muted.remove(chatID) != nil
         if changedNow { changed("\(muted ? "mute" : "unmute") \(chatID.prefix(8))") }
     }
 }

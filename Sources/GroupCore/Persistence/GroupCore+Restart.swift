@@ -12,86 +12,95 @@ import Nostr
 extension GroupCore {
     /// Everything the core keeps across a restart.
     package func snapshot() -> CoreSnapshot {
+        // Field by field: the snapshot keeps its own flat shape (docs/core-state-format.md), so
+        // the books can be cut differently without changing a byte of the file.
         CoreSnapshot(
-            publicKey: publicKey, nextNumber: nextNumber, nextAcknowledgementToken: nextAcknowledgementToken, published: published,
-            chats: chats, currentChatID: currentChatID, chatEvents: chatEvents, leaveRequested: leaveRequested, openPage: openPage,
-            errors: errors, failedPeers: failedPeers, decisions: decisions, rejections: rejections, joinResults: joinResults,
-            leavingAfterStepDown: leavingAfterStepDown, invitationRoles: invitationRoles, forgedInvitationRoles: forgedInvitationRoles,
-            adminInvitations: adminInvitations, declinedDirectMessages: declinedDirectMessages, leaveProposals: leaveProposals,
-            epochEnteredAt: epochEnteredAt, deferredCommits: deferredCommits, futureEvents: futureEvents,
-            eventsWhileRemoved: eventsWhileRemoved, busy: busy, directory: directory, seenEvents: seenEvents, fetches: fetches,
-            commits: commits, invitationQueues: invitationQueues, settling: settling, stood: stood,
-            keyPackageAuthors: keyPackageAuthors, publishes: publishes,
-            timers: timers.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { token in
-                timers[token].map { CoreSnapshot.PersistedTimer(token: token, purpose: $0, milliseconds: timerDurations[token] ?? 0) }
+            publicKey: publicKey, nextNumber: session.nextNumber, nextAcknowledgementToken: traffic.nextAcknowledgementToken,
+            published: ui.published, chats: chats, currentChatID: ui.currentChatID, chatEvents: ui.chatEvents,
+            leaveRequested: membership.leaveRequested, openPage: ui.openPage, errors: ui.errors, failedPeers: ui.failedPeers,
+            decisions: membership.decisions, rejections: ui.rejections, joinResults: ui.joinResults,
+            leavingAfterStepDown: membership.leavingAfterStepDown, invitationRoles: membership.invitationRoles,
+            forgedInvitationRoles: membership.forgedInvitationRoles, adminInvitations: membership.adminInvitations,
+            declinedDirectMessages: membership.declinedDirectMessages, leaveProposals: commits.leaveProposals,
+            epochEnteredAt: commits.epochEnteredAt, deferredCommits: commits.deferred, futureEvents: catchUp.futureEvents,
+            eventsWhileRemoved: catchUp.eventsWhileRemoved, busy: ui.busy, directory: directory, seenEvents: traffic.seenEvents,
+            fetches: keyPackageLookups.fetches, commits: commits.pending, invitationQueues: commits.invitationQueues,
+            settling: commits.settling, stood: commits.stood, keyPackageAuthors: keyPackageLookups.keyPackageAuthors,
+            publishes: traffic.publishes,
+            timers: timers.running.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { token in
+                timers.running[token].map {
+                    CoreSnapshot.PersistedTimer(token: token, purpose: $0, milliseconds: timers.durations[token] ?? 0)
+                }
             },
-            acknowledgementWatches: acknowledgementWatches, notifications: notifications, outbox: outbox, channels: channels)
+            acknowledgementWatches: traffic.acknowledgementWatches, notifications: ui.notifications, outbox: traffic.outbox,
+            channels: channels)
     }
 
     /// Takes over a persisted state; the next `.start` resumes from it.
     /// - Throws: `CoreError` `.stateUnreadable` when the state is another member's, and
     ///   `.busy` when the core has already started (a state is restored into a fresh core only).
     package func restore(_ snapshot: CoreSnapshot) throws(CoreError) {
-        guard !started, !restored else { throw CoreError(.busy, "a state is restored only into a core that has not started") }
+        guard !session.started, !session.restored else {
+            throw CoreError(.busy, "a state is restored only into a core that has not started")
+        }
         guard snapshot.publicKey == publicKey else {
             let owner = snapshot.publicKey.hex.prefix(16)
             throw CoreError(.stateUnreadable, "the state is \(owner)'s, this core is \(publicKey.hex.prefix(16))'s")
         }
-        nextNumber = snapshot.nextNumber
-        nextAcknowledgementToken = snapshot.nextAcknowledgementToken
-        published = snapshot.published
+        session.nextNumber = snapshot.nextNumber
+        traffic.nextAcknowledgementToken = snapshot.nextAcknowledgementToken
+        ui.published = snapshot.published
         chats = snapshot.chats
-        currentChatID = snapshot.currentChatID
-        chatEvents = snapshot.chatEvents
-        leaveRequested = snapshot.leaveRequested
-        openPage = snapshot.openPage
-        errors = snapshot.errors
-        failedPeers = snapshot.failedPeers
-        decisions = snapshot.decisions
-        rejections = snapshot.rejections
-        joinResults = snapshot.joinResults
-        leavingAfterStepDown = snapshot.leavingAfterStepDown
-        invitationRoles = snapshot.invitationRoles
-        forgedInvitationRoles = snapshot.forgedInvitationRoles
-        adminInvitations = snapshot.adminInvitations
-        declinedDirectMessages = snapshot.declinedDirectMessages
-        leaveProposals = snapshot.leaveProposals
-        epochEnteredAt = snapshot.epochEnteredAt
-        deferredCommits = snapshot.deferredCommits
-        futureEvents = snapshot.futureEvents
-        eventsWhileRemoved = snapshot.eventsWhileRemoved
-        busy = snapshot.busy
+        ui.currentChatID = snapshot.currentChatID
+        ui.chatEvents = snapshot.chatEvents
+        membership.leaveRequested = snapshot.leaveRequested
+        ui.openPage = snapshot.openPage
+        ui.errors = snapshot.errors
+        ui.failedPeers = snapshot.failedPeers
+        membership.decisions = snapshot.decisions
+        ui.rejections = snapshot.rejections
+        ui.joinResults = snapshot.joinResults
+        membership.leavingAfterStepDown = snapshot.leavingAfterStepDown
+        membership.invitationRoles = snapshot.invitationRoles
+        membership.forgedInvitationRoles = snapshot.forgedInvitationRoles
+        membership.adminInvitations = snapshot.adminInvitations
+        membership.declinedDirectMessages = snapshot.declinedDirectMessages
+        commits.leaveProposals = snapshot.leaveProposals
+        commits.epochEnteredAt = snapshot.epochEnteredAt
+        commits.deferred = snapshot.deferredCommits
+        catchUp.futureEvents = snapshot.futureEvents
+        catchUp.eventsWhileRemoved = snapshot.eventsWhileRemoved
+        ui.busy = snapshot.busy
         directory = snapshot.directory
-        seenEvents = snapshot.seenEvents
-        fetches = snapshot.fetches
-        commits = snapshot.commits
-        invitationQueues = snapshot.invitationQueues
-        settling = snapshot.settling
-        stood = snapshot.stood
-        keyPackageAuthors = snapshot.keyPackageAuthors
-        publishes = snapshot.publishes
-        timers = [:]
-        timerDurations = [:]
+        traffic.seenEvents = snapshot.seenEvents
+        keyPackageLookups.fetches = snapshot.fetches
+        commits.pending = snapshot.commits
+        commits.invitationQueues = snapshot.invitationQueues
+        commits.settling = snapshot.settling
+        commits.stood = snapshot.stood
+        keyPackageLookups.keyPackageAuthors = snapshot.keyPackageAuthors
+        traffic.publishes = snapshot.publishes
+        timers = TimerBook()
         for timer in snapshot.timers {
-            timers[timer.token] = timer.purpose
-            timerDurations[timer.token] = timer.milliseconds
+            timers.running[timer.token] = timer.purpose
+            timers.durations[timer.token] = timer.milliseconds
         }
-        acknowledgementWatches = snapshot.acknowledgementWatches
-        notifications = snapshot.notifications
-        outbox = snapshot.outbox
+        traffic.acknowledgementWatches = snapshot.acknowledgementWatches
+        ui.notifications = snapshot.notifications
+        traffic.outbox = snapshot.outbox
         channels = snapshot.channels
-        restored = true
+        session.restored = true
     }
 
     /// The first input after a restart: the connections' state is made again, nothing is published
     /// anew (profile, relay lists and key package are on the relays already).
     func resume() async {
-        started = true
-        note("restarted from persisted state at rev \(published.rev)")
+        session.started = true
+        note("restarted from persisted state at rev \(ui.published.rev)")
         // A subscription lost before the restart is put back below with every other.
-        for (token, purpose) in timers where purpose.isResubscription { timers[token] = nil }
-        for token in timers.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            emit(.startTimer(token, milliseconds: timerDurations[token] ?? configuration.behaviour.commitTimeoutMilliseconds))
+        for (token, purpose) in timers.running where purpose.isResubscription { timers.running[token] = nil }
+        for token in timers.running.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            emit(.startTimer(token, milliseconds: timers.durations[token] ?? configuration.behaviour.commitTimeoutMilliseconds))
         }
         let urls = Set(configuration.discoveryRelays + configuration.inboxRelays + chats.values.flatMap(\.relays)).sorted()
         for url in urls where !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
@@ -104,12 +113,12 @@ extension GroupCore {
     /// Publishes still waiting for a relay's answer when the member stopped go out again to the
     /// relays that never answered: their OK (or the frame itself) died with the connection.
     private func resendUnanswered() {
-        for (eventID, purpose) in publishes.sorted(by: { $0.key < $1.key }) {
+        for (eventID, purpose) in traffic.publishes.sorted(by: { $0.key < $1.key }) {
             if case .commit(let chatID) = purpose {
-                guard let commit = commits[chatID], commit.eventID == eventID, !commit.outstanding.isEmpty else { continue }
+                guard let commit = commits.pending[chatID], commit.eventID == eventID, !commit.outstanding.isEmpty else { continue }
                 note("sending commit \(eventID.prefix(8)) again after the restart")
                 send(.event(commit.event), to: commit.outstanding.sorted())
-            } else if let outstanding = purpose.outstanding, !outstanding.isEmpty, let event = outbox.event(eventID) {
+            } else if let outstanding = purpose.outstanding, !outstanding.isEmpty, let event = traffic.outbox.event(eventID) {
                 note("sending \(Self.outboxLabel(purpose, eventID)) again after the restart")
                 send(.event(event), to: outstanding.sorted())
             }

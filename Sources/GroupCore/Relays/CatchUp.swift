@@ -17,11 +17,11 @@ extension GroupCore {
     /// an engine fails the later commit (its epoch is not reached yet), and MDK and our engine
     /// both remember that failure: the member forks.
     func caughtUp(_ key: CatchUpKey) async {
-        returningCatchUps.remove(key)
-        defer { if returningCatchUps.isEmpty { welcomesRefusedInCatchUp = [] } }
-        guard let stored = catchUp.removeValue(forKey: key) else { return }
-        for event in stored.sorted(by: Event.inMIP03Order) {
-            guard seenEvents.insert(event.id.hex).inserted else { continue }
+        // The refused welcomes are dropped only after the events: a removal among them retries them.
+        defer { catchUp.dropRefusedWelcomesIfNoneReturning() }
+        guard let stored = catchUp.end(key) else { return }
+        for event in stored {
+            guard traffic.seenEvents.insert(event.id.hex).inserted else { continue }
             await receiveGroupEvent(event)
         }
     }

@@ -28,53 +28,53 @@ extension GroupCore {
     /// of the run).
     func reconcileAcknowledgementWatches() {
         guard configuration.behaviour.recovery.unansweredPublishes else { return }
-        for (eventID, watch) in acknowledgementWatches.sorted(by: { $0.key < $1.key }) {
-            let waiting = !(publishes[eventID]?.outstanding ?? []).isEmpty
+        for (eventID, watch) in traffic.acknowledgementWatches.sorted(by: { $0.key < $1.key }) {
+            let waiting = !(traffic.publishes[eventID]?.outstanding ?? []).isEmpty
             guard !waiting else { continue }
             if let token = watch.token {
-                timers[token] = nil
+                timers.running[token] = nil
                 emit(.cancelTimer(token))
             }
-            if publishes[eventID] == nil {
-                acknowledgementWatches[eventID] = nil
+            if traffic.publishes[eventID] == nil {
+                traffic.acknowledgementWatches[eventID] = nil
             } else {
-                acknowledgementWatches[eventID]?.token = nil
+                traffic.acknowledgementWatches[eventID]?.token = nil
             }
         }
-        for (eventID, purpose) in publishes.sorted(by: { $0.key < $1.key }) {
-            guard let outstanding = purpose.outstanding, !outstanding.isEmpty, acknowledgementWatches[eventID]?.token == nil
+        for (eventID, purpose) in traffic.publishes.sorted(by: { $0.key < $1.key }) {
+            guard let outstanding = purpose.outstanding, !outstanding.isEmpty, traffic.acknowledgementWatches[eventID]?.token == nil
             else { continue }
-            var watch = acknowledgementWatches[eventID] ?? AcknowledgementWatch()
-            nextAcknowledgementToken += 1
-            let token = TimerToken(Self.acknowledgementTokenBase + nextAcknowledgementToken)
-            timers[token] = .acknowledgementDue(eventID: eventID)
+            var watch = traffic.acknowledgementWatches[eventID] ?? AcknowledgementWatch()
+            traffic.nextAcknowledgementToken += 1
+            let token = TimerToken(Self.acknowledgementTokenBase + traffic.nextAcknowledgementToken)
+            timers.running[token] = .acknowledgementDue(eventID: eventID)
             emit(.startTimer(token, milliseconds: configuration.behaviour.publishTimeoutMilliseconds << UInt64(watch.republished)))
             watch.token = token
-            acknowledgementWatches[eventID] = watch
+            traffic.acknowledgementWatches[eventID] = watch
         }
     }
 
     /// No answer from some relays in time: the same event goes to them again, or, after the last
     /// attempt, the publish is reported as failed.
     func acknowledgementDue(_ eventID: String) {
-        guard var watch = acknowledgementWatches[eventID] else { return }
+        guard var watch = traffic.acknowledgementWatches[eventID] else { return }
         watch.token = nil
-        guard let purpose = publishes[eventID], let silent = purpose.outstanding, !silent.isEmpty,
-            let event = outbox.event(eventID)
+        guard let purpose = traffic.publishes[eventID], let silent = purpose.outstanding, !silent.isEmpty,
+            let event = traffic.outbox.event(eventID)
         else {
-            acknowledgementWatches[eventID] = nil
+            traffic.acknowledgementWatches[eventID] = nil
             return
         }
         let label = Self.outboxLabel(purpose, eventID)
         guard watch.republished < configuration.behaviour.publishRepublishAttempts else {
-            acknowledgementWatches[eventID] = nil
-            publishes[eventID] = nil
-            outbox.forget(eventID)
+            traffic.acknowledgementWatches[eventID] = nil
+            traffic.publishes[eventID] = nil
+            traffic.outbox.forget(eventID)
             publishUnanswered(purpose, label: label, sends: watch.republished + 1)
             return
         }
         watch.republished += 1
-        acknowledgementWatches[eventID] = watch
+        traffic.acknowledgementWatches[eventID] = watch
         note("no OK for \(label) from \(silent.count) relay(s); publishing it again (\(watch.republished))")
         send(.event(event), to: silent.sorted())
     }
@@ -84,7 +84,7 @@ extension GroupCore {
     /// its OK would have said, so it counts as that relay's acceptance. Relays send the OK first
     /// (NIP-01), so this acts only when the OK was lost. True when the event was such a publish.
     func ownPublishServed(_ event: Event, by url: String) async -> Bool {
-        guard configuration.behaviour.recovery.unansweredPublishes, let purpose = publishes[event.id.hex],
+        guard configuration.behaviour.recovery.unansweredPublishes, let purpose = traffic.publishes[event.id.hex],
             purpose.outstanding?.contains(url) == true
         else { return false }
         if case .welcome = purpose { return false }
@@ -114,7 +114,7 @@ extension GroupCore {
     /// Our leave proposal reached no relay, however often it went out: no admin can commit it, so
     /// we say so rather than stay a member silently.
     func leaveUndelivered(_ chatID: String, why: String) {
-        leaveProposals[chatID] = nil
+        commits.forgetLeaveProposal(in: chatID)
         fail(CoreError(.publishUnacknowledged, "leaving: \(why)"), chatID: chatID)
     }
 }

@@ -5,22 +5,22 @@ extension GroupCore {
     /// handed to `url` (unreachable): instead of counting as a refusal, it waits there, so that a
     /// member that was offline when it wrote still delivers what it wrote. True when it is now held.
     func holdForReconnect(eventID: String, url: String) -> Bool {
-        guard let purpose = publishes[eventID], var outstanding = purpose.outstanding, outstanding.remove(url) != nil,
-            let event = outbox.event(eventID)
+        guard let purpose = traffic.publishes[eventID], var outstanding = purpose.outstanding, outstanding.remove(url) != nil,
+            let event = traffic.outbox.event(eventID)
         else { return false }
-        publishes[eventID] = purpose.waiting(for: outstanding)
-        outbox.hold(event, for: url)
+        traffic.publishes[eventID] = purpose.waiting(for: outstanding)
+        traffic.outbox.hold(event, for: url)
         note("queued \(Self.outboxLabel(purpose, eventID)) for \(url)")
         return true
     }
 
     /// `url` can be reached again: what waited for it goes out now, awaiting its OK like a first send.
     func flushOutbox(to url: String) {
-        guard outbox.isWaiting(for: url) else { return }
-        for event in outbox.take(for: url) {
-            guard let purpose = publishes[event.id.hex], var outstanding = purpose.outstanding else { continue }
+        guard traffic.outbox.isWaiting(for: url) else { return }
+        for event in traffic.outbox.take(for: url) {
+            guard let purpose = traffic.publishes[event.id.hex], var outstanding = purpose.outstanding else { continue }
             outstanding.insert(url)
-            publishes[event.id.hex] = purpose.waiting(for: outstanding)
+            traffic.publishes[event.id.hex] = purpose.waiting(for: outstanding)
             note("sending queued \(Self.outboxLabel(purpose, event.id.hex)) to \(url)")
             emit(.send(url: url, message: .event(event)))
         }
@@ -32,10 +32,10 @@ extension GroupCore {
     /// passing (a relay's spam filter, a restart) must not lose what a member wrote, or leave a
     /// role change on its author's side only. True when a retry is scheduled.
     func retryAfterRefusal(_ eventID: String) -> Bool {
-        guard configuration.behaviour.recovery.refusedPublishes, let purpose = publishes[eventID], outbox.event(eventID) != nil,
-            !outbox.relays(of: eventID).isEmpty
+        guard configuration.behaviour.recovery.refusedPublishes, let purpose = traffic.publishes[eventID], traffic.outbox.event(eventID) != nil,
+            !traffic.outbox.relays(of: eventID).isEmpty
         else { return false }
-        let retries = outbox.countRetry(eventID)
+        let retries = traffic.outbox.countRetry(eventID)
         guard retries < configuration.behaviour.refusedPublishRetryAttempts else { return false }
         note("\(Self.outboxLabel(purpose, eventID)) refused everywhere; retry \(retries + 1)")
         _ = startTimer(.publishRetry(eventID: eventID), milliseconds: 2_000 << UInt64(retries))
@@ -43,9 +43,9 @@ extension GroupCore {
     }
 
     func retryPublish(_ eventID: String) {
-        guard let purpose = publishes[eventID], let event = outbox.event(eventID) else { return }
-        let relays = outbox.relays(of: eventID)
-        publishes[eventID] = purpose.waiting(for: Set(relays))
+        guard let purpose = traffic.publishes[eventID], let event = traffic.outbox.event(eventID) else { return }
+        let relays = traffic.outbox.relays(of: eventID)
+        traffic.publishes[eventID] = purpose.waiting(for: Set(relays))
         note("sending \(Self.outboxLabel(purpose, eventID)) again")
         send(.event(event), to: relays)
     }

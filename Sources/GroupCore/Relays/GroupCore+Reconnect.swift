@@ -10,10 +10,10 @@ extension GroupCore {
     /// back later, with backoff, so a relay that comes back up serves us again.
     func scheduleResubscription(to url: String) {
         guard configuration.behaviour.recovery.resubscribes, !standingSubscriptions(at: url).isEmpty else { return }
-        let waiting = timers.values.contains { if case .resubscribe(url) = $0 { true } else { false } }
+        let waiting = timers.running.values.contains { if case .resubscribe(url) = $0 { true } else { false } }
         guard !waiting else { return }
-        let attempt = (reconnectAttempts[url] ?? -1) + 1
-        reconnectAttempts[url] = attempt
+        let attempt = (traffic.reconnectAttempts[url] ?? -1) + 1
+        traffic.reconnectAttempts[url] = attempt
         guard attempt < Self.maximumReconnectAttempts else {
             note("gave up on \(url) after \(attempt) attempts")
             return
@@ -31,14 +31,14 @@ extension GroupCore {
         for request in requests {
             send(request, to: [url])
             if case .request(let subscription, _) = request, Self.isGroupSubscription(subscription) {
-                returningCatchUps.insert(CatchUpKey(url: url, subscription: subscription.rawValue))
+                catchUp.beginReturning(CatchUpKey(url: url, subscription: subscription.rawValue))
             }
         }
     }
 
     /// The platform reports the relay reachable again: start over and resubscribe at once.
     func relayReachable(_ url: String) {
-        reconnectAttempts[url] = nil
+        traffic.reconnectAttempts[url] = nil
         flushOutbox(to: url)
         guard !standingSubscriptions(at: url).isEmpty else { return }
         resubscribe(to: url)
@@ -46,7 +46,7 @@ extension GroupCore {
 
     /// The relay answered something: it is reachable, so the next loss starts a fresh backoff.
     func heardFrom(_ url: String) {
-        reconnectAttempts[url] = nil
+        traffic.reconnectAttempts[url] = nil
         flushOutbox(to: url)
     }
 

@@ -16,7 +16,7 @@ extension GroupCore {
                 note("undecodable frame from \(url): \(error.code)")
                 return
             }
-            if let lookup = fetchSubscriptions[subscription] {
+            if let lookup = keyPackageLookups.subscriptions[subscription] {
                 await offerKeyPackage(nil, invalid: (.invalidSignature, "\(error.code): \(error.reason)"), lookup: lookup)
             } else if configuration.behaviour.handsUnverifiedGroupEventsToEngine, event.kind == .groupEvent {
                 // The probe: the id cannot be trusted, so it is not remembered as seen.
@@ -38,14 +38,14 @@ extension GroupCore {
             if event.kind == .groupEvent, Self.isGroupSubscription(subscription), await ownPublishServed(event, by: url) {
                 return
             }
-            if let lookup = fetchSubscriptions[subscription.rawValue] {
+            if let lookup = keyPackageLookups.subscriptions[subscription.rawValue] {
                 await offerKeyPackage(event, invalid: nil, lookup: lookup)
             } else if subscription == Self.directorySubscription {
                 if directory.learn(event) { changed("directory \(event.pubkey.hex.prefix(8)) kind \(event.kind)") }
-            } else if catchUp[CatchUpKey(url: url, subscription: subscription.rawValue)] != nil {
-                catchUp[CatchUpKey(url: url, subscription: subscription.rawValue)]?.append(event)
+            } else if catchUp.buffer(event, for: CatchUpKey(url: url, subscription: subscription.rawValue)) {
+                // Kept until the relay's EOSE, then handled oldest first (Relays/CatchUp.swift).
             } else {
-                guard seenEvents.insert(event.id.hex).inserted else { return }
+                guard traffic.seenEvents.insert(event.id.hex).inserted else { return }
                 switch event.kind {
                 case .giftWrap: await receiveGiftWrap(event)
                 case .groupEvent: await receiveGroupEvent(event)
@@ -53,7 +53,7 @@ extension GroupCore {
                 }
             }
         case .endOfStoredEvents(let subscription), .closed(let subscription, _):
-            if let lookup = fetchSubscriptions[subscription.rawValue] {
+            if let lookup = keyPackageLookups.subscriptions[subscription.rawValue] {
                 await lookupFinished(lookup, relayFailed: false)
             }
             await caughtUp(CatchUpKey(url: url, subscription: subscription.rawValue))
@@ -67,70 +67,70 @@ extension GroupCore {
     /// The relay could not be reached or dropped us: lookups and publishes waiting on it fail there.
     func relayUnreachable(_ url: String) async {
         note("relay unreachable \(url)")
-        for key in catchUp.keys.sorted() where key.url == url { await caughtUp(key) }
+        for key in catchUp.keys(at: url) { await caughtUp(key) }
         scheduleResubscription(to: url)
-        for (_, lookup) in fetchSubscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
+        for (_, lookup) in keyPackageLookups.subscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             await lookupFinished(lookup, relayFailed: true)
         }
-        for eventID in publishes.keys.sorted() where !holdForReconnect(eventID: eventID, url: url) {
+        for eventID in traffic.publishes.keys.sorted() where !holdForReconnect(eventID: eventID, url: url) {
             await acknowledge(eventID: eventID, accepted: false, message: "unreachable", from: url)
         }
     }
 
     /// An OK (or an unreachable relay, as a refusal) for an event we published.
     func acknowledge(eventID: String, accepted: Bool, message: String, from url: String) async {
-        guard let purpose = publishes[eventID] else { return }
+        guard let purpose = traffic.publishes[eventID] else { return }
         switch purpose {
         case .commit(let chatID):
             await commitAcknowledged(chatID: chatID, eventID: eventID, accepted: accepted, message: message, from: url)
         case .message(let chatID, let messageID, var outstanding):
             guard outstanding.remove(url) != nil else { return }
             if accepted {
-                publishes[eventID] = nil
-                outbox.forget(eventID)
+                traffic.publishes[eventID] = nil
+                traffic.outbox.forget(eventID)
                 setDelivery(.sent, of: messageID, in: chatID)
             } else if outstanding.isEmpty {
                 if retryAfterRefusal(eventID) {
-                    publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: [])
+                    traffic.publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: [])
                     return
                 }
-                publishes[eventID] = nil
-                outbox.forget(eventID)
+                traffic.publishes[eventID] = nil
+                traffic.outbox.forget(eventID)
                 setDelivery(.failed, of: messageID, in: chatID)
             } else {
-                publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
+                traffic.publishes[eventID] = .message(chatID: chatID, messageID: messageID, outstanding: outstanding)
             }
         case .control(let chatID, var outstanding):
             guard outstanding.remove(url) != nil else { return }
             if !accepted, outstanding.isEmpty, retryAfterRefusal(eventID) {
-                publishes[eventID] = .control(chatID: chatID, outstanding: [])
+                traffic.publishes[eventID] = .control(chatID: chatID, outstanding: [])
             } else if accepted || outstanding.isEmpty {
-                publishes[eventID] = nil
-                outbox.forget(eventID)
+                traffic.publishes[eventID] = nil
+                traffic.outbox.forget(eventID)
                 if !accepted { note("control \(eventID.prefix(8)) in \(chatID.prefix(8)) refused by every relay") }
             } else {
-                publishes[eventID] = .control(chatID: chatID, outstanding: outstanding)
+                traffic.publishes[eventID] = .control(chatID: chatID, outstanding: outstanding)
             }
         case .proposal(let chatID, var outstanding):
             guard outstanding.remove(url) != nil else { return }
             if !accepted, outstanding.isEmpty, retryAfterRefusal(eventID) {
-                publishes[eventID] = .proposal(chatID: chatID, outstanding: [])
+                traffic.publishes[eventID] = .proposal(chatID: chatID, outstanding: [])
             } else if accepted || outstanding.isEmpty {
-                publishes[eventID] = nil
-                outbox.forget(eventID)
+                traffic.publishes[eventID] = nil
+                traffic.outbox.forget(eventID)
                 if !accepted { leaveUndelivered(chatID, why: "refused by every relay (\(message))") }
             } else {
-                publishes[eventID] = .proposal(chatID: chatID, outstanding: outstanding)
+                traffic.publishes[eventID] = .proposal(chatID: chatID, outstanding: outstanding)
             }
         case .welcome(let invitee, let relays, var outstanding, let retries):
             guard outstanding.remove(url) != nil else { return }
             if accepted {
-                publishes[eventID] = nil
-                outbox.forget(eventID)
-            } else if outstanding.isEmpty && !outbox.isHolding(eventID) {
+                traffic.publishes[eventID] = nil
+                traffic.outbox.forget(eventID)
+            } else if outstanding.isEmpty && !traffic.outbox.isHolding(eventID) {
                 welcomeRefused(eventID: eventID, invitee: invitee, relays: relays, retries: retries)
             } else {
-                publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: outstanding, retries: retries)
+                traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: outstanding, retries: retries)
             }
         }
     }
@@ -143,7 +143,7 @@ extension GroupCore {
     }
 
     func timerFired(_ token: TimerToken) async {
-        guard let purpose = timers.removeValue(forKey: token) else { return }
+        guard let purpose = timers.running.removeValue(forKey: token) else { return }
         switch purpose {
         case .keyPackageFetch(let id): await fetchTimedOut(id)
         case .commit(let chatID, let eventID): await commitTimedOut(chatID: chatID, eventID: eventID)

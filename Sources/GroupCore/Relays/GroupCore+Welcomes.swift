@@ -14,8 +14,8 @@ extension GroupCore {
                     rumor: rumor, sender: configuration.keypair, recipient: invitee, now: now, using: &random)
                 let relays = directory.inboxRelays(of: invitee) ?? configuration.inboxRelays
                 if configuration.behaviour.recovery.welcomes {
-                    publishes[wrap.id.hex] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: 0)
-                    outbox.track(wrap)
+                    traffic.publishes[wrap.id.hex] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: 0)
+                    traffic.outbox.track(wrap)
                 }
                 publishSigned(wrap, to: relays)
                 note("sent welcome to \(invitee.hex.prefix(8)) in wrap \(wrap.id.hex.prefix(8))")
@@ -28,23 +28,23 @@ extension GroupCore {
     /// Every relay refused the welcome: try again later, or give up visibly after the last retry.
     func welcomeRefused(eventID: String, invitee: PublicKey, relays: [String], retries: Int) {
         guard retries < configuration.behaviour.welcomeRetryAttempts else {
-            publishes[eventID] = nil
-            outbox.forget(eventID)
+            traffic.publishes[eventID] = nil
+            traffic.outbox.forget(eventID)
             fail(
                 CoreError(.welcomeUndelivered, "welcome to \(invitee.hex.prefix(8)) refused by its inbox relays \(retries + 1) time(s)"),
                 chatID: nil)
             return
         }
-        publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: [], retries: retries + 1)
+        traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: [], retries: retries + 1)
         note("welcome \(eventID.prefix(8)) to \(invitee.hex.prefix(8)) refused everywhere; retry \(retries + 1)")
         _ = startTimer(.welcomeRetry(eventID: eventID), milliseconds: 2_000 << UInt64(retries))
     }
 
     func retryWelcome(_ eventID: String) {
-        guard case .welcome(let invitee, let relays, _, let retries) = publishes[eventID], let wrap = outbox.event(eventID) else {
+        guard case .welcome(let invitee, let relays, _, let retries) = traffic.publishes[eventID], let wrap = traffic.outbox.event(eventID) else {
             return
         }
-        publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: retries)
+        traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: retries)
         note("sending welcome \(eventID.prefix(8)) to \(invitee.hex.prefix(8)) again")
         send(.event(wrap), to: relays)
     }

@@ -8,8 +8,8 @@ extension GroupCore {
         guard let chat = chats[chatID], !channels.isFanOut(chatID) else { return }
         let view = roleView(of: chat)
         guard view.deletion != nil, view.deletionNotifies,
-              !chatEvents.contains(where: { $0.chatID == chatID && $0.kind == .deleted })
+              !ui.chatEvents.contains(where: { $0.chatID == chatID && $0.kind == .deleted })
         else { return }
-        chatEvents.append(ChatEvent(chatID: chatID, kind: .deleted))
+        ui.chatEvents.append(ChatEvent(chatID: chatID, kind: .deleted))
     }
 }

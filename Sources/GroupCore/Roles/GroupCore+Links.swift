@@ -72,7 +72,7 @@ extension GroupCore {
             let notify = if case .deleteGroupSilently = action { false } else { true }
             await sendControl(.deleteGroup(keepHistory: keepHistory, notify: notify), in: chat)
         case .joinByLink(let admin, let token):
-            joinResults.append(JoinResult(token: token, status: .requested, chatID: nil))
+            ui.joinResults.append(JoinResult(token: token, status: .requested, chatID: nil))
             changed("join request \(token.prefix(8))")
             send(LinkMessage(token: token), kind: LinkMessage.requestKind, to: admin)
         default:
@@ -112,12 +112,12 @@ extension GroupCore {
             return
         }
         if isAnswer {
-            guard let index = joinResults.lastIndex(where: { $0.token == message.token }), let status = message.status else {
+            guard let index = ui.joinResults.lastIndex(where: { $0.token == message.token }), let status = message.status else {
                 reject(wrap, reason: "core.unexpectedJoinAnswer", detail: "no request of ours has token \(message.token.prefix(8))")
                 return
             }
-            joinResults[index].status = status
-            if let chatID = message.chatID { joinResults[index].chatID = chatID }
+            ui.joinResults[index].status = status
+            if let chatID = message.chatID { ui.joinResults[index].chatID = chatID }
             changed("join \(message.token.prefix(8)) \(status.rawValue)")
             return
         }
@@ -149,7 +149,7 @@ extension GroupCore {
 
     /// Our join requests, with `accepted` shown as `joined` once the group is ours.
     func joinResultsForState() -> [JoinResult] {
-        joinResults.map { result in
+        ui.joinResults.map { result in
             var result = result
             if result.status == .accepted, let chatID = result.chatID, chats[chatID] != nil { result.status = .joined }
             return result

@@ -37,8 +37,8 @@ extension GroupCore {
         let refused = chats.values.reduce(0) { count, chat in
             count + roleView(of: chat).refusedDirectMessages.filter { $0.from == sender && $0.to == publicKey }.count
         }
-        guard refused > declinedDirectMessages[sender, default: 0] else { return false }
-        declinedDirectMessages[sender, default: 0] += 1
+        guard refused > membership.declinedDirectMessages[sender, default: 0] else { return false }
+        membership.declinedDirectMessages[sender, default: 0] += 1
         return true
     }
 }

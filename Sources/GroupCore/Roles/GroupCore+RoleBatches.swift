@@ -61,8 +61,8 @@ extension GroupCore {
 
     private func remember(_ roles: [RoleAssignment], inviting peers: [PublicKey], forged: Bool) {
         for change in Self.distinctAssignments(roles) where peers.contains(change.member) {
-            invitationRoles[change.member] = change.role
-            if forged { forgedInvitationRoles.insert(change.member) } else { forgedInvitationRoles.remove(change.member) }
+            membership.invitationRoles[change.member] = change.role
+            if forged { membership.forgedInvitationRoles.insert(change.member) } else { membership.forgedInvitationRoles.remove(change.member) }
         }
     }
 
@@ -70,19 +70,19 @@ extension GroupCore {
     /// in the joiners' first epoch (after the snapshot, so they can read them too).
     func announceInvitationRoles(in chatID: String) async {
         guard let chat = chats[chatID] else { return }
-        let invited = chat.members.filter { invitationRoles[$0] != nil }.sorted { $0.hex < $1.hex }
+        let invited = chat.members.filter { membership.invitationRoles[$0] != nil }.sorted { $0.hex < $1.hex }
         for member in invited {
-            guard let role = invitationRoles.removeValue(forKey: member), let current = chats[chatID] else { continue }
+            guard let role = membership.invitationRoles.removeValue(forKey: member), let current = chats[chatID] else { continue }
             await sendControl(.invitationRole(target: member, role: role), in: current)
             // A forged invitation stops at the control message, as a forged set-role does.
-            if forgedInvitationRoles.remove(member) == nil, role.isMarmotAdmin { adminInvitations[chatID, default: []].insert(member) }
+            if membership.forgedInvitationRoles.remove(member) == nil, role.isMarmotAdmin { membership.adminInvitations[chatID, default: []].insert(member) }
         }
     }
 
     /// An invitee we invited as owner or admin announced its join: the role needs the Marmot
     /// admin bit, which only a commit gives.
     func joinedWithInvitationRole(_ member: PublicKey, in chatID: String) async {
-        guard adminInvitations[chatID]?.remove(member) != nil, let chat = chats[chatID], chat.admins.contains(publicKey),
+        guard membership.adminInvitations[chatID]?.remove(member) != nil, let chat = chats[chatID], chat.admins.contains(publicKey),
               !chat.admins.contains(member)
         else { return }
         await commit(.admins(adding: [member], removing: [], label: "admins"), in: chat)

@@ -144,10 +144,10 @@ extension GroupCore {
         // A forged step-down stops at the control message (receivers judge it); leaving would
         // strand the group without its owner.
         guard !forged else { return }
-        leavingAfterStepDown.insert(chat.chatID)
+        membership.leavingAfterStepDown.insert(chat.chatID)
         await commit(.admins(adding: [], removing: [publicKey], label: "step down"), in: chat)
         // Neither in flight nor waiting for the epoch to settle: the step-down failed.
-        if commits[chat.chatID] == nil && deferredCommits[chat.chatID] == nil { leavingAfterStepDown.remove(chat.chatID) }
+        if commits.isIdle(in: chat.chatID) { membership.leavingAfterStepDown.remove(chat.chatID) }
     }
 
     /// After one of our commits is merged: joiners get the table; a stepped-down admin leaves.
@@ -164,7 +164,7 @@ extension GroupCore {
             // readable (MLS keeps no old epoch secrets): ask for the table again.
             if let chat = chats[chatID], !roleView(of: chat).known { await sendControl(.tableRequest, in: chat) }
         }
-        if leavingAfterStepDown.remove(chatID) != nil, let chat = chats[chatID], !chat.admins.contains(publicKey) {
+        if membership.leavingAfterStepDown.remove(chatID) != nil, let chat = chats[chatID], !chat.admins.contains(publicKey) {
             await leave(chat)
         }
     }
@@ -193,8 +193,8 @@ extension GroupCore {
                 // Like a chat message: made while our relays are unreachable (a partition), it
                 // waits in the outbox and goes out when they are back, so that the change reaches
                 // everyone instead of existing on our side only.
-                publishes[event.id.hex] = .control(chatID: chat.chatID, outstanding: Set(chat.relays))
-                outbox.track(event, relays: chat.relays)
+                traffic.publishes[event.id.hex] = .control(chatID: chat.chatID, outstanding: Set(chat.relays))
+                traffic.outbox.track(event, relays: chat.relays)
             }
             publishSigned(event, to: chat.relays)
         } catch {
@@ -227,7 +227,7 @@ extension GroupCore {
         do {
             control = try ControlMessage(json: received.rumor.content)
         } catch {
-            rejections.append(Rejection(
+            ui.rejections.append(Rejection(
                 eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
             changed("rejection \(error.code.name)")
             return

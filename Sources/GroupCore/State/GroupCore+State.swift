@@ -9,21 +9,21 @@ extension GroupCore {
         next.chatList = chats.values.filter { chatRelayConduct == nil && !channels.isFanOut($0.chatID) }.map(summary).sorted {
             ($0.lastMessageAt ?? 0, $1.chatID) > ($1.lastMessageAt ?? 0, $0.chatID)
         }
-        next.currentChat = currentChatID.flatMap { chats[$0] }.map(view)
-        next.busy = busy.keys.sorted().compactMap { busy[$0] }
-        next.errors = errors
-        next.failedPeers = failedPeers
-        next.pendingDecisions = decisions.values.sorted { $0.sequence < $1.sequence }.map(\.state)
-        next.rejections = rejections + roleRejections()
+        next.currentChat = ui.currentChatID.flatMap { chats[$0] }.map(view)
+        next.busy = ui.busy.keys.sorted().compactMap { ui.busy[$0] }
+        next.errors = ui.errors
+        next.failedPeers = ui.failedPeers
+        next.pendingDecisions = membership.decisions.values.sorted { $0.sequence < $1.sequence }.map(\.state)
+        next.rejections = ui.rejections + roleRejections()
         next.joinResults = joinResultsForState()
-        next.notifications = notifications.intents
-        next.chatEvents = chatEvents
+        next.notifications = ui.notifications.intents
+        next.chatEvents = ui.chatEvents
         next.channels = channelStates()
-        next.rev = published.rev
-        guard next != published else { return }
-        next.rev = published.rev + 1
-        published = next
-        let cause = causes.isEmpty ? "state" : causes.joined(separator: "; ")
+        next.rev = ui.published.rev
+        guard next != ui.published else { return }
+        next.rev = ui.published.rev + 1
+        ui.published = next
+        let cause = turn.causes.isEmpty ? "state" : turn.causes.joined(separator: "; ")
         emit(.update(AppUpdate(rev: next.rev, cause: cause, state: next)))
     }
 
@@ -43,7 +43,7 @@ extension GroupCore {
             me: everyone.first { $0.pubkey == publicKey }, isAdmin: chat.admins.contains(publicKey), description: chat.description,
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
-            isMuted: notifications.muted.contains(chat.chatID),
+            isMuted: ui.notifications.muted.contains(chat.chatID),
             roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
             link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
@@ -74,7 +74,7 @@ extension GroupCore {
                     // no chat of ours to the UI (a subscriber that left its channel is removed
                     // from it): nothing to tell.
                     if !channels.isFanOut(chatID) {
-                        chatEvents.append(ChatEvent(chatID: chatID, kind: leaveRequested.remove(chatID) != nil ? .left : .removed))
+                        ui.chatEvents.append(ChatEvent(chatID: chatID, kind: membership.leaveRequested.remove(chatID) != nil ? .left : .removed))
                     }
                 }
                 chat.isRemoved = true

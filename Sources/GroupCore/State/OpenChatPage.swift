@@ -23,7 +23,7 @@ extension GroupCore {
     /// The view of the open chat: its newest `openPage.shown` messages in `created_at` order, and
     /// whether older ones exist.
     func view(_ chat: ChatRecord) -> ChatViewState {
-        let shown = openPage.shown
+        let shown = ui.openPage.shown
         return ChatViewState(
             chatID: chat.chatID, groupName: chat.name, members: memberInfo(chat), isAdmin: chat.admins.contains(publicKey),
             epoch: chat.epoch, messages: Array(chat.messages.suffix(shown)), canLoadOlder: chat.messages.count > shown
@@ -33,12 +33,12 @@ extension GroupCore {
     /// One more page of the open chat; refused for a chat that is not open, nothing when the
     /// whole history already shows.
     func loadOlderMessages(_ chatID: String) {
-        guard let chat = chats[chatID], currentChatID == chatID else {
+        guard let chat = chats[chatID], ui.currentChatID == chatID else {
             fail(CoreError(.invalidAction, "chat \(chatID.prefix(8)) is not open"), chatID: chatID)
             return
         }
-        guard chat.messages.count > openPage.shown else { return }
-        openPage.pages += 1
+        guard chat.messages.count > ui.openPage.shown else { return }
+        ui.openPage.pages += 1
         changed("older messages in \(chatID.prefix(8))")
     }
 }
