@@ -164,6 +164,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TLSCodecTests", dependencies: ["TLSCodec", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ErrorCodesTests", dependencies: ["ErrorCodes"], swiftSettings: strict),
         .testTarget(
             name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),

@@ -31,17 +31,28 @@ extension CodedError {
 /// public typealias NostrError = ModuleError<NostrErrorDomain>
 /// extension NostrError.Code { public static let badSignature = Self("event.badSignature") }
 /// ```
-public struct ModuleError<Domain>: CodedError {
+public struct ModuleError<Domain>: CodedError, CustomDebugStringConvertible {
     public typealias Code = ErrorCode<Domain>
 
     public let code: Code
     /// Human-readable detail; not part of equality.
     public let reason: String
+    /// Where the error was made (the `#fileID` and `#line` of the initializer's caller), so a failure
+    /// far from its cause can be traced back to it. Not part of equality or hashing (errors are equal
+    /// by code), nor of `description` and `reason`: what reaches a user, a trace or a vector must not
+    /// change when a line moves. Only `debugDescription` shows it.
+    public let fileID: String
+    public let line: UInt
 
-    public init(_ code: Code, _ reason: String) {
+    public init(_ code: Code, _ reason: String, fileID: String = #fileID, line: UInt = #line) {
         self.code = code
         self.reason = reason
+        self.fileID = fileID
+        self.line = line
     }
+
+    /// The description followed by where the error was made: `event.badSignature: … (Nostr/Event.swift:42)`.
+    public var debugDescription: String { "\(description) (\(fileID):\(line))" }
 }
 
 // A code is stored (an app core's persisted errors) as its name alone: the domain is the type's.

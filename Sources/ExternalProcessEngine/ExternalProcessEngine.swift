@@ -11,12 +11,6 @@ package struct ExternalProcessEngine: ProtocolEngine {
     /// The member's clock and seeded stream, when the driver runs the engine on the world's.
     let world: WorldFeed?
 
-    init(driver: DriverProcess, instance: String, world: WorldFeed?) {
-        self.driver = driver
-        self.instance = instance
-        self.world = world
-    }
-
     private func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:]) async throws(EngineError)
         -> DriverReply
     {

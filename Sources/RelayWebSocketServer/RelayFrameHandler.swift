@@ -77,7 +77,9 @@ final class RelayFrameHandler: ChannelDuplexHandler {
             guard now >= owedUntil else {
                 guard !resumeScheduled else { return }
                 resumeScheduled = true
-                context.eventLoop.scheduleTask(deadline: owedUntil) { [self] in
+                // The handler and its context belong to this event loop, and so does the task: the
+                // isolated view lets the closure capture them without claiming they are Sendable.
+                context.eventLoop.assumeIsolated().scheduleTask(deadline: owedUntil) { [self] in
                     resumeScheduled = false
                     drain(context: context)
                     resumeHeldRead(context: context)

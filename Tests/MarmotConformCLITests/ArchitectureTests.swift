@@ -7,9 +7,8 @@ import Testing
     static func repositoryCheck() throws -> ArchitectureCheck {
         let root = try SourceImports.repositoryRoot()
         let doc = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
-        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         return ArchitectureCheck(
-            rows: try LayerTable.parse(doc), manifest: try ManifestTargets.parse(manifest),
+            rows: try LayerTable.parse(doc), manifest: try ManifestTargets.dump(root: root),
             sourceFolders: try SourceImports.targetFolders(root: root), imports: try SourceImports.all(root: root))
     }
 
@@ -25,26 +24,27 @@ import Testing
 
     // MARK: - The parsers
 
-    @Test func theManifestParserReadsTargetsProductsAndSkipsComments() throws {
-        let manifest = """
-            // targets: ["Fake"] in a comment
-            let package = Package(
-                name: "p",
-                products: [.executable(name: "tool", targets: ["Tool"])],
-                targets: [
-                    .target(name: "Base", swiftSettings: strict),  // a comment with ( and "quotes"
-                    .target(name: "Top", dependencies: ["Base", .product(name: "Crypto", package: "swift-crypto"),
-                                                         .target(name: "Other")]),
-                    .testTarget(name: "TopTests", dependencies: ["Top"]),
-                ]
-            )
+    @Test func theManifestDecoderReadsEveryDependencyForm() throws {
+        // The shape of `swift package dump-package` (SwiftPM 6), cut to what is decoded.
+        let json = """
+            {"name": "p", "targets": [
+              {"name": "Base", "type": "regular", "dependencies": []},
+              {"name": "Top", "type": "regular", "dependencies": [
+                {"byName": ["Base", null]},
+                {"product": ["Crypto", "swift-crypto", null, {"platformNames": ["linux"]}]},
+                {"target": ["Other", null]}]},
+              {"name": "TopTests", "type": "test", "dependencies": [{"byName": ["Top", null]}]}]}
             """
-        let targets = try ManifestTargets.parse(manifest)
-        #expect(targets == [
-            ManifestTarget(name: "Base", kind: "target", dependencies: []),
-            ManifestTarget(name: "Top", kind: "target", dependencies: ["Base", "Crypto", "Other"]),
-            ManifestTarget(name: "TopTests", kind: "testTarget", dependencies: ["Top"]),
-        ])
+        let targets = try ManifestTargets.decode(Data(json.utf8))
+        #expect(
+            targets == [
+                ManifestTarget(name: "Base", kind: "regular", dependencies: []),
+                ManifestTarget(name: "Top", kind: "regular", dependencies: ["Base", "Crypto", "Other"]),
+                ManifestTarget(name: "TopTests", kind: "test", dependencies: ["Top"]),
+            ])
+        // A dependency in a form not seen before is an error, not a name silently dropped.
+        let odd = #"{"targets": [{"name": "T", "type": "regular", "dependencies": [{}]}]}"#
+        #expect(throws: DecodingError.self) { try ManifestTargets.decode(Data(odd.utf8)) }
     }
 
     @Test func theImportScannerFindsEveryFormAndNamesTheLine() {
@@ -83,8 +83,8 @@ import Testing
                 LayerRow(target: "Top", layer: 1, mayImport: ["Base", "Foundation"], declaredUnused: []),
             ],
             manifest: [
-                ManifestTarget(name: "Base", kind: "target", dependencies: []),
-                ManifestTarget(name: "Top", kind: "target", dependencies: topDependencies),
+                ManifestTarget(name: "Base", kind: "regular", dependencies: []),
+                ManifestTarget(name: "Top", kind: "regular", dependencies: topDependencies),
             ],
             sourceFolders: folders,
             imports: [
@@ -99,7 +99,7 @@ import Testing
 
     @Test func anImportTheTableDoesNotAllowIsNamedWithFileAndLine() {
         let problems = Self.fixture(extraImports: [
-            ImportLine(file: "Sources/Base/B.swift", line: 7, target: "Base", module: "Yams"),
+            ImportLine(file: "Sources/Base/B.swift", line: 7, target: "Base", module: "Yams")
         ]).problems()
         #expect(problems.contains { $0.hasPrefix("Sources/Base/B.swift:7: Base imports Yams") })
     }

@@ -95,7 +95,10 @@ import Testing
         for label in ["alice", "bob", "carol"] {
             let engine = try #require(world.member(label)?.engine)
             let group = try #require(try await engine.groups().first)
-            digests[label] = try #require(try await engine.exactState(of: group.mlsGroupID).ratchetTreeDigest)
+            // Bound first: assigned straight into the dictionary's `String?` subscript, #require
+            // would resolve to its non-optional overload and check nothing.
+            let digest = try #require(try await engine.exactState(of: group.mlsGroupID).ratchetTreeDigest)
+            digests[label] = digest
         }
         // MDK runs on the world's clock through its shim, so however loaded the machine, both
         // engines stamp and judge events by the same virtual time.

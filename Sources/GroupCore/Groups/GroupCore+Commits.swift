@@ -141,7 +141,10 @@ extension GroupCore {
             case .asReceived:
                 let result = try await engine.processMessage(pending.event)
                 if case .commit = result {} else {
-                    note("engine answered \(result) for our own commit; merging it plainly")
+                    // A rejection is named by its description, as it was before errors recorded
+                    // where they were made: the line an error came from must not reach the trace.
+                    let answer = if case .rejected(let error) = result { "rejected(\(error))" } else { "\(result)" }
+                    note("engine answered \(answer) for our own commit; merging it plainly")
                     try await engine.mergePendingCommit(in: chat.mlsGroupID)
                 }
             case .plain:

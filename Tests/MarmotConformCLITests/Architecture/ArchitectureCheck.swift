@@ -89,15 +89,17 @@ struct ArchitectureCheck {
             let missingInManifest = expected.subtracting(target.dependencies).sorted()
             let missingInTable = target.dependencies.subtracting(expected).sorted()
             if !missingInManifest.isEmpty {
-                problems.append("Package.swift: \(row.target) does not declare \(missingInManifest.joined(separator: ", ")), "
-                    + "which docs/architecture.md lists")
+                problems.append(
+                    "Package.swift: \(row.target) does not declare \(missingInManifest.joined(separator: ", ")), "
+                        + "which docs/architecture.md lists")
             }
             if !missingInTable.isEmpty {
-                problems.append("Package.swift: \(row.target) declares \(missingInTable.joined(separator: ", ")), "
-                    + "which docs/architecture.md's row does not list")
+                problems.append(
+                    "Package.swift: \(row.target) declares \(missingInTable.joined(separator: ", ")), "
+                        + "which docs/architecture.md's row does not list")
             }
         }
-        let sourceKinds: Set<String> = ["target", "executableTarget", "systemLibrary", "macro", "plugin"]
+        let sourceKinds: Set<String> = ["regular", "executable", "system", "macro", "plugin"]
         for target in manifest where sourceKinds.contains(target.kind) && rowsByTarget[target.name] == nil {
             problems.append("Package.swift: target \(target.name) has no row in docs/architecture.md's layer table")
         }
