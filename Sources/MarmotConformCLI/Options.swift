@@ -89,7 +89,7 @@ struct RunnerOptions: ParsableArguments {
     /// What the runner needs for one invocation; `replay` passes no vector update and no
     /// determinism check, so that every recorded check is re-judged by the same pipeline as `run`.
     func request(
-        repo: Repository, ledger: URL, selection: String, seeds: [UInt64], capsules: URL, versions: [String: String],
+        repo: Repository, ledger: URL, selection: EngineSelection, seeds: [UInt64], capsules: URL, versions: [String: String],
         updateVectors: Bool = false, checkDeterminism: Bool = false
     ) throws -> RunRequest {
         var request = RunRequest(

@@ -133,7 +133,7 @@ extension MarmotConform {
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: plan.repo, ledger: plan.ledgerURL, selection: engine.rawValue, seeds: plan.seeds, capsules: plan.capsuleURL,
+                repo: plan.repo, ledger: plan.ledgerURL, selection: engine, seeds: plan.seeds, capsules: plan.capsuleURL,
                 versions: versions, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
         }
 
@@ -222,7 +222,7 @@ extension MarmotConform {
 
         func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine.rawValue, seeds: [loaded.recorded.seed],
+                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine, seeds: [loaded.recorded.seed],
                 capsules: loaded.repo.root.appendingPathComponent("run/capsules/replays"), versions: versions)
         }
 

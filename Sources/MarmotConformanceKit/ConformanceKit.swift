@@ -63,14 +63,14 @@ public struct ConformanceKit: Sendable {
     /// Everything a run needs before any engine starts (synchronous: Swift 6.3.1 crashed splitting
     /// long async functions in release builds).
     func prepare(_ paths: [String], seeds: [UInt64]) throws(KitError) -> ([(Scenario, text: String)], RunRequest) {
-        guard engine != "mixed", !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
+        guard engine != EngineSelection.mixedWord, !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
         guard let claimed = SpecProfile(rawValue: profile) else {
             throw KitError(.badOption, "unknown profile '\(profile)' (\(SpecProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard !seeds.isEmpty else { throw KitError(.badOption, "no seed") }
         let scenarios = try KitFiles.load(paths, root: root)
         var request = RunRequest(
-            selection: engine, seeds: seeds, updateVectors: false, checkDeterminism: false,
+            selection: EngineSelection(engine: engine), seeds: seeds, updateVectors: false, checkDeterminism: false,
             vectorsDirectory: root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
             ledger: try KitFiles.ledger(root), engineVersions: [engine: version], today: today)
         request.profile = claimed
