@@ -4,6 +4,7 @@ import DeterministicScheduler
 import Dispatch
 import EngineInterface
 import ExternalProcessEngine
+import ProcessSupport
 import NativeSwiftEngine
 import Foundation
 import ScenarioRunner
