@@ -83,7 +83,7 @@ struct EngineSession {
     var versions: [String: String] = [:]
     /// Unix time of virtual zero, the same for every engine: MDK runs on the world's clock too (its
     /// driver's world shim), so every run replays byte for byte.
-    var epoch: UInt64 = 1_700_000_000
+    var epoch: UInt64 = RunPlan.epochUnixSeconds
     var shutdowns: [@Sendable () async -> Void] = []
 
     /// Starts what `selections` need (each once): ours in process, every other engine's driver.

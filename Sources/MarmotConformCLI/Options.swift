@@ -83,7 +83,7 @@ struct RunnerOptions: ParsableArguments {
     /// started in (call before `Repository.enter()`).
     func locate() throws -> (repo: Repository, ledger: URL) {
         let repo = try repository.locateOrExit()
-        return (repo, repo.input(ledger ?? "known-defects.yaml"))
+        return (repo, repo.input(ledger ?? RunPlan.ledgerFile))
     }
 
     /// What the runner needs for one invocation; `replay` passes no vector update and no
@@ -94,8 +94,8 @@ struct RunnerOptions: ParsableArguments {
     ) throws -> RunRequest {
         var request = RunRequest(
             selection: selection, seeds: seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
-            vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
-            ledger: try DefectLedgerFile.load(ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
+            vectorsDirectory: RunPlan.vectorsDirectory(root: repo.root), capsuleDirectory: capsules,
+            ledger: try RunPlan.ledger(at: ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
         request.reproducePath = repo.absolutePath
         request.profile = profile
         return request
