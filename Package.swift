@@ -59,13 +59,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Engines: the interface, and the client for out-of-process drivers (the only swift-subprocess user).
+        // Child processes (the only swift-subprocess importer): one-shot runs, line-spoken children, the live set.
+        .target(name: "ProcessSupport", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], swiftSettings: strict),
+
+        // Engines: the interface, the driver protocol both of its sides share (methods and records),
+        // and the client for out-of-process drivers.
         .target(name: "EngineInterface", dependencies: ["ErrorCodes", "Nostr"], swiftSettings: strict),
         .target(
+            name: "DriverProtocol", dependencies: ["EngineInterface", "Nostr", "Base64Encoding", "HexEncoding"], swiftSettings: strict
+        ),
+        .target(
             name: "ExternalProcessEngine",
-            dependencies: [
-                "EngineInterface", "ErrorCodes", "Nostr", "Base64Encoding", .product(name: "Subprocess", package: "swift-subprocess"),
-            ],
+            dependencies: ["DriverProtocol", "EngineInterface", "ErrorCodes", "Nostr", "Base64Encoding", "ProcessSupport"],
             swiftSettings: strict
         ),
 
@@ -80,7 +85,7 @@ let package = Package(
         // (`marmot-conform driver swift`), the ExternalProcessEngine's peer.
         .target(
             name: "DriverService",
-            dependencies: ["EngineInterface", "ExternalProcessEngine", "Nostr", "DeterministicScheduler", "HexEncoding", "Base64Encoding"],
+            dependencies: ["EngineInterface", "DriverProtocol", "Nostr", "DeterministicScheduler", "HexEncoding", "Base64Encoding"],
             swiftSettings: strict
         ),
 
@@ -128,7 +133,7 @@ let package = Package(
             dependencies: [
                 "Nostr", "ScenarioModel", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
                 "DriverService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "InMemoryRelay", "DeterministicScheduler",
+                "InMemoryRelay", "DeterministicScheduler", "ProcessSupport",
                 "RelayWebSocketServer",
             ],
             swiftSettings: strict
@@ -143,15 +148,15 @@ let package = Package(
 
         // Fuzzing: the untrusted-input decoders as targets (library), and their libFuzzer entry
         // point / corpus replayer (built with -sanitize=fuzzer only by ci/fuzz).
-        .target(name: "FuzzTargets", dependencies: ["ExternalProcessEngine", "Marmot", "MLS", "NativeSwiftEngine", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
+        .target(name: "FuzzTargets", dependencies: ["DriverProtocol", "Marmot", "MLS", "NativeSwiftEngine", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
         .executableTarget(name: "MarmotFuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
 
         // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
         .executableTarget(name: "MLSBench", dependencies: ["MLS"], swiftSettings: strict),
 
         // Test-only helpers: vector loading, hostile-input mutators, peer scripts run in the venv (through
-        // ExternalProcessEngine's ChildProcess, swift-subprocess's one importer).
-        .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding", "ExternalProcessEngine"], swiftSettings: strict),
+        // ProcessSupport's ChildProcess, swift-subprocess's one importer).
+        .target(name: "ConformanceTestSupport", dependencies: ["HexEncoding", "ProcessSupport"], swiftSettings: strict),
         // Test-only: engine-agnostic member/group steps shared by the interop and native-engine tests.
         .target(
             name: "EngineTestSupport", dependencies: ["ConformanceTestSupport", "EngineInterface", "Nostr"],
@@ -175,7 +180,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ExternalProcessEngineTests",
-            dependencies: ["ExternalProcessEngine", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport"],
+            dependencies: [
+                "ExternalProcessEngine", "DriverProtocol", "ProcessSupport", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 // Runs a Python script from the project's venv (created by ci/setup) as a subprocess, so that
 // tests can check our output against real peers (nostr-sdk, mdk-python).
-import ExternalProcessEngine
+import ProcessSupport
 import Foundation
 
 package enum PythonVenv {

@@ -1,6 +1,6 @@
 import Base64Encoding
 import EngineInterface
-import ExternalProcessEngine
+import DriverProtocol
 import HexEncoding
 import Nostr
 

@@ -1,5 +1,4 @@
 import EngineInterface
-import ExternalProcessEngine
 import Nostr
 
 /// The driver side of docs/driver-protocol.md: serves engine instances made by a factory to a

@@ -1,6 +1,6 @@
 import Base64Encoding
 import EngineInterface
-import ExternalProcessEngine
+import DriverProtocol
 import Nostr
 
 /// One engine method call: the request's params to a ``ProtocolEngine`` call, its answer to the

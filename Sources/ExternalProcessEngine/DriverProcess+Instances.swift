@@ -1,3 +1,4 @@
+import DriverProtocol
 import EngineInterface
 import Nostr
 

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import EngineInterface
 import Nostr
-import Subprocess
+import DriverProtocol
+import ProcessSupport
 
 /// One running driver process speaking docs/driver-protocol.md over its stdin/stdout. It may host many
 /// engine instances (``makeEngine(instance:encryptionKey:config:world:)``); requests from all of them

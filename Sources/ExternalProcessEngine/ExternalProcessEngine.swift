@@ -1,4 +1,5 @@
 import Base64Encoding
+import DriverProtocol
 import EngineInterface
 import Nostr
 
@@ -181,13 +182,6 @@ package struct ExternalProcessEngine: ProtocolEngine {
     package func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8] {
         let reply = try await call(.decryptGroupImage, ["encrypted_data": .string(Base64.encode(encrypted)), "image": image.jsonValue])
         return try reply.base64("image_data")
-    }
-}
-
-extension GroupImage {
-    /// Image object (docs/driver-protocol.md, "Value conventions").
-    package var jsonValue: JSONValue {
-        .object(["hash": .string(hash.hexString), "key": .string(key.hexString), "nonce": .string(nonce.hexString)])
     }
 }
 

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// How long a driver request may wait, measured in the driver's progress rather than in wall-clock
 /// time, so that a slow or loaded machine never turns a healthy call into a timeout while a hung driver
@@ -98,25 +97,5 @@ enum ProcessCPUTime {
         #else
         return false
         #endif
-    }
-}
-
-/// Every driver process this process started and that has not exited, so that the runner can take
-/// them down with it when it is interrupted (drivers also exit on their own when their parent dies).
-package final class LiveDrivers: Sendable {
-    package static let shared = LiveDrivers()
-    private let pids = Mutex<Set<pid_t>>([])
-
-    func insert(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
-    func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
-
-    /// The drivers still running.
-    package var running: Set<pid_t> { pids.withLock { $0 } }
-
-    /// Sends SIGTERM to every driver still running, for a runner that is being terminated: a driver
-    /// then removes its run directory and exits. One that cannot (stuck in native code) still exits
-    /// within a second once the runner is gone, by its parent watch (docs/driver-protocol.md).
-    package func terminateAll() {
-        for pid in running { kill(pid, SIGTERM) }
     }
 }

@@ -2,7 +2,7 @@
 // value out. A trap, a hang or unbounded memory is the bug a fuzzer reports; a thrown error is the
 // expected answer to garbage. The same table drives the libFuzzer entry point (`marmot-fuzz`
 // built with -sanitize=fuzzer), the corpus replay and the regression test over committed inputs.
-import ExternalProcessEngine
+import DriverProtocol
 import Marmot
 import MLS
 import NativeSwiftEngine

@@ -2,6 +2,8 @@
 import ArgumentParser
 import ExternalProcessEngine
 import Foundation
+import ScenarioModel
+import ScenarioRunner
 
 extension MarmotConform {
     struct CheckDriver: AsyncParsableCommand {
@@ -32,10 +34,10 @@ extension MarmotConform {
             let words = command.count == 1 ? (CommandWords.split(command[0]) ?? []) : command
             guard let first = words.first else { throw usageError("check-driver needs a driver command or an engine name") }
             if words.count == 1 {
-                switch first {
-                case "swift": return try context.command(for: EngineSelection(kind: .driver(command: "marmot-conform driver swift")))
-                case "mdk": return try context.command(for: .mdk)
-                default: if let defined = context.definitions[first] { return context.command(defined) }
+                switch EngineName(rawValue: first) {
+                case .swift?: return try context.command(for: EngineSelection(kind: .driver(command: "marmot-conform driver swift")))
+                case .mdk?: return try context.command(for: .mdk)
+                case nil: if let defined = context.definitions[first] { return context.command(defined) }
                 }
             }
             let line = words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")

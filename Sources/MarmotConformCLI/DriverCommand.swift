@@ -2,6 +2,7 @@
 // `driver:` command line (docs/engines.md).
 import Foundation
 import ScenarioModel
+import ScenarioRunner
 
 /// A driver process to start: its program, arguments and environment.
 struct DriverCommand: CustomStringConvertible {
@@ -27,7 +28,7 @@ struct DriverCommand: CustomStringConvertible {
         var variables: [String: String?] = ["PYTHONHASHSEED": "0"]
         if FileManager.default.fileExists(atPath: shim) { variables["LD_PRELOAD"] = shim }
         if let custom = environment[mdkOverrideVariable], let words = CommandWords.split(custom), let first = words.first {
-            return Self(name: "mdk", executable: first, arguments: Array(words.dropFirst()), environment: variables)
+            return Self(name: EngineName.mdk.rawValue, executable: first, arguments: Array(words.dropFirst()), environment: variables)
         }
         let python = root.appendingPathComponent(".venv/bin/python").path
         let driver = root.appendingPathComponent("drivers/mdk/driver.py").path
@@ -40,7 +41,7 @@ struct DriverCommand: CustomStringConvertible {
         guard variables["LD_PRELOAD"] != nil else {
             throw Engines.Unavailable(description: "no world shim at \(shim): run ci/setup (MDK runs only on the world's clock and seed)")
         }
-        return Self(name: "mdk", executable: python, arguments: [driver], environment: variables)
+        return Self(name: EngineName.mdk.rawValue, executable: python, arguments: [driver], environment: variables)
     }
 }
 
@@ -74,15 +75,16 @@ struct EngineContext {
     /// How to start `engine`'s driver.
     func command(for engine: EngineSelection) throws -> DriverCommand {
         switch engine.kind {
-        case .swift, .mixed, .assignment:
+        case .builtIn(.swift), .mixed, .assignment:
             throw Engines.Unavailable(description: "\(engine.rawValue) has no driver")
-        case .mdk:
-            if let defined = definitions["mdk"] { return command(defined) }
+        case .builtIn(.mdk):
+            if let defined = definitions[EngineName.mdk.rawValue] { return command(defined) }
             return try DriverCommand.mdk(root: repo.root)
         case .named(let name):
             guard let defined = definitions[name] else {
-                let known = (["swift", "mdk", "mixed"] + definitions.entries.map(\.name)).joined(separator: ", ")
-                throw usageError("unknown engine '\(name)': built in are swift, mdk and mixed; "
+                let builtIn = EngineName.allCases.map(\.rawValue) + [EngineSelection.mixedWord]
+                let known = (builtIn + definitions.entries.map(\.name)).joined(separator: ", ")
+                throw usageError("unknown engine '\(name)': built in are \(builtIn.dropLast().joined(separator: ", ")) and \(EngineSelection.mixedWord); "
                     + (file.map { "\(repo.display($0)) defines \(definitions.entries.map(\.name).joined(separator: ", "))" } ?? "no engines file (engines.yaml or --engines FILE)")
                     + " (known: \(known)); a one-off driver is --engine driver:'CMD ARGS'")
             }

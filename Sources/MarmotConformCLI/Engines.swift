@@ -4,6 +4,7 @@ import DeterministicScheduler
 import Dispatch
 import EngineInterface
 import ExternalProcessEngine
+import ProcessSupport
 import NativeSwiftEngine
 import Foundation
 import ScenarioRunner
@@ -82,7 +83,7 @@ struct EngineSession {
     var versions: [String: String] = [:]
     /// Unix time of virtual zero, the same for every engine: MDK runs on the world's clock too (its
     /// driver's world shim), so every run replays byte for byte.
-    var epoch: UInt64 = 1_700_000_000
+    var epoch: UInt64 = RunPlan.epochUnixSeconds
     var shutdowns: [@Sendable () async -> Void] = []
 
     /// Starts what `selections` need (each once): ours in process, every other engine's driver.
@@ -92,11 +93,11 @@ struct EngineSession {
         var session = EngineSession()
         // Our engine runs in process, so it is always there for members that pin it (`engine:
         // swift`, as a hostile member does) whatever the selection.
-        session.engines.entries["swift"] = Engines.swift
+        session.engines.entries[EngineSelection.swift.rawValue] = Engines.swift
         let engines = selections.flatMap(\.engines)
         for engine in engines where session.versions[engine.rawValue] == nil {
             guard engine != .swift else {
-                session.versions["swift"] = "0.1"
+                session.versions[EngineSelection.swift.rawValue] = "0.1"
                 continue
             }
             let command = try context.command(for: engine)
@@ -107,12 +108,14 @@ struct EngineSession {
         }
         if selections.contains(.mixed) || engines.count > 1 {
             // What a ledger entry for mixed (and matrix) runs names as its version: every engine taking part.
-            session.versions["mixed"] = session.versions.filter { $0.key != "mixed" }.sorted { $0.key < $1.key }
+            let mixed = EngineSelection.mixed.rawValue
+            session.versions[mixed] = session.versions.filter { $0.key != mixed }.sorted { $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: " + ")
         }
         // A matrix cell reproduced with `--engine matrix:…` carries the version the matrix gave it.
-        for selection in selections where selection.rawValue.hasPrefix(EngineSelection.assignmentPrefix) {
-            session.versions[selection.rawValue] = session.versions["mixed"]
+        for selection in selections {
+            guard case .assignment = selection.kind else { continue }
+            session.versions[selection.rawValue] = session.versions[EngineSelection.mixed.rawValue]
         }
         return session
     }

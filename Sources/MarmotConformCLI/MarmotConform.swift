@@ -114,34 +114,21 @@ struct ScenarioFile {
 }
 
 enum ScenarioFiles {
-    /// A folder holding this file is a family with its own CI line (e.g. `scenarios/scale/`, whose
-    /// worlds of 100+ members take minutes): `run scenarios` skips it, `run scenarios/scale` runs it.
-    static let separateLineMarker = "SEPARATE-CI-LINE"
-
-    /// The YAML files named by `paths` (resolved as `Repository.input` does), folders searched
-    /// recursively, in a stable order. A path that does not exist, or a folder with no scenario,
-    /// stops the command: an empty selection must not "pass".
+    /// The YAML files named by `paths` (resolved as `Repository.input` does), selected as
+    /// `RunPlan.select` does (folders searched recursively in a stable order, families on a CI line
+    /// of their own left out unless named). A path that does not exist, or a folder with no
+    /// scenario, stops the command: an empty selection must not "pass".
     static func collect(_ paths: [String], in repo: Repository) throws -> [ScenarioFile] {
         var out: [ScenarioFile] = []
-        let fm = FileManager.default
         for path in paths {
             let url = repo.input(path)
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else {
+            switch RunPlan.select(url) {
+            case nil:
                 throw usageError("no such file or folder: \(path)")
-            }
-            if isDir.boolValue {
-                let entries = (try? fm.subpathsOfDirectory(atPath: url.path)) ?? []
-                // Families that run on a CI line of their own (a marker file in their folder) are
-                // left out of a folder search above them, and run when named.
-                let separate = entries.filter { ($0 as NSString).lastPathComponent == separateLineMarker }
-                    .map { ($0 as NSString).deletingLastPathComponent + "/" }
-                let found = entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-                    .filter { entry in !separate.contains { entry.hasPrefix($0) } }.sorted()
-                    .map { url.appendingPathComponent($0) }
-                guard !found.isEmpty else { throw usageError("no scenario (*.yaml, *.yml) under \(path)") }
-                out += found.map { ScenarioFile(url: $0, name: repo.display($0)) }
-            } else {
+            case .folder(let entries)?:
+                guard !entries.isEmpty else { throw usageError("no scenario (*.yaml, *.yml) under \(path)") }
+                out += entries.map { url.appendingPathComponent($0) }.map { ScenarioFile(url: $0, name: repo.display($0)) }
+            case .file?:
                 out.append(ScenarioFile(url: url, name: repo.display(url)))
             }
         }

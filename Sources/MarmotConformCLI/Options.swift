@@ -83,19 +83,19 @@ struct RunnerOptions: ParsableArguments {
     /// started in (call before `Repository.enter()`).
     func locate() throws -> (repo: Repository, ledger: URL) {
         let repo = try repository.locateOrExit()
-        return (repo, repo.input(ledger ?? "known-defects.yaml"))
+        return (repo, repo.input(ledger ?? RunPlan.ledgerFile))
     }
 
     /// What the runner needs for one invocation; `replay` passes no vector update and no
     /// determinism check, so that every recorded check is re-judged by the same pipeline as `run`.
     func request(
-        repo: Repository, ledger: URL, selection: String, seeds: [UInt64], capsules: URL, versions: [String: String],
+        repo: Repository, ledger: URL, selection: EngineSelection, seeds: [UInt64], capsules: URL, versions: [String: String],
         updateVectors: Bool = false, checkDeterminism: Bool = false
     ) throws -> RunRequest {
         var request = RunRequest(
             selection: selection, seeds: seeds, updateVectors: updateVectors, checkDeterminism: checkDeterminism,
-            vectorsDirectory: repo.root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
-            ledger: try DefectLedgerFile.load(ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
+            vectorsDirectory: RunPlan.vectorsDirectory(root: repo.root), capsuleDirectory: capsules,
+            ledger: try RunPlan.ledger(at: ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
         request.reproducePath = repo.absolutePath
         request.profile = profile
         return request

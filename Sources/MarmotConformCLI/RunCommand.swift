@@ -133,7 +133,7 @@ extension MarmotConform {
 
         func request(_ plan: Plan, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: plan.repo, ledger: plan.ledgerURL, selection: engine.rawValue, seeds: plan.seeds, capsules: plan.capsuleURL,
+                repo: plan.repo, ledger: plan.ledgerURL, selection: engine, seeds: plan.seeds, capsules: plan.capsuleURL,
                 versions: versions, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
         }
 
@@ -222,7 +222,7 @@ extension MarmotConform {
 
         func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
             try options.request(
-                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine.rawValue, seeds: [loaded.recorded.seed],
+                repo: loaded.repo, ledger: loaded.ledgerURL, selection: loaded.engine, seeds: [loaded.recorded.seed],
                 capsules: loaded.repo.root.appendingPathComponent("run/capsules/replays"), versions: versions)
         }
 
@@ -276,19 +276,6 @@ extension Repository {
 
 enum Today {
     /// The UTC date, for ledger expiry (the CLI is where the wall clock may be read).
-    static var string: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
-    }
+    static var string: String { RunPlan.day(Date()) }
 }
 
-enum DefectLedgerFile {
-    /// The ledger at `url`; none when the file does not exist.
-    static func load(_ url: URL) throws -> DefectLedger {
-        guard FileManager.default.fileExists(atPath: url.path) else { return DefectLedger(entries: []) }
-        return try DefectLedger(yaml: try String(contentsOf: url, encoding: .utf8), file: url.path)
-    }
-}

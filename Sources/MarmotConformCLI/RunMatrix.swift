@@ -10,8 +10,8 @@ extension MarmotConform.Run {
     struct MatrixColumn {
         let scenario: Scenario
         let text: String
-        let assignment: [String]
-        let selection: String
+        let assignment: [EngineSelection]
+        let selection: EngineSelection
     }
 
     var matrixEngines: [EngineSelection] { options.engineList?.engines ?? [.swift, .mdk] }
@@ -33,12 +33,11 @@ extension MarmotConform.Run {
 
     /// Every scenario's columns, and the report with its rows (cells still empty).
     func matrixPlan(_ plan: Plan, session: EngineSession) -> ([MatrixColumn], MatrixReport) {
-        let names = matrixEngines.map(\.rawValue)
-        var report = MatrixReport(engines: names, seed: plan.seeds.first ?? 1)
+        var report = MatrixReport(engines: matrixEngines.map(\.rawValue), seed: plan.seeds.first ?? 1)
         var columns: [MatrixColumn] = []
         for (scenario, text) in plan.scenarios {
             let free = InteropMatrix.freeMembers(of: scenario)
-            let (assignments, coverage) = InteropMatrix.assignments(members: free.count, engines: names)
+            let (assignments, coverage) = InteropMatrix.assignments(members: free.count, engines: matrixEngines)
             report.rows.append(.init(scenario: scenario.name, file: scenario.file, members: free, coverage: coverage, cells: []))
             for assignment in assignments {
                 columns.append(MatrixColumn(
@@ -52,14 +51,14 @@ extension MarmotConform.Run {
     /// The run's engine name for an assignment: one engine for all is that engine, the assignment
     /// `mixed` makes is `mixed` (so the ledger entries, pinned fingerprints and reproduce commands
     /// of those runs apply unchanged), anything else `matrix:a,b,…`.
-    static func selection(for assignment: [String], scenario: Scenario, session: EngineSession) -> String {
+    static func selection(for assignment: [EngineSelection], scenario: Scenario, session: EngineSession) -> EngineSelection {
         if let first = assignment.first, assignment.allSatisfy({ $0 == first }) { return first }
-        if assignment.isEmpty { return "swift" }
-        let explicit = EngineSet.assignmentPrefix + assignment.joined(separator: ",")
-        if Set(assignment) == ["swift", "mdk"],
-            session.engines.assignment(for: scenario, selection: "mixed") == session.engines.assignment(for: scenario, selection: explicit)
+        if assignment.isEmpty { return .swift }
+        let explicit = EngineSelection(kind: .assignment(assignment))
+        if Set(assignment) == Set(EngineSelection.mixed.engines),
+            session.engines.assignment(for: scenario, selection: .mixed) == session.engines.assignment(for: scenario, selection: explicit)
         {
-            return "mixed"
+            return .mixed
         }
         return explicit
     }
@@ -67,7 +66,7 @@ extension MarmotConform.Run {
     func matrixRequest(_ plan: Plan, column: MatrixColumn, versions: [String: String]) throws -> RunRequest {
         var versions = versions
         // A matrix cell's version, for the ledger: every engine of the session (as for mixed).
-        versions[column.selection] = versions[column.selection] ?? versions["mixed"]
+        versions[column.selection.rawValue] = versions[column.selection.rawValue] ?? versions[EngineSelection.mixed.rawValue]
         return try options.request(
             repo: plan.repo, ledger: plan.ledgerURL, selection: column.selection, seeds: plan.seeds, capsules: plan.capsuleURL,
             versions: versions, checkDeterminism: checkDeterminism)
@@ -77,7 +76,7 @@ extension MarmotConform.Run {
         var report = report
         for (column, runs) in cells {
             guard let index = report.rows.firstIndex(where: { $0.file == column.scenario.file }) else { continue }
-            report.rows[index].cells += runs.map { MatrixCell(run: $0, assignment: column.assignment) }
+            report.rows[index].cells += runs.map { MatrixCell(run: $0, assignment: column.assignment.map(\.rawValue)) }
         }
         try Reports.write(progress.timed, junit: plan.junit, json: plan.json)
         Console.line(report.text)

@@ -63,15 +63,15 @@ public struct ConformanceKit: Sendable {
     /// Everything a run needs before any engine starts (synchronous: Swift 6.3.1 crashed splitting
     /// long async functions in release builds).
     func prepare(_ paths: [String], seeds: [UInt64]) throws(KitError) -> ([(Scenario, text: String)], RunRequest) {
-        guard engine != "mixed", !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
+        guard engine != EngineSelection.mixedWord, !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
         guard let claimed = SpecProfile(rawValue: profile) else {
             throw KitError(.badOption, "unknown profile '\(profile)' (\(SpecProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard !seeds.isEmpty else { throw KitError(.badOption, "no seed") }
         let scenarios = try KitFiles.load(paths, root: root)
         var request = RunRequest(
-            selection: engine, seeds: seeds, updateVectors: false, checkDeterminism: false,
-            vectorsDirectory: root.appendingPathComponent("vectors/scenarios"), capsuleDirectory: capsules,
+            selection: EngineSelection(engine: engine), seeds: seeds, updateVectors: false, checkDeterminism: false,
+            vectorsDirectory: RunPlan.vectorsDirectory(root: root), capsuleDirectory: capsules,
             ledger: try KitFiles.ledger(root), engineVersions: [engine: version], today: today)
         request.profile = claimed
         return (scenarios, request)
@@ -115,13 +115,7 @@ public struct KitRandom: RandomNumberGenerator, Sendable {
 /// The wall clock, read outside every run: ledger expiry only. The world's epoch is the CLI's,
 /// so that pinned fingerprints hold for runs through the kit too.
 enum KitClock {
-    static let epoch: UInt64 = 1_700_000_000
+    static let epoch = RunPlan.epochUnixSeconds
 
-    static var today: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
-    }
+    static var today: String { RunPlan.day(Date()) }
 }

@@ -1,6 +1,7 @@
-// Scenario files and the ledger of a marmot-conform checkout, as the CLI selects them: a folder is
-// searched recursively in a stable order, leaving out families on a CI line of their own (a
-// `SEPARATE-CI-LINE` file) unless named; a selection with no scenario is an error, never a pass.
+// Scenario files and the ledger of a marmot-conform checkout, selected by the runner's `RunPlan` as
+// the CLI selects them: a folder is searched recursively in a stable order, leaving out families on
+// a CI line of their own (a `SEPARATE-CI-LINE` file) unless named; a selection with no scenario is
+// an error, never a pass. Paths are taken from the checkout's root.
 import Foundation
 import ScenarioModel
 import ScenarioRunner
@@ -25,27 +26,23 @@ enum KitFiles {
 
     /// Root-relative names of the scenario files at `path`.
     static func files(_ path: String, root: URL) throws(KitError) -> [String] {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) else {
+        switch RunPlan.select(root.appendingPathComponent(path)) {
+        case nil:
             throw KitError(.badPath, "no such file or folder under \(root.path): \(path)")
+        case .file?:
+            return [path]
+        case .folder(let found)?:
+            guard !found.isEmpty else { throw KitError(.badPath, "no scenario (*.yaml, *.yml) under \(path)") }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            return found.map { "\(base)/\($0)" }
         }
-        guard isDirectory.boolValue else { return [path] }
-        let entries = ((try? fm.subpathsOfDirectory(atPath: root.appendingPathComponent(path).path)) ?? []).sorted()
-        let separate = entries.filter { ($0 as NSString).lastPathComponent == "SEPARATE-CI-LINE" }
-            .map { ($0 as NSString).deletingLastPathComponent + "/" }
-        let found = entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.filter { entry in !separate.contains { entry.hasPrefix($0) } }
-        guard !found.isEmpty else { throw KitError(.badPath, "no scenario (*.yaml, *.yml) under \(path)") }
-        let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-        return found.map { "\(base)/\($0)" }
     }
 
-    /// The checkout's known-defects ledger (none when the file is absent).
+    /// The checkout's known-defects ledger (none when the file is absent; one that is there and
+    /// cannot be read is an error, as in the CLI, not an empty ledger).
     static func ledger(_ root: URL) throws(KitError) -> DefectLedger {
-        let url = root.appendingPathComponent("known-defects.yaml")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return DefectLedger(entries: []) }
         do {
-            return try DefectLedger(yaml: text, file: url.path)
+            return try RunPlan.ledger(at: root.appendingPathComponent(RunPlan.ledgerFile))
         } catch {
             throw KitError(.badLedger, "\(error)")
         }

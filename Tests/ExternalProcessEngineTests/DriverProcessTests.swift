@@ -4,6 +4,7 @@ import Glibc
 import ConformanceTestSupport
 import EngineInterface
 import ExternalProcessEngine
+import ProcessSupport
 import Testing
 
 /// The client's handling of drivers that misbehave, using /bin/sh scripts as stand-in drivers.

@@ -1,5 +1,5 @@
 import ConformanceTestSupport
-import ExternalProcessEngine
+import DriverProtocol
 import Foundation
 import Testing
 
@@ -12,7 +12,7 @@ import Testing
 
     /// Method names as written in the client's source: `case x = "name"` in DriverMethod.swift.
     private static func methodNamesInSource() throws -> Set<String> {
-        let source = try read("Sources/ExternalProcessEngine/DriverMethod.swift")
+        let source = try read("Sources/DriverProtocol/DriverMethod.swift")
         let pattern = try NSRegularExpression(pattern: #"case\s+`?\w+`?\s*=\s*"([a-z_]+)""#)
         let range = NSRange(source.startIndex..., in: source)
         return Set(pattern.matches(in: source, range: range).compactMap { match in

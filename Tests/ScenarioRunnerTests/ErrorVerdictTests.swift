@@ -20,7 +20,7 @@ import Testing
 
         """
 
-    static func run(_ engines: EngineSet, selection: String) async throws -> ScenarioRun {
+    static func run(_ engines: EngineSet, selection: EngineSelection) async throws -> ScenarioRun {
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
         return await executor.execute(try Scenario(yaml: scenario, file: "errors.yaml"), seed: 1, selection: selection, reproduce: "-").run
     }
@@ -33,13 +33,13 @@ import Testing
         let engines = EngineSet(["fake": EngineSet.Entry(factory: { context in
             try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
         }, deterministic: false)])
-        let first = try await Self.run(engines, selection: "fake")
+        let first = try await Self.run(engines, selection: EngineSelection(engine: "fake"))
         #expect(first.verdict == .error)
         #expect(first.verdict.failsTheRun)
         #expect(first.notRun == nil)
         let reason = first.checks.filter { $0.verdict == .error }.map(\.detail).joined()
         #expect(reason.contains("driver_died"), "\(first.checks)")
-        let second = try await Self.run(engines, selection: "fake")
+        let second = try await Self.run(engines, selection: EngineSelection(engine: "fake"))
         #expect(second.verdict == .error)
         #expect(second.checks.contains { $0.check == "members' engines start" && $0.verdict == .error })
         let summary = RunSummary([first, second])
@@ -73,7 +73,7 @@ import Testing
                     stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
             }, deterministic: true)])
             let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
-            return await executor.execute(try Scenario(yaml: text, file: "restart-error.yaml"), seed: 1, selection: "swift", reproduce: "-").run
+            return await executor.execute(try Scenario(yaml: text, file: "restart-error.yaml"), seed: 1, selection: .swift, reproduce: "-").run
         }
         let failing = try await run(failingRestarts: true)
         #expect(failing.verdict == .error, "\(failing.checks)")
@@ -90,7 +90,7 @@ import Testing
         let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
             GroupsTimeOutEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
         }, deterministic: true)])
-        let run = try await Self.run(engines, selection: "swift")
+        let run = try await Self.run(engines, selection: .swift)
         #expect(run.verdict == .error)
         for name in ["converged", "no member ahead", "read members' outcome", "engines answered"] {
             let check = try #require(run.checks.first { $0.check == name }, "\(name) missing")
@@ -105,7 +105,7 @@ import Testing
         let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
             NoGroupsEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
         }, deterministic: true)])
-        let run = try await Self.run(engines, selection: "swift")
+        let run = try await Self.run(engines, selection: .swift)
         #expect(run.verdict == .unsupported)
         #expect(run.notRun?.contains("group.create") == true)
         #expect(!run.verdict.failsTheRun)

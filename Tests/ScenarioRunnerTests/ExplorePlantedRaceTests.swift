@@ -46,7 +46,7 @@ import Testing
         let explorer = try Self.explorer(seed: 3)
         let (seeded, byDefault, report) = try await PlantedRaceBug.$receivedCommitIsFinal.withValue(true) {
             let seeded = await swiftOnlyExecutor().execute(
-                try Scenario(yaml: Self.text, file: "planted-race.yaml"), seed: 3, selection: "swift", reproduce: "")
+                try Scenario(yaml: Self.text, file: "planted-race.yaml"), seed: 3, selection: .swift, reproduce: "")
             return (seeded, await explorer.run([]), await explorer.explore(budget: ExploreBudget(schedules: 200)))
         }
         #expect(Self.failing(seeded.run.checks) == [], "seed 3 alone does not show the bug")
@@ -92,7 +92,7 @@ import Testing
     /// A seeded world (no prescribed schedule) is not touched by the seam: no choice points.
     @Test func seededRunsMeetNoChoicePoints() async throws {
         let execution = await swiftOnlyExecutor().execute(
-            try Scenario(yaml: Self.text, file: "planted-race.yaml"), seed: 1, selection: "swift", reproduce: "")
+            try Scenario(yaml: Self.text, file: "planted-race.yaml"), seed: 1, selection: .swift, reproduce: "")
         #expect(execution.choicePoints.isEmpty)
         #expect(execution.run.fingerprint != nil)
     }
@@ -100,7 +100,7 @@ import Testing
     static func request(seed: UInt64) -> RunRequest {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UInt64.random(in: 0...UInt64.max))")
         return RunRequest(
-            selection: "swift", seeds: [seed], updateVectors: false, checkDeterminism: false,
+            selection: .swift, seeds: [seed], updateVectors: false, checkDeterminism: false,
             vectorsDirectory: temporary.appendingPathComponent("vectors"), capsuleDirectory: temporary.appendingPathComponent("capsules"),
             ledger: DefectLedger(entries: []), engineVersions: ["swift": "0.1"], today: "2026-01-01")
     }

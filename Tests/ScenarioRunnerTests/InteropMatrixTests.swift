@@ -63,7 +63,34 @@ import Testing
             """, file: "pinned.yaml")
         let engines = EngineSet(["swift": Self.unused, "mdk": Self.unused])
         #expect(InteropMatrix.freeMembers(of: scenario) == ["alice", "bob"])
-        #expect(engines.assignment(for: scenario, selection: "matrix:mdk,swift") == ["alice": "mdk", "mallory": "swift", "bob": "swift"])
+        let cell = EngineSelection(kind: .assignment([.mdk, .swift]))
+        #expect(engines.assignment(for: scenario, selection: cell) == ["alice": .engine("mdk"), "mallory": .engine("swift"), "bob": .engine("swift")])
+    }
+
+    /// `mixed` alternates the run's registered engines, the built-in ones first in `EngineName`'s
+    /// order; an assignment shorter than the free members leaves the rest unassigned (not run,
+    /// with a reason); a single engine is every free member's.
+    @Test func selectionsAssignTheRegisteredEngines() throws {
+        let scenario = try Scenario(yaml: """
+            name: four
+            members:
+              - { label: a }
+              - { label: b }
+              - { label: c, engine: swift }
+              - { label: d }
+            steps:
+              - deliver: all
+            """, file: "four.yaml")
+        let three = EngineSet(["other": Self.unused, "mdk": Self.unused, "swift": Self.unused])
+        #expect(three.assignment(for: scenario, selection: .mixed)
+            == ["a": .engine("swift"), "b": .engine("mdk"), "c": .engine("swift"), "d": .engine("swift")])
+        let onlyOurs = EngineSet(["swift": Self.unused])
+        #expect(onlyOurs.assignment(for: scenario, selection: .mixed).values.allSatisfy { $0 == .engine("swift") })
+        let short = three.assignment(for: scenario, selection: EngineSelection(kind: .assignment([.mdk])))
+        #expect(short["a"] == .engine("mdk") && short["b"] == .unassigned(assignmentLength: 1) && short["c"] == .engine("swift"))
+        #expect(short["d"]?.description == "(none: the assignment names 1 members)")
+        let named = three.assignment(for: scenario, selection: EngineSelection(engine: "other"))
+        #expect(named == ["a": .engine("other"), "b": .engine("other"), "c": .engine("swift"), "d": .engine("other")])
     }
 
     static let unused = EngineSet.Entry(factory: { _ in throw CancellationError() }, deterministic: true)

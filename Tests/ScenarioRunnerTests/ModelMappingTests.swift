@@ -54,6 +54,38 @@ import Testing
         #expect(plain.maximumFrameBytes == RelayPolicy().maximumFrameBytes)
     }
 
+    @Test func chatRelayConductsAreGroupCores() {
+        #expect(ChatRelayConductName.allCases.map(\.rawValue) == ChatRelayConduct.allCases.map(\.rawValue))
+        for name in ChatRelayConductName.allCases { #expect(ChatRelayConduct(name).rawValue == name.rawValue) }
+    }
+
+    /// A relay's first role is the world relay's; discovery (and no role) serves every kind.
+    @Test func relayRolesMapToTheWorldsRoles() {
+        #expect(ScenarioExecutor.role(.keyPackages) == .keyPackage)
+        #expect(ScenarioExecutor.role(.inbox) == .inbox)
+        #expect(ScenarioExecutor.role(.group) == .group)
+        #expect(ScenarioExecutor.role(.discovery) == .general && ScenarioExecutor.role(nil) == .general)
+    }
+
+    /// Each policy name sets its own rule and no other (`down` is the relay's starting state).
+    @Test func relayPoliciesSetTheirRule() {
+        let plain = RelayPolicy()
+        #expect(!ScenarioExecutor.policy([.rejectProtected]).acceptsProtectedEvents && plain.acceptsProtectedEvents)
+        #expect(ScenarioExecutor.policy([.requireAuth]).giftWrapsRequireAuth && !plain.giftWrapsRequireAuth)
+        #expect(!ScenarioExecutor.policy([.keepsExpired]).honoursExpiration && plain.honoursExpiration)
+        #expect(!ScenarioExecutor.policy([.hung]).answers && plain.answers)
+        let down = ScenarioExecutor.policy([.down])
+        #expect(down.acceptsProtectedEvents && !down.giftWrapsRequireAuth && down.honoursExpiration && down.answers)
+    }
+
+    /// The built-in engines a member may pin are the engines `mixed` alternates over, and each
+    /// names the selection of that engine.
+    @Test func builtInEnginesAreTheSelectionsEngines() {
+        #expect(EngineSelection.mixed.engines == [.swift, .mdk])
+        #expect(EngineName.allCases.map { EngineSelection(engine: $0.rawValue) } == [.swift, .mdk])
+        #expect(EngineName.allCases.map { EngineSelection(rawValue: $0.rawValue) } == [.swift, .mdk])
+    }
+
     @Test func standardRelayNamesAreTheWorldsStandardRelays() {
         #expect(Scenario.standardRelayNames == WorldConfiguration.standardRelays.map(\.name))
     }

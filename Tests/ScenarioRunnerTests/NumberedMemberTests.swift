@@ -20,7 +20,7 @@ import Testing
     @Test func countDeclaresPaddedLabelsAndRunsExpandEverywhere() throws {
         let loaded = try Self.scenario(members: "  - { label: m, count: 12, engine: mdk }", with: "[m01..m12]")
         #expect(loaded.members.map(\.label) == ["alice"] + (1...12).map { $0 < 10 ? "m0\($0)" : "m\($0)" })
-        #expect(loaded.members.dropFirst().allSatisfy { $0.engine == "mdk" })
+        #expect(loaded.members.dropFirst().allSatisfy { $0.engine == .mdk })
         guard case .member(let step) = loaded.steps[0].action, case .createGroup(let with, _, _, _, _, _) = step.action else {
             Issue.record("not a create-group step")
             return

@@ -13,7 +13,7 @@ import Testing
     static func run(_ yaml: String) async throws -> ScenarioRun {
         let scenario = try Scenario(yaml: yaml, file: "oracle.yaml")
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
-        return await executor.execute(scenario, seed: 1, selection: "swift", reproduce: "-").run
+        return await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-").run
     }
 
     static func verdict(of check: String, in run: ScenarioRun) -> Verdict? {

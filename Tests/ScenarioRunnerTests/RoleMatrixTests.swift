@@ -32,7 +32,7 @@ import Testing
         executor.disabledPermissionChecks = disabled
         var failing: [String] = []
         for (scenario, file) in roleScenarios {
-            let execution = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: file)
+            let execution = await executor.execute(scenario, seed: 1, selection: .swift, reproduce: file)
             if execution.run.verdict == .fail || execution.run.notRun != nil { failing.append(file) }
         }
         return failing

@@ -26,12 +26,12 @@ import Testing
 
     static func execute(_ yaml: String, engines: EngineSet = swift) async throws -> ScenarioRun {
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
-        return await executor.execute(try Scenario(yaml: yaml, file: "twins.yaml"), seed: 1, selection: "swift", reproduce: "-").run
+        return await executor.execute(try Scenario(yaml: yaml, file: "twins.yaml"), seed: 1, selection: .swift, reproduce: "-").run
     }
 
     static func request(_ directory: URL, update: Bool = false, determinism: Bool = false) -> RunRequest {
         RunRequest(
-            selection: "swift", seeds: [1], updateVectors: update, checkDeterminism: determinism, vectorsDirectory: directory,
+            selection: .swift, seeds: [1], updateVectors: update, checkDeterminism: determinism, vectorsDirectory: directory,
             capsuleDirectory: directory.appendingPathComponent("capsules"), ledger: DefectLedger(entries: []),
             engineVersions: ["swift": "0.1"], today: "2026-01-01")
     }

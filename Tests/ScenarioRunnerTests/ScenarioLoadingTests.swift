@@ -38,9 +38,10 @@ import Testing
         let scenario = try Scenario(yaml: Self.valid, file: "race.yaml")
         #expect(scenario.name == "two admins rename concurrently")
         #expect(scenario.members.map(\.label) == ["alice", "bob", "carol"])
-        #expect(scenario.members[0].engine == "mdk" && scenario.members[1].engine == nil)
+        #expect(scenario.members[0].engine == .mdk && scenario.members[1].engine == nil)
         #expect(scenario.members[2].relays == ["g1"] && scenario.members[2].profileName == "Carol")
-        #expect(scenario.relays[1].policies == ["reject-protected"])
+        #expect(scenario.relays[1].policies == [.rejectProtected])
+        #expect(scenario.relays[0].roles == [.keyPackages] && scenario.relays[1].roles == [.group, .inbox])
         #expect(scenario.relays[0].maximumEventBytes == nil && scenario.relays[1].maximumEventBytes == 131_072)
         #expect(scenario.steps.map(\.verb) == ["create-group", "deliver", "fault", "release", "parallel", "wait", "advance"])
         #expect(scenario.steps[4].substeps.map(\.verb) == ["rename", "rename"])
@@ -121,6 +122,16 @@ import Testing
                   code: .wrongType, position: "bad.yaml:3:33"),
         Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
                   code: .invalidValue, position: "bad.yaml:3:36"),
+        Malformed(title: "unknown relay role", yaml: "name: x\nrelays:\n  - { name: r, roles: [group, inboxes] }\nmembers:\n  - { label: a }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:31"),
+        Malformed(title: "unknown relay policy", yaml: "name: x\nrelays:\n  - { name: r, policies: [hanging] }\nmembers:\n  - { label: a }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:27"),
+        Malformed(title: "unknown chat-relay conduct", yaml: "name: x\nmembers:\n  - { label: a, chat-relay: lies }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:29"),
+        Malformed(title: "an engine the file format does not know", yaml: "name: x\nmembers:\n  - { label: a, engine: mixed }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:25"),
+        Malformed(title: "unknown update-delivery fault", yaml: "name: x\nmembers:\n  - { label: a, update-delivery: [drop, lose] }\nsteps: []\n",
+                  code: .invalidValue, position: "bad.yaml:3:41"),
     ]
 
     @Test(arguments: malformed)
@@ -161,6 +172,29 @@ import Testing
         #expect(error?.description.hasPrefix("bomb.yaml:1:4: YAML anchors and aliases (&a, *a) are not supported") == true)
         // The ledger shares the loader.
         #expect(throws: ScenarioError.self) { try DefectLedger(yaml: yaml, file: "l.yaml") }
+    }
+
+    /// Relay roles and policies, a member's engine and chat-relay conduct are decoded into the
+    /// model's enums at load, and a bad word is refused there with the choices in the message.
+    @Test func memberAndRelayWordsAreDecodedAtLoad() throws {
+        let scenario = try Scenario(yaml: """
+            name: words
+            relays:
+              - { name: r, roles: [discovery, key-packages], policies: [down, require-auth, keeps-expired, hung] }
+            members:
+              - { label: a, engine: swift, chat-relay: forges, relays: [r] }
+              - { label: b, chat-relay: honest }
+            steps: []
+            """, file: "words.yaml")
+        #expect(scenario.relays[0].roles == [.discovery, .keyPackages])
+        #expect(scenario.relays[0].policies == [.down, .requireAuth, .keepsExpired, .hung])
+        #expect(scenario.members.map(\.engine) == [.swift, nil])
+        #expect(scenario.members.map(\.chatRelay) == [.forges, .honest])
+        let error = #expect(throws: ScenarioError.self) {
+            try Scenario(yaml: "name: x\nrelays:\n  - { name: r, policies: [reject-protect] }\nmembers:\n  - { label: a }\nsteps: []\n", file: "p.yaml")
+        }
+        #expect(error?.description == "p.yaml:3:27: a relay policy must be one of reject-protected, down, require-auth, keeps-expired, hung, "
+            + "found 'reject-protect' (did you mean 'reject-protected'?)")
     }
 
     @Test func faultSelectorsThatCanMatchStillLoad() throws {

@@ -64,7 +64,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var request = RunRequest(
-            selection: "swift", seeds: [1], updateVectors: false, checkDeterminism: false,
+            selection: .swift, seeds: [1], updateVectors: false, checkDeterminism: false,
             vectorsDirectory: Vectors.repositoryRoot.appendingPathComponent("vectors/scenarios"), capsuleDirectory: directory,
             ledger: DefectLedger(entries: []), engineVersions: ["swift": "0.1"], today: "2026-01-01")
         request.profile = .marmotCurrent

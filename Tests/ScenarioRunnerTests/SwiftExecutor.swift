@@ -26,7 +26,7 @@ func committedScenarioPasses(
     let scenario = try Scenario(yaml: text, file: path)
     var executor = swiftOnlyExecutor()
     executor.recovery = recovery
-    let execution = await executor.execute(scenario, seed: seed, selection: "swift", reproduce: path)
+    let execution = await executor.execute(scenario, seed: seed, selection: .swift, reproduce: path)
     return execution.run.notRun == nil && execution.run.verdict == .pass
 }
 

@@ -29,7 +29,7 @@ import Testing
     static func execute(_ yaml: String, file: String = "diagram.yaml") async throws -> Execution {
         let scenario = try Scenario(yaml: yaml, file: file)
         let executor = ScenarioExecutor(engines: OracleTests.engines, epochUnixSeconds: 1_700_000_000)
-        return await executor.execute(scenario, seed: 1, selection: "swift", reproduce: "-")
+        return await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-")
     }
 
     /// Member entry i goes after the first anchors[i] network entries; nothing is lost or reordered.

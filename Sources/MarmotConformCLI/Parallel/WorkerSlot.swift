@@ -2,7 +2,7 @@
 // pool one at a time, and starts a fresh worker when one dies after it was up (its unit is an
 // `error` run). A worker that dies before saying it is ready (its engines did not start) is not
 // replaced: a replacement would fail the same way.
-import ExternalProcessEngine
+import ProcessSupport
 
 enum WorkerSlot {
     struct Launch: Sendable {

@@ -64,6 +64,17 @@ extension YAMLNode {
         return text
     }
 
+    /// One of a word enum's raw values, decoded at load: a bad value is an error at this node,
+    /// listing the enum's values in declaration order (the same text as `word(_:oneOf:)`).
+    package func word<Word: RawRepresentable<String> & CaseIterable>(_ what: String, as type: Word.Type) throws(ScenarioError) -> Word {
+        let choices = Word.allCases.map(\.rawValue)
+        // `word(_:oneOf:)` has already refused any text that is not a raw value.
+        guard let word = Word(rawValue: try word(what, oneOf: choices)) else {
+            throw ScenarioError(.invalidValue, at: location, "\(what) is not one of \(choices.joined(separator: ", "))")
+        }
+        return word
+    }
+
     /// The items of a list.
     package func list(_ what: String) throws(ScenarioError) -> [YAMLNode] {
         guard case .sequence(let items) = value else {

@@ -70,3 +70,42 @@ extension Scenario {
     /// ModelMappingTests checks they agree). Steps may name them.
     package static let standardRelayNames = ["discovery", "keypackages", "inbox", "group"]
 }
+
+/// The engines built into marmot-conform, by the name a member pins (`engine:`), `--engine` selects
+/// and reports, ledger entries and pinned fingerprints use. This is the one list of built-in engine
+/// names: `mixed` alternates over it, and the runner's `EngineSelection` is made from it (an engine
+/// of an engines file or a `driver:` command is a name the run registers, never a built-in).
+package enum EngineName: String, Sendable, Hashable, CaseIterable {
+    /// Our own engine, in process (it also serves a scenario's hostile members).
+    case swift
+    /// MDK behind its driver (drivers/mdk), or the engines file's `mdk` entry.
+    case mdk
+}
+
+/// A relay's role in a scenario's `relays` section (a member's relays per role; the first role is
+/// the world relay's `RelayRole`). A relay without roles serves every kind.
+package enum RelayRoleName: String, Sendable, Hashable, CaseIterable {
+    /// Where members publish and look up profiles and relay lists (kinds 0, 10002, 10050, 10051).
+    case discovery
+    case keyPackages = "key-packages"
+    case inbox, group
+}
+
+/// A relay's rules and state in a scenario's `relays` section (InMemoryRelay's `RelayPolicy`).
+package enum RelayPolicyName: String, Sendable, Hashable, CaseIterable {
+    /// Refuses NIP-70 protected events (`["-"]`).
+    case rejectProtected = "reject-protected"
+    /// Starts down (a state: a `fault` step brings it up).
+    case down
+    /// Serves gift wraps only to an authenticated recipient (NIP-42).
+    case requireAuth = "require-auth"
+    /// Keeps serving events past their NIP-40 expiration.
+    case keepsExpired = "keeps-expired"
+    /// Accepts connections and frames but never answers.
+    case hung
+}
+
+/// How a chat relay forwards channel broadcasts (GroupCore's `ChatRelayConduct`, same raw value).
+package enum ChatRelayConductName: String, Sendable, Hashable, CaseIterable {
+    case honest, alters, forges
+}

@@ -5,9 +5,9 @@
 package struct RelaySpec: Sendable, Hashable {
     package let name: String
     /// Pika-style roles: `key-packages`, `inbox`, `group`.
-    package let roles: [String]
+    package let roles: [RelayRoleName]
     /// Policies such as `reject-protected` or `down`.
-    package let policies: [String]
+    package let policies: [RelayPolicyName]
     package let location: SourceLocation
     /// `max-event-bytes`: the largest event the relay stores (its NIP-11 limit); nil keeps the
     /// default of 64 KiB (strfry's). nostr-rs-relay documents 128 KiB (131072).
@@ -18,7 +18,7 @@ package struct RelaySpec: Sendable, Hashable {
 package struct MemberSpec: Sendable, Hashable {
     package let label: String
     /// `swift`, `mdk`, or nil for the engine chosen on the command line.
-    package let engine: String?
+    package let engine: EngineName?
     package let profileName: String?
     package let relays: [String]
     /// False for a member that never publishes a key package (it cannot be invited).
@@ -31,7 +31,7 @@ package struct MemberSpec: Sendable, Hashable {
     /// engine (an engine conformance probe; see `CoreConfiguration.Behaviour`).
     package var handsUnverifiedGroupEvents: Bool = false
     /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
-    package var chatRelay: String? = nil
+    package var chatRelay: ChatRelayConductName? = nil
     /// How the channel carrying the member's core updates to its UI host misbehaves
     /// (`update-delivery`); empty: in order and whole.
     package var updateDelivery: [UpdateDeliveryName] = []
@@ -56,12 +56,6 @@ package struct Scenario: Sendable {
     package let storesVector: Bool
 
     static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
-    package static let roles = ["discovery", "key-packages", "inbox", "group"]
-    package static let policies = ["reject-protected", "down", "require-auth", "keeps-expired", "hung"]
-    package static let engines = ["swift", "mdk"]
-    static let ownCommitMerges = OwnCommitMergeName.allCases.map(\.rawValue)
-    package static let chatRelayConducts = ["honest", "alters", "forges"]
-    static let updateDeliveries = UpdateDeliveryName.allCases.map(\.rawValue)
     /// Members one world may hold: bounds the work a file can ask for (1,000: issue 17's largest
     /// group, `ci/bench`'s create-1000).
     static let maximumMemberCount: Int64 = 1_000
@@ -87,13 +81,13 @@ package struct Scenario: Sendable {
         for node in try top["relays"]?.list("relays") ?? [] {
             let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes"], required: ["name"])
             let relayName = try f.required("name").string("relay name")
-            var roles: [String] = []
+            var roles: [RelayRoleName] = []
             if let rolesNode = f["roles"] {
-                for item in try rolesNode.list("roles") { roles.append(try item.word("a relay role", oneOf: Self.roles)) }
+                for item in try rolesNode.list("roles") { roles.append(try item.word("a relay role", as: RelayRoleName.self)) }
             }
-            var policies: [String] = []
+            var policies: [RelayPolicyName] = []
             if let policyNode = f["policies"] {
-                for item in try policyNode.list("policies") { policies.append(try item.word("a relay policy", oneOf: Self.policies)) }
+                for item in try policyNode.list("policies") { policies.append(try item.word("a relay policy", as: RelayPolicyName.self)) }
             }
             try Self.checkUnique(relayName, at: f.location, among: relays.map(\.name), what: "relay")
             var relay = RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location)
@@ -115,7 +109,7 @@ package struct Scenario: Sendable {
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
-            let engine = try f["engine"]?.word("engine", oneOf: Self.engines)
+            let engine = try f["engine"]?.word("engine", as: EngineName.self)
             let memberRelays = try f["relays"].map { node throws(ScenarioError) in
                 try Self.references(node, "relays", kind: "relay", known: relayNames)
             } ?? []
@@ -131,15 +125,15 @@ package struct Scenario: Sendable {
                     label: label, engine: engine, profileName: try f["name"]?.string("name"), relays: memberRelays,
                     publishesKeyPackage: try f["publishes-key-package"]?.boolean("publishes-key-package") ?? true,
                     ownCommitMerge: try f["merges-own-commit"].map { node throws(ScenarioError) in
-                        OwnCommitMergeName(rawValue: try node.word("merges-own-commit", oneOf: Self.ownCommitMerges)) ?? .asReceived
+                        try node.word("merges-own-commit", as: OwnCommitMergeName.self)
                     } ?? .asReceived,
                     location: f.location)
                 member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
                 member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
-                member.chatRelay = try f["chat-relay"]?.word("chat-relay", oneOf: Self.chatRelayConducts)
+                member.chatRelay = try f["chat-relay"]?.word("chat-relay", as: ChatRelayConductName.self)
                 for item in try f["update-delivery"]?.list("update-delivery") ?? [] {
-                    let word = try item.word("an update-delivery fault", oneOf: Self.updateDeliveries)
-                    if let name = UpdateDeliveryName(rawValue: word), !member.updateDelivery.contains(name) { member.updateDelivery.append(name) }
+                    let name = try item.word("an update-delivery fault", as: UpdateDeliveryName.self)
+                    if !member.updateDelivery.contains(name) { member.updateDelivery.append(name) }
                 }
                 members.append(member)
             }

@@ -37,8 +37,8 @@ package enum ScenarioSchema {
         "type": "object", "additionalProperties": false, "required": ["name"],
         "properties": [
             "name": ["type": "string"],
-            "roles": ["type": "array", "items": ["enum": Scenario.roles]],
-            "policies": ["type": "array", "items": ["enum": Scenario.policies]],
+            "roles": ["type": "array", "items": ["enum": RelayRoleName.allCases.map(\.rawValue)]],
+            "policies": ["type": "array", "items": ["enum": RelayPolicyName.allCases.map(\.rawValue)]],
             "max-event-bytes": [
                 "type": "integer", "minimum": Scenario.relayEventLimitRange.lowerBound, "maximum": Scenario.relayEventLimitRange.upperBound,
                 "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
@@ -50,19 +50,19 @@ package enum ScenarioSchema {
         "type": "object", "additionalProperties": false, "required": ["label"],
         "properties": [
             "label": ["type": "string"],
-            "engine": ["enum": Scenario.engines],
+            "engine": ["enum": EngineName.allCases.map(\.rawValue)],
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
             "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
             "merges-own-commit": [
-                "enum": Scenario.ownCommitMerges,
+                "enum": OwnCommitMergeName.allCases.map(\.rawValue),
                 "description": "as-received (default): an accepted commit goes to the engine as its event, keeping a rollback point; plain: the engine's merge_pending_commit, MDK's documented flow.",
             ] as [String: Any],
             "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
             "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
-            "chat-relay": ["enum": Scenario.chatRelayConducts, "description": "The member is a chat relay that forwards channel broadcasts this way."],
+            "chat-relay": ["enum": ChatRelayConductName.allCases.map(\.rawValue), "description": "The member is a chat relay that forwards channel broadcasts this way."],
             "update-delivery": [
-                "type": "array", "items": ["enum": Scenario.updateDeliveries],
+                "type": "array", "items": ["enum": UpdateDeliveryName.allCases.map(\.rawValue)],
                 "description": "The channel from the member's core to its UI host duplicates, reorders or drops updates (seeded); the host oracle checks the host's rules keep its view equal to the core's state.",
             ] as [String: Any],
             "count": [

@@ -5,7 +5,7 @@ import ScenarioModel
 
 /// What to run and how.
 package struct RunRequest: Sendable {
-    package var selection: String
+    package var selection: EngineSelection
     package var seeds: [UInt64]
     package var updateVectors: Bool
     package var checkDeterminism: Bool
@@ -26,7 +26,7 @@ package struct RunRequest: Sendable {
     /// The spec profile the engine is judged by (`--profile`).
     package var profile = SpecProfile.standard
 
-    package init(selection: String, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
+    package init(selection: EngineSelection, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
                 commandName: String = "marmot-conform") {
         self.selection = selection
@@ -57,7 +57,7 @@ package struct ConformanceRunner: Sendable {
         for (scenario, text) in scenarios {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             for seed in request.seeds {
-                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection)) --seed \(seed)"
+                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
                 var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
                 if execution.run.notRun == nil {
@@ -108,7 +108,7 @@ package struct ConformanceRunner: Sendable {
         var run = run
         run.checks = ProfiledRule.tag(run.checks, of: scenario)
         run = request.profile.judge(run)
-        return request.ledger.apply(to: run, engineVersion: request.engineVersions[request.selection] ?? "", today: request.today)
+        return request.ledger.apply(to: run, engineVersion: request.engineVersions[request.selection.rawValue] ?? "", today: request.today)
     }
 
     /// A selection as one shell word (a `driver:` command has spaces): quoted when it needs it.

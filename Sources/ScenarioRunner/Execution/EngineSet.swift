@@ -23,37 +23,51 @@ package struct EngineSet: Sendable {
     package var entries: [String: Entry]
     package init(_ entries: [String: Entry]) { self.entries = entries }
 
-    /// The prefix of an explicit assignment (an interop-matrix cell): `matrix:swift,mdk,mdk` gives
-    /// the members without an engine of their own these engines, in declaration order.
-    package static let assignmentPrefix = "matrix:"
+    /// The engine each member runs, by the name its entry is registered under.
+    package enum MemberEngine: Hashable, Sendable {
+        case engine(String)
+        /// A member beyond an assignment's list: no engine, so the run is not run.
+        case unassigned(assignmentLength: Int)
 
-    /// The engines of an explicit assignment selection, or nil for any other selection.
-    package static func assignedEngines(_ selection: String) -> [String]? {
-        guard selection.hasPrefix(assignmentPrefix) else { return nil }
-        return selection.dropFirst(assignmentPrefix.count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        /// The registered name, or nil for an unassigned member.
+        package var name: String? {
+            if case .engine(let name) = self { name } else { nil }
+        }
+
+        /// How a run that cannot start names it.
+        package var description: String {
+            switch self {
+            case .engine(let name): name
+            case .unassigned(let count): "(none: the assignment names \(count) members)"
+            }
+        }
     }
 
     /// The engine of each member: its own `engine:` field, else the run's selection; `mixed`
-    /// alternates the available engines over the members in declaration order; an assignment
-    /// (`matrix:…`) names one engine per member without its own, in order (a member beyond the
-    /// list gets none, so the run is not run).
-    package func assignment(for scenario: Scenario, selection: String) -> [String: String] {
+    /// alternates the available engines over the members in declaration order (the built-in ones
+    /// first, in `EngineName`'s order, then the others by name); an assignment (`matrix:…`) names
+    /// one engine per member without its own, in order (a member beyond the list gets none, so the
+    /// run is not run).
+    package func assignment(for scenario: Scenario, selection: EngineSelection) -> [String: MemberEngine] {
         let available = entries.keys.sorted()
-        let assigned = Self.assignedEngines(selection)
         var free = 0
-        var out: [String: String] = [:]
+        var out: [String: MemberEngine] = [:]
         for (index, member) in scenario.members.enumerated() {
             if let fixed = member.engine {
-                out[member.label] = fixed
-            } else if let assigned {
-                out[member.label] = free < assigned.count ? assigned[free] : "(none: the assignment names \(assigned.count) members)"
+                out[member.label] = .engine(fixed.rawValue)
+                continue
+            }
+            switch selection.kind {
+            case .assignment(let assigned):
+                out[member.label] = free < assigned.count ? .engine(assigned[free].rawValue) : .unassigned(assignmentLength: assigned.count)
                 free += 1
-            } else if selection == "mixed", !available.isEmpty {
+            case .mixed where !available.isEmpty:
                 // Alternate so that every engine both creates and joins groups across scenarios.
-                let order = ["swift", "mdk"].filter(available.contains) + available.filter { $0 != "swift" && $0 != "mdk" }
-                out[member.label] = order[index % order.count]
-            } else {
-                out[member.label] = selection
+                let builtIn = EngineSelection.mixed.engines.map(\.rawValue)
+                let order = builtIn.filter(available.contains) + available.filter { !builtIn.contains($0) }
+                out[member.label] = .engine(order[index % order.count])
+            default:
+                out[member.label] = .engine(selection.rawValue)
             }
         }
         return out

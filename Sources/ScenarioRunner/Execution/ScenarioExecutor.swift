@@ -52,14 +52,16 @@ package struct ScenarioExecutor: Sendable {
     /// different seeds explore different timings (frames never overtake each other on one link).
     static let jitter = VirtualDuration.milliseconds(20)
 
-    /// Runs `scenario` with `seed`; `selection` is `swift`, `mdk` or `mixed`.
-    package func execute(_ scenario: Scenario, seed: UInt64, selection: String, reproduce: String) async -> Execution {
-        var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection, seed: seed, reproduce: reproduce)
-        let assignment = engines.assignment(for: scenario, selection: selection)
-        if let missing = Set(assignment.values).sorted().first(where: { engines.entries[$0] == nil }) {
+    /// Runs `scenario` with `seed` on `selection` (members that pin an engine keep theirs).
+    package func execute(_ scenario: Scenario, seed: UInt64, selection: EngineSelection, reproduce: String) async -> Execution {
+        var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection.rawValue, seed: seed, reproduce: reproduce)
+        let memberEngines = engines.assignment(for: scenario, selection: selection)
+        // Every engine a member runs must be one the run registered.
+        if let missing = Set(memberEngines.values).map(\.description).sorted().first(where: { engines.entries[$0] == nil }) {
             run.notRun = "engine '\(missing)' is not available in this run"
             return Execution(run: run, outcome: nil, stepLog: [], trace: [])
         }
+        let assignment = memberEngines.compactMapValues(\.name)
         let infrastructure = InfrastructureLog()
         let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
             guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
@@ -145,33 +147,39 @@ package struct ScenarioExecutor: Sendable {
             WorldConfiguration.RelaySpec(
                 relay.name, role: Self.role(relay.roles.first),
                 policy: Self.policy(relay.policies, maximumEventBytes: relay.maximumEventBytes),
-                startsDown: relay.policies.contains("down"))
+                startsDown: relay.policies.contains(.down))
         }
         return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: jitter)
     }
 
-    /// A relay's rules from the scenario's policy words (`down` is a state, handled by the caller)
+    /// A relay's rules from the scenario's policies (`down` is a state, handled by the caller)
     /// and its declared event limit, if any.
-    static func policy(_ words: [String], maximumEventBytes: Int? = nil) -> RelayPolicy {
+    static func policy(_ names: [RelayPolicyName], maximumEventBytes: Int? = nil) -> RelayPolicy {
         var policy = RelayPolicy()
         if let maximumEventBytes {
             policy.maximumEventBytes = maximumEventBytes
             // The EVENT frame around an event of that size must get through too.
             policy.maximumFrameBytes = max(policy.maximumFrameBytes, maximumEventBytes + RelayPolicy.eventFrameOverheadBytes)
         }
-        if words.contains("reject-protected") { policy.acceptsProtectedEvents = false }
-        if words.contains("require-auth") { policy.giftWrapsRequireAuth = true }
-        if words.contains("keeps-expired") { policy.honoursExpiration = false }
-        if words.contains("hung") { policy.answers = false }
+        for name in names {
+            switch name {
+            case .rejectProtected: policy.acceptsProtectedEvents = false
+            case .requireAuth: policy.giftWrapsRequireAuth = true
+            case .keepsExpired: policy.honoursExpiration = false
+            case .hung: policy.answers = false
+            case .down: break
+            }
+        }
         return policy
     }
 
-    static func role(_ name: String?) -> RelayRole {
+    /// The world relay's role: a relay's first role (`discovery`, or none, serves every kind).
+    static func role(_ name: RelayRoleName?) -> RelayRole {
         switch name {
-        case "key-packages": .keyPackage
-        case "inbox": .inbox
-        case "group": .group
-        default: .general
+        case .keyPackages?: .keyPackage
+        case .inbox?: .inbox
+        case .group?: .group
+        case .discovery?, nil: .general
         }
     }
 
@@ -179,7 +187,7 @@ package struct ScenarioExecutor: Sendable {
     func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
         var behaviour = CoreConfiguration.Behaviour(
             publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: .init(member.ownCommitMerge),
-            chatRelay: member.chatRelay.flatMap(ChatRelayConduct.init(rawValue:)), disabledPermissionChecks: disabledPermissionChecks)
+            chatRelay: member.chatRelay.map(ChatRelayConduct.init), disabledPermissionChecks: disabledPermissionChecks)
         behaviour.protectsKeyPackage = member.protectsKeyPackage
         behaviour.recovery = recovery
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
@@ -189,13 +197,13 @@ package struct ScenarioExecutor: Sendable {
             return options
         }
         let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
-        func with(_ role: String) -> [String] {
+        func with(_ role: RelayRoleName) -> [String] {
             let named = own.filter { $0.roles.contains(role) }.map(\.name)
             return named.isEmpty ? own.map(\.name) : named
         }
         var options = MemberOptions(
-            profileName: member.profileName, discoveryRelays: with("discovery"), keyPackageRelays: with("key-packages"),
-            inboxRelays: with("inbox"), groupRelays: with("group"), behaviour: behaviour)
+            profileName: member.profileName, discoveryRelays: with(.discovery), keyPackageRelays: with(.keyPackages),
+            inboxRelays: with(.inbox), groupRelays: with(.group), behaviour: behaviour)
         options.updateDelivery = member.updateDelivery.map(UpdatePerturbation.init)
         return options
     }

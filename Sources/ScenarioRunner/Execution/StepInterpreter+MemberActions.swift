@@ -244,3 +244,14 @@ extension UpdatePerturbation {
         }
     }
 }
+
+extension ChatRelayConduct {
+    /// The app core's forwarding conduct for the one a scenario's chat relay names.
+    init(_ name: ChatRelayConductName) {
+        switch name {
+        case .honest: self = .honest
+        case .alters: self = .alters
+        case .forges: self = .forges
+        }
+    }
+}

@@ -46,13 +46,13 @@ package struct Explorer: Sendable {
     package let executor: ScenarioExecutor
     package let scenario: Scenario
     package let seed: UInt64
-    package let selection: String
+    package let selection: EngineSelection
     /// The most runs shrinking may spend.
     package var maxShrinkRuns = 200
     /// Seconds since the exploration began, read by the caller (this module reads no clock).
     package var elapsed: @Sendable () -> Double = { 0 }
 
-    package init(executor: ScenarioExecutor, scenario: Scenario, seed: UInt64, selection: String = "swift") {
+    package init(executor: ScenarioExecutor, scenario: Scenario, seed: UInt64, selection: EngineSelection = .swift) {
         self.executor = executor
         self.scenario = scenario
         self.seed = seed
@@ -146,7 +146,7 @@ package struct Explorer: Sendable {
     package func capsule(_ failure: ExploreFailure, text: String, versions: [String: String], reproduce: String) -> FailureCapsule {
         let execution = failure.execution
         return FailureCapsule(
-            scenarioFile: scenario.file, scenarioText: text, engine: selection, engineVersions: versions, seed: seed,
+            scenarioFile: scenario.file, scenarioText: text, engine: selection.rawValue, engineVersions: versions, seed: seed,
             stepLog: execution.stepLog, trace: execution.trace, steps: execution.steps, fingerprint: execution.run.fingerprint,
             failures: execution.run.checks.filter { $0.verdict.failsTheRun }, reproduce: reproduce, schedule: failure.schedule)
     }

@@ -19,7 +19,7 @@ package enum InteropMatrix {
     /// The assignments (one engine per free member, in declaration order) for `members` free members
     /// over `engines`, and how they were chosen. Deterministic: the same inputs give the same columns
     /// in the same order.
-    package static func assignments(members: Int, engines: [String]) -> (columns: [[String]], coverage: Coverage) {
+    package static func assignments<Engine>(members: Int, engines: [Engine]) -> (columns: [[Engine]], coverage: Coverage) {
         guard members > 0, !engines.isEmpty else { return ([[]], .all) }
         var total = 1
         for _ in 0..<members {
@@ -28,12 +28,12 @@ package enum InteropMatrix {
         }
         return ((0..<total).map { index in
             var rest = index
-            var row = [String](repeating: "", count: members)
+            var row = [Int](repeating: 0, count: members)
             for position in (0..<members).reversed() {
-                row[position] = engines[rest % engines.count]
+                row[position] = rest % engines.count
                 rest /= engines.count
             }
-            return row
+            return row.map { engines[$0] }
         }, .all)
     }
 

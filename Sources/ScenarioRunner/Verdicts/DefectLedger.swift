@@ -125,10 +125,15 @@ package struct DefectLedger: Sendable {
     /// engine (`matrix:*,mdk,*` excuses every cell whose second free member runs MDK).
     static func engine(_ pattern: String, matches engine: String) -> Bool {
         if pattern == engine { return true }
-        guard let wanted = EngineSet.assignedEngines(pattern), let actual = EngineSet.assignedEngines(engine),
-            wanted.count == actual.count
-        else { return false }
+        guard let wanted = positions(pattern), let actual = positions(engine), wanted.count == actual.count else { return false }
         return zip(wanted, actual).allSatisfy { $0 == "*" || $0 == $1 }
+    }
+
+    /// The positions of an assignment as a ledger file and a report write it (`matrix:a,b,…`), nil
+    /// for any other engine name. Text against text: a pattern's `*` is no engine.
+    static func positions(_ name: String) -> [Substring]? {
+        guard name.hasPrefix(EngineSelection.assignmentPrefix) else { return nil }
+        return name.dropFirst(EngineSelection.assignmentPrefix.count).split(separator: ",", omittingEmptySubsequences: false)
     }
 
     static func isDate(_ text: String) -> Bool {

@@ -1,4 +1,4 @@
-// The one way this target runs a long-lived child spoken to in lines: what is yielded to `input`
+// The one way the project runs a long-lived child spoken to in lines: what is yielded to `input`
 // is written to its stdin, its stdout and stderr are handed over line by line as they come, and the
 // call returns when it has exited. DriverProcess (the engine client), RawDriver (the protocol
 // checker's bench) and LineChannel (`run --jobs` workers) differ only in what they do with the
@@ -11,30 +11,43 @@ import Darwin
 #endif
 import Subprocess
 
-enum LineProcess {
+package enum LineProcess {
     /// What the caller does with the child's life: each is awaited in order for one stream, so lines
     /// of stdout reach `stdout` in the order the child wrote them.
-    struct Handlers: Sendable {
+    package struct Handlers: Sendable {
         /// The child runs, with this pid (before any line is written to it).
-        var started: @Sendable (pid_t) async -> Void = { _ in }
+        package var started: @Sendable (pid_t) async -> Void = { _ in }
         /// A line reached the child's stdin.
-        var wrote: @Sendable () async -> Void = {}
-        var stdout: @Sendable (String) async -> Void
-        var stderr: @Sendable (String) async -> Void
+        package var wrote: @Sendable () async -> Void = {}
+        package var stdout: @Sendable (String) async -> Void
+        package var stderr: @Sendable (String) async -> Void
         /// Stdout closed (the child is exiting): called once, before the exit is awaited.
-        var stdoutClosed: @Sendable () async -> Void = {}
+        package var stdoutClosed: @Sendable () async -> Void = {}
         /// The child's streams are done, with its pid (it is exiting or gone).
-        var finished: @Sendable (pid_t) async -> Void = { _ in }
+        package var finished: @Sendable (pid_t) async -> Void = { _ in }
+
+        package init(
+            started: @escaping @Sendable (pid_t) async -> Void = { _ in }, wrote: @escaping @Sendable () async -> Void = {},
+            stdout: @escaping @Sendable (String) async -> Void, stderr: @escaping @Sendable (String) async -> Void,
+            stdoutClosed: @escaping @Sendable () async -> Void = {}, finished: @escaping @Sendable (pid_t) async -> Void = { _ in }
+        ) {
+            self.started = started
+            self.wrote = wrote
+            self.stdout = stdout
+            self.stderr = stderr
+            self.stdoutClosed = stdoutClosed
+            self.finished = finished
+        }
     }
 
     /// How the child ended, or why it could not be run.
-    enum Ending: Sendable, CustomStringConvertible {
+    package enum Ending: Sendable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
         case couldNotRun(String)
 
         /// `exited(N)`, `signaled(N)`, or why it could not be run.
-        var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): "exited(\(code))"
             case .signaled(let signal): "signaled(\(signal))"
@@ -47,7 +60,7 @@ enum LineProcess {
     /// this process's environment updated by `environment` (nil removes a variable), until it exits.
     /// Ignores SIGPIPE for the whole process first: a write to a child that just died must surface
     /// as the end of its output, not kill us.
-    static func run(
+    package static func run(
         executable: String, arguments: [String], environment: [String: String?], input: AsyncStream<String>, handlers: Handlers
     ) async -> Ending {
         signal(SIGPIPE, SIG_IGN)

@@ -4,7 +4,7 @@ import Nostr
 // Decoders for the record shapes of docs/driver-protocol.md ("Value conventions").
 extension DriverReply {
     /// Group object.
-    func groupSnapshot() throws(EngineError) -> GroupSnapshot {
+    package func groupSnapshot() throws(EngineError) -> GroupSnapshot {
         GroupSnapshot(
             mlsGroupID: try mlsGroupID(),
             nostrGroupID: try string("nostr_group_id"),
@@ -19,7 +19,7 @@ extension DriverReply {
 
     /// A group object's image: nil while `image_hash` is absent or null (no image set); otherwise
     /// hash, key and nonce must all be there with their MIP-01 lengths.
-    func snapshotImage() throws(EngineError) -> GroupImage? {
+    package func snapshotImage() throws(EngineError) -> GroupImage? {
         guard let hash = fields["image_hash"], hash != .null else { return nil }
         let bytes = (hash: try hex("image_hash"), key: try hex("image_key"), nonce: try hex("image_nonce"))
         guard let image = GroupImage(hash: bytes.hash, key: bytes.key, nonce: bytes.nonce) else {
@@ -29,7 +29,7 @@ extension DriverReply {
     }
 
     /// Image object.
-    func groupImage() throws(EngineError) -> GroupImage {
+    package func groupImage() throws(EngineError) -> GroupImage {
         guard let image = GroupImage(hash: try hex("hash"), key: try hex("key"), nonce: try hex("nonce")) else {
             throw malformed("hash", "comes with image fields of the wrong lengths (32, 32 and 12 bytes expected)")
         }
@@ -37,7 +37,7 @@ extension DriverReply {
     }
 
     /// Update object.
-    func evolution() throws(EngineError) -> GroupEvolution {
+    package func evolution() throws(EngineError) -> GroupEvolution {
         GroupEvolution(
             mlsGroupID: try mlsGroupID(),
             event: try event("evolution_event"),
@@ -46,7 +46,7 @@ extension DriverReply {
     }
 
     /// Message object.
-    func receivedMessage() throws(EngineError) -> ReceivedMessage {
+    package func receivedMessage() throws(EngineError) -> ReceivedMessage {
         ReceivedMessage(
             mlsGroupID: try mlsGroupID(),
             rumor: try rumor("rumor"),
@@ -56,7 +56,7 @@ extension DriverReply {
     }
 
     /// Welcome object.
-    func pendingWelcome() throws(EngineError) -> PendingWelcome {
+    package func pendingWelcome() throws(EngineError) -> PendingWelcome {
         guard let count = Int(exactly: try uint64("member_count")) else { throw malformed("member_count", "is too large") }
         return PendingWelcome(
             id: try eventID("id"),
@@ -72,7 +72,7 @@ extension DriverReply {
     }
 
     /// `process_message` result.
-    func processingResult() throws(EngineError) -> ProcessingResult {
+    package func processingResult() throws(EngineError) -> ProcessingResult {
         switch try string("type") {
         case "application_message": return .applicationMessage(try object("message").receivedMessage())
         case "commit":
@@ -93,7 +93,7 @@ extension DriverReply {
     }
 
     /// `hello` result.
-    func engineCapabilities() throws(EngineError) -> EngineCapabilities {
+    package func engineCapabilities() throws(EngineError) -> EngineCapabilities {
         EngineCapabilities(
             name: try string("name"),
             version: try string("version"),
@@ -102,7 +102,7 @@ extension DriverReply {
     }
 
     /// `create_key_package` result.
-    func keyPackageDraft() throws(EngineError) -> KeyPackageDraft {
+    package func keyPackageDraft() throws(EngineError) -> KeyPackageDraft {
         KeyPackageDraft(
             content: try string("content"),
             tags: try tags("tags"),
@@ -113,7 +113,7 @@ extension DriverReply {
     }
 
     /// `exact_state` result: each digest 32 bytes of hex, or null where the engine does not expose it.
-    func exactState() throws(EngineError) -> ExactGroupState {
+    package func exactState() throws(EngineError) -> ExactGroupState {
         func digest(_ name: String) throws(EngineError) -> String? {
             guard let value = fields[name], value != .null else { return nil }
             let text = try string(name)

@@ -1,21 +1,20 @@
 import Base64Encoding
 import EngineInterface
-import ExternalProcessEngine
 import HexEncoding
 import Nostr
 
 /// The record shapes of docs/driver-protocol.md ("Value conventions"), from the engine's values.
 /// Fields the interface does not carry (last message, self-update state) are null
 /// or left out, as the document allows.
-enum Records {
-    static func pubkeys(_ keys: [PublicKey]) -> JSONValue { .array(keys.map { .string($0.hex) }) }
+package enum Records {
+    package static func pubkeys(_ keys: [PublicKey]) -> JSONValue { .array(keys.map { .string($0.hex) }) }
 
-    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+    package static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 
-    static func tags(_ tags: [[String]]) -> JSONValue { .array(tags.map(strings)) }
+    package static func tags(_ tags: [[String]]) -> JSONValue { .array(tags.map(strings)) }
 
     /// Group object.
-    static func group(_ group: GroupSnapshot) -> JSONValue {
+    package static func group(_ group: GroupSnapshot) -> JSONValue {
         .object([
             "mls_group_id": .string(group.mlsGroupID.hex), "nostr_group_id": .string(group.nostrGroupID),
             "name": .string(group.name), "description": .string(group.description),
@@ -28,14 +27,14 @@ enum Records {
     }
 
     /// A rumor as JSON (`id` included, no `sig`).
-    static func rumor(_ rumor: UnsignedEvent) throws(EngineError) -> JSONValue {
+    package static func rumor(_ rumor: UnsignedEvent) throws(EngineError) -> JSONValue {
         do { return try JSONValue(parsing: rumor.rumorJSON()) } catch {
             throw EngineError(.internal, "the engine's rumor does not serialize: \(error)")
         }
     }
 
     /// Update object.
-    static func update(_ evolution: GroupEvolution) throws(EngineError) -> [String: JSONValue] {
+    package static func update(_ evolution: GroupEvolution) throws(EngineError) -> [String: JSONValue] {
         [
             "mls_group_id": .string(evolution.mlsGroupID.hex), "evolution_event": evolution.event.jsonValue,
             "welcome_rumors": .array(try evolution.welcomeRumors.map(rumor)),
@@ -43,7 +42,7 @@ enum Records {
     }
 
     /// Message object.
-    static func message(_ message: ReceivedMessage) throws(EngineError) -> JSONValue {
+    package static func message(_ message: ReceivedMessage) throws(EngineError) -> JSONValue {
         .object([
             "id": .string(message.rumor.id.hex), "mls_group_id": .string(message.mlsGroupID.hex),
             "event_id": .string(message.wrapperID.hex), "sender_pubkey": .string(message.sender.hex),
@@ -53,12 +52,12 @@ enum Records {
     }
 
     /// A prepared image: the blob (base64) and the image object that opens it.
-    static func preparedImage(_ prepared: PreparedGroupImage) -> [String: JSONValue] {
+    package static func preparedImage(_ prepared: PreparedGroupImage) -> [String: JSONValue] {
         ["encrypted_data": .string(Base64.encode(prepared.encrypted)), "image": prepared.image.jsonValue]
     }
 
     /// Welcome object.
-    static func welcome(_ welcome: PendingWelcome) -> JSONValue {
+    package static func welcome(_ welcome: PendingWelcome) -> JSONValue {
         .object([
             "id": .string(welcome.id.hex), "wrapper_event_id": .string(welcome.wrapperID.hex),
             "mls_group_id": .string(welcome.mlsGroupID.hex), "group_name": .string(welcome.groupName),
@@ -68,7 +67,7 @@ enum Records {
         ])
     }
 
-    static func keyPackage(_ draft: KeyPackageDraft) -> [String: JSONValue] {
+    package static func keyPackage(_ draft: KeyPackageDraft) -> [String: JSONValue] {
         [
             "content": .string(draft.content), "d_tag": .string(draft.dTag), "key_package_ref": .string(draft.keyPackageRef),
             "tags": tags(draft.tags), "tags_legacy": tags(draft.legacyTags),
@@ -76,7 +75,7 @@ enum Records {
     }
 
     /// `process_message` result.
-    static func processing(_ result: ProcessingResult) throws(EngineError) -> [String: JSONValue] {
+    package static func processing(_ result: ProcessingResult) throws(EngineError) -> [String: JSONValue] {
         switch result {
         case .applicationMessage(let message): return ["type": .string("application_message"), "message": try Records.message(message)]
         case .commit(let group): return ["type": .string("commit"), "mls_group_id": .string(group.hex)]
@@ -99,9 +98,16 @@ enum Records {
         }
     }
 
-    static func exactState(_ state: ExactGroupState) -> [String: JSONValue] {
+    package static func exactState(_ state: ExactGroupState) -> [String: JSONValue] {
         var fields: [String: JSONValue] = ["epoch": JSONValue(state.epoch)]
         for (name, value) in state.fields where name != "epoch" { fields[name] = value.map(JSONValue.string) ?? .null }
         return fields
+    }
+}
+
+extension GroupImage {
+    /// Image object (docs/driver-protocol.md, "Value conventions").
+    package var jsonValue: JSONValue {
+        .object(["hash": .string(hash.hexString), "key": .string(key.hexString), "nonce": .string(nonce.hexString)])
     }
 }

@@ -9,11 +9,11 @@ import Nostr
 /// The driver is another program, so the line is untrusted: anything else is a typed
 /// `.malformedResponse`, and an error without a code keeps the error (code `unknown`) rather than
 /// dropping the line, so the waiting call fails with what the driver said.
-struct DriverResponse {
-    let id: Int
-    let outcome: Result<[String: JSONValue], EngineError>
+package struct DriverResponse {
+    package let id: Int
+    package let outcome: Result<[String: JSONValue], EngineError>
 
-    init(line: String) throws(EngineError) {
+    package init(line: String) throws(EngineError) {
         guard let response = try? JSONValue(parsing: line).object, let id = response["id"]?.int64.flatMap(Int.init(exactly:)) else {
             throw EngineError(.malformedResponse, "driver wrote a line that is not a response: \(line.prefix(200))")
         }

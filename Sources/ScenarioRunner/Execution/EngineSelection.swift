@@ -1,13 +1,18 @@
 // Which engine a run puts members on, as written on the command line (docs/engines.md):
 // `swift`, `mdk`, `mixed`, a name from the engines file, or `driver:CMD ARGS` for a one-off driver.
-import ArgumentParser
+// Parsed once, where the text comes in (the command line, a replayed capsule); the runner, the
+// executor and the engine set take the typed value and never parse it again.
+import ScenarioModel
 
 /// Which engine members without one of their own run on. Its `rawValue` is what reports, ledger
 /// entries, pinned fingerprints and capsules call the engine.
-struct EngineSelection: Hashable, Sendable, ExpressibleByArgument, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case swift, mdk, mixed
-        /// Defined in the engines file (resolved when the session starts).
+package struct EngineSelection: Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: Hashable, Sendable {
+        /// An engine built into marmot-conform (`ScenarioModel.EngineName`: the one list of them).
+        case builtIn(EngineName)
+        /// Every built-in engine, alternating over the members.
+        case mixed
+        /// Defined in the engines file (resolved when the session starts), or a caller's engine.
         case named(String)
         /// A driver command line given on the command line.
         case driver(command: String)
@@ -15,24 +20,34 @@ struct EngineSelection: Hashable, Sendable, ExpressibleByArgument, CustomStringC
         case assignment([EngineSelection])
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    static let swift = Self(kind: .swift)
-    static let mdk = Self(kind: .mdk)
-    static let mixed = Self(kind: .mixed)
-    static let driverPrefix = "driver:"
-    /// The runner's prefix of an explicit assignment (`EngineSet.assignmentPrefix`).
-    static let assignmentPrefix = "matrix:"
+    package static let swift = Self(kind: .builtIn(.swift))
+    package static let mdk = Self(kind: .builtIn(.mdk))
+    package static let mixed = Self(kind: .mixed)
+    package static let mixedWord = "mixed"
+    package static let driverPrefix = "driver:"
+    /// The prefix of an explicit assignment (an interop-matrix cell): `matrix:swift,mdk,mdk` gives
+    /// the members without an engine of their own these engines, in declaration order.
+    package static let assignmentPrefix = "matrix:"
 
-    init(kind: Kind) { self.kind = kind }
+    package init(kind: Kind) { self.kind = kind }
 
-    init?(argument: String) { self.init(rawValue: argument) }
+    /// One engine by name: a built-in engine, else a name the run registers (an engines-file entry,
+    /// a compatibility-kit caller's engine). No selection syntax is read (`mixed`, `matrix:`,
+    /// `driver:` are names here like any other).
+    package init(engine name: String) {
+        kind = EngineName(rawValue: name).map(Kind.builtIn) ?? .named(name)
+    }
 
-    init?(rawValue text: String) {
+    /// The selection a text names, or nil when it names none.
+    package init?(rawValue text: String) {
+        if let engine = EngineName(rawValue: text) {
+            kind = .builtIn(engine)
+            return
+        }
         switch text {
-        case "swift": kind = .swift
-        case "mdk": kind = .mdk
-        case "mixed": kind = .mixed
+        case Self.mixedWord: kind = .mixed
         case _ where text.hasPrefix(Self.assignmentPrefix):
             var engines: [EngineSelection] = []
             for part in text.dropFirst(Self.assignmentPrefix.count).split(separator: ",", omittingEmptySubsequences: false) {
@@ -50,62 +65,45 @@ struct EngineSelection: Hashable, Sendable, ExpressibleByArgument, CustomStringC
         }
     }
 
-    var rawValue: String {
+    package var rawValue: String {
         switch kind {
-        case .swift: "swift"
-        case .mdk: "mdk"
-        case .mixed: "mixed"
+        case .builtIn(let engine): engine.rawValue
+        case .mixed: Self.mixedWord
         case .named(let name): name
         case .driver(let command): Self.driverPrefix + command
         case .assignment(let engines): Self.assignmentPrefix + engines.map(\.rawValue).joined(separator: ",")
         }
     }
 
-    /// One engine by name (what an assignment may name): swift, mdk or an engines-file name.
-    var isSingleEngine: Bool {
+    /// One engine by name (what an assignment may name): a built-in or an engines-file name.
+    package var isSingleEngine: Bool {
         switch kind {
-        case .swift, .mdk, .named: true
+        case .builtIn, .named: true
         case .mixed, .driver, .assignment: false
         }
     }
 
-    var description: String { rawValue }
-    var defaultValueDescription: String { rawValue }
+    package var description: String { rawValue }
 
-    /// The engines members run on under this selection (`mixed`: ours and MDK).
-    var engines: [EngineSelection] {
+    /// The engines members run on under this selection (`mixed`: every built-in engine).
+    package var engines: [EngineSelection] {
         switch kind {
-        case .mixed: [.swift, .mdk]
+        case .mixed: EngineName.allCases.map { Self(kind: .builtIn($0)) }
         case .assignment(let engines): engines.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         default: [self]
         }
     }
 
-    static func isName(_ text: String) -> Bool {
+    package static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
             && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
     }
 }
 
-/// A list of engines, `swift,mdk` (`--engines` of a matrix run): at least one, no repeats, no `mixed`.
-struct EngineList: ExpressibleByArgument, Equatable {
-    let engines: [EngineSelection]
-
-    init?(argument: String) {
-        var engines: [EngineSelection] = []
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let engine = EngineSelection(rawValue: String(part)), engine.isSingleEngine, !engines.contains(engine) else { return nil }
-            engines.append(engine)
-        }
-        guard !engines.isEmpty else { return nil }
-        self.engines = engines
-    }
-}
-
 /// Splits a driver command line into words: spaces separate, single or double quotes group, a
 /// backslash escapes the next character (no variables, no globbing). Nil for an unclosed quote.
-enum CommandWords {
-    static func split(_ line: some StringProtocol) -> [String]? {
+package enum CommandWords {
+    package static func split(_ line: some StringProtocol) -> [String]? {
         var words: [String] = [], current = "", inWord = false
         var quote: Character?, escaped = false
         for character in line {
