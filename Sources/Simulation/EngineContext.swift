@@ -1,4 +1,5 @@
 import DeterministicScheduler
+import EngineInterface
 import Synchronization
 
 /// What the world hands an engine factory for one member.
@@ -20,11 +21,16 @@ package struct EngineContext: Sendable {
     /// Whether the run persists (it restarts members): an engine then keeps its state in
     /// `storageDirectory` and reopens it at the next start.
     package let persistent: Bool
+    /// The Marmot profile the member speaks (its scenario's `profile:`, else the run's): the factory
+    /// makes an engine instance of that profile. An engine that cannot speak it is still made; it
+    /// declares the profiles it speaks, and the runner reports the scenario `unsupported`.
+    package let profile: MarmotProfile
 
     package init(
         label: String, storageKey: [UInt8], generator: SeededGenerator, clock: @escaping @Sendable () -> UInt64,
-        storageDirectory: String = "", start: Int = 0, persistent: Bool = false
+        storageDirectory: String = "", start: Int = 0, persistent: Bool = false, profile: MarmotProfile = .legacy
     ) {
+        self.profile = profile
         self.label = label
         self.storageKey = storageKey
         self.generator = generator

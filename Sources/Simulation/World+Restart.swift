@@ -136,7 +136,7 @@ extension World {
         EngineContext(
             label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
             clock: clock.reader, storageDirectory: storage?.makeDirectory(of: label) ?? "", start: start,
-            persistent: storage != nil)
+            persistent: storage != nil, profile: memberOptions[label]?.marmotProfile ?? .legacy)
     }
 
     func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
@@ -150,6 +150,7 @@ extension World {
         )
         // What the member reads from its relays' NIP-11 documents, unless the test set it.
         configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
+        configuration.marmotProfile = options.marmotProfile
         return configuration
     }
 }
