@@ -128,6 +128,11 @@ extension MarmotConform {
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
             let (applying, notApplicable) = ConformanceRunner.applicable(scenarios, to: options.profile)
+            // As with a filter that selects none: a selection with nothing to run never "passes".
+            if applying.isEmpty, !notApplicable.isEmpty, invalid == 0 {
+                throw usageError("no selected scenario applies to profile \(options.profile) "
+                    + "(\(notApplicable.count) apply to other profiles only; docs/profiles.md)")
+            }
             let all = RunUnits.all(scenarioCount: applying.count, seeds: seedList)
             return Plan(
                 repo: repo, seeds: seedList, scenarios: applying, notApplicable: notApplicable, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),

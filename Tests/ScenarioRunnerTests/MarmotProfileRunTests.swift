@@ -7,6 +7,7 @@ import EngineInterface
 import EngineTestSupport
 import Foundation
 import NativeSwiftEngine
+import Nostr
 import ScenarioModel
 import ScenarioRunner
 import Synchronization
@@ -117,6 +118,35 @@ import Testing
         #expect(twin.verdict == .fail, "\(twin.checks)")
     }
 
+    /// An engine's own `profile_mismatch` (a key package its tags do not give away) reaches the
+    /// user the same way: failed peer `profile_mismatch`, error `core.profileMismatch`; the twin
+    /// engine refusing with another code gives `invalid_key_package` and no such error.
+    @Test(arguments: [(EngineError.Code.profileMismatch, "profile_mismatch", true), (.invalidKeyPackage, "invalid_key_package", false)])
+    func anEnginesProfileMismatchIsToldToTheUser(code: EngineError.Code, reason: String, told: Bool) async throws {
+        let yaml = """
+            name: alice's engine refuses bob's key package
+            members: [{ label: alice }, { label: bob }]
+            steps:
+              - deliver: all
+              - create-group: { by: alice, with: [bob], name: Team }
+              - deliver: all
+            expect:
+              members:
+                alice: { chats: [], failed-peers: [{ peer: bob, reason: \(reason) }] }
+            """
+        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
+            let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            return context.label == "alice" ? RefusesKeyPackages(base: engine, code: code) : engine
+        }, deterministic: true)])
+        let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
+        let execution = await executor.execute(try Scenario(yaml: yaml, file: "k.yaml"), seed: 1, selection: "swift", reproduce: "")
+        #expect(execution.run.verdict == .pass, "\(execution.run.checks.filter { $0.verdict != .pass })")
+        guard case .map(let members)? = execution.outcome, case .map(let alice)? = members["alice"],
+            case .list(let errors)? = alice["errors"]
+        else { Issue.record("no errors in alice's outcome"); return }
+        #expect(errors.contains(.string("core.profileMismatch")) == told, "\(errors)")
+    }
+
     /// Our engine, whose instances of the current profile declare `profile.current` (test double:
     /// their bytes stay legacy ones; only what the runner and the app core decide is under test).
     static func claimingEngines() -> EngineSet {
@@ -135,4 +165,11 @@ struct ClaimsCurrentProfile: ForwardingEngine {
         return EngineCapabilities(
             name: real.name, version: real.version, capabilities: real.capabilities.union([.profileCurrent]).subtracting([.profileLegacy]))
     }
+}
+
+/// Our engine, refusing every key package it is asked to validate with `code`.
+struct RefusesKeyPackages: ForwardingEngine {
+    let base: any ProtocolEngine
+    let code: EngineError.Code
+    func validateKeyPackage(_ event: Event) async throws(EngineError) { throw EngineError(code, "refused by the test") }
 }
