@@ -74,8 +74,9 @@ extension Engines {
             // A run that restarts members keeps each engine's state in its member's directory.
             // LEAD (issue 28, s9-engine): until NativeSwiftEngine's init takes `profile:`, every
             // instance is a legacy one and declares no `profile.current`, so members of the current
-            // profile make their scenarios `unsupported`. After the merge, add
-            // `profile: context.profile` to this call.
+            // profile make their scenarios `unsupported`. After the merge, add to this call:
+            // `profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? []`
+            // (the current profile signs each leaf's identity proof with the member's account key).
             try NativeSwiftEngine(
                 generator: context.generator, clock: context.clock,
                 stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)

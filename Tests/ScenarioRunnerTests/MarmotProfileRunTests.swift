@@ -75,14 +75,19 @@ import Testing
     /// of today declares no `profile.current`, so the scenario is unsupported, with the reason.
     @Test func theFactoryGetsEachMembersProfileAndAnEngineWithoutItIsUnsupported() async throws {
         let seen = Mutex<[String: MarmotProfile]>([:])
+        let accounts = Mutex<[String: String]>([:])
         let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
             seen.withLock { $0[context.label] = context.profile }
+            accounts.withLock { $0[context.label] = context.accountKey?.publicKey.hex }
             return try NativeSwiftEngine(generator: context.generator, clock: context.clock)
         }, deterministic: true)])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
         let scenario = try Scenario(yaml: Self.twoProfiles, file: "p.yaml")
         let run = await executor.execute(scenario, seed: 1, selection: "swift", reproduce: "", profile: .legacy).run
         #expect(seen.withLock { $0 } == ["alice": .legacy, "cur": .current])
+        // Each member's own account key (a current engine signs its leaves' identity proofs with it).
+        let keys = accounts.withLock { $0 }
+        #expect(keys.count == 2 && keys["alice"] != nil && keys["cur"] != nil && keys["alice"] != keys["cur"], "\(keys)")
         #expect(run.verdict == .unsupported, "\(run.checks)")
         #expect(run.notRun?.contains("cur's engine") == true && run.notRun?.contains("profile.current") == true, "\(run.notRun ?? "")")
         // The run's profile reaches every member without its own.
