@@ -96,6 +96,17 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case welcomeBadSignature = "welcome-bad-signature"
     case welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
+    /// Current profile only (app-components/account-identity-proof-v2.md, component 0x8009):
+    /// self-update commits whose replacement leaf breaks the account identity proof: no 0x8009
+    /// entry in its `app_data_dictionary` (still advertised in `app_components`); an entry whose
+    /// BIP-340 signature does not verify; an entry validly signed by another Nostr account than the
+    /// leaf's BasicCredential names (signer_pubkey ≠ identity).
+    case leafProofMissing = "leaf-proof-missing"
+    case leafProofForged = "leaf-proof-forged"
+    case leafProofOtherAccount = "leaf-proof-other-account"
+    /// Current profile only: a Welcome to the target into a fresh group of ours whose ratchet tree
+    /// holds our leaf without its 0x8009 proof (every Welcome-tree leaf is verified).
+    case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
 }
 
 extension EngineCapability {

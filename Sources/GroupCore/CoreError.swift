@@ -22,6 +22,10 @@ extension CoreError.Code {
     /// An invitee's welcome cannot fit the path even alone (NIP-44, the relays' event size): the
     /// ratchet tree every welcome carries is too large. The invitee is not added.
     package static let welcomeTooLarge = Self("core.welcomeTooLarge")
+    /// A contact speaks the other Marmot profile (issue 28): its key package, or a Welcome from it,
+    /// is legacy (MIP-00…03, MDK 0.8.0) while we speak the current profile, or the reverse. The
+    /// app tells its user which side must upgrade; the contact is not added, nothing is half-joined.
+    package static let profileMismatch = Self("core.profileMismatch")
     /// A chat message, control message or leave proposal no relay answered (no OK), however
     /// often it was sent, or every relay kept refusing.
     package static let publishUnacknowledged = Self("core.publishUnacknowledged")

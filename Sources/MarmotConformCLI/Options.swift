@@ -4,6 +4,7 @@
 // with the usage status (64) and a message naming the option and what it takes; no command checks
 // strings by hand. The run request (`RunRequest`) is built only here, for `run` and `replay` alike.
 import ArgumentParser
+import EngineInterface
 import ExternalProcessEngine
 import Foundation
 import ScenarioRunner
@@ -25,7 +26,27 @@ struct SeedRange: ExpressibleByArgument, Equatable {
     var defaultValueDescription: String { "\(seeds.lowerBound)..\(seeds.upperBound)" }
 }
 
-extension SpecProfile: ExpressibleByArgument {}
+/// `--profile`: a Marmot profile by name (`legacy`, `current`) or by the name of the rule toggle it
+/// replaced (`mdk-0.8.0` → legacy, `marmot-current` → current), which is accepted with a note.
+struct ProfileArgument: ExpressibleByArgument, Equatable {
+    let profile: MarmotProfile
+    /// The name as given.
+    let name: String
+
+    init(_ profile: MarmotProfile) {
+        self.profile = profile
+        name = profile.rawValue
+    }
+
+    init?(argument: String) {
+        guard let profile = MarmotProfile(named: argument) else { return nil }
+        self.profile = profile
+        name = argument
+    }
+
+    var defaultValueDescription: String { profile.rawValue }
+    static var allValueStrings: [String] { MarmotProfile.allCases.map(\.rawValue) }
+}
 
 /// How many seconds an engine driver may go without progress before its request fails: (0, 3600].
 struct DriverTimeout: ExpressibleByArgument, Equatable {
@@ -74,10 +95,16 @@ struct RunnerOptions: ParsableArguments {
         valueName: "seconds"))
     var driverTimeout: DriverTimeout = .standard
 
-    @Option(help: ArgumentHelp(
-        "The spec profile the engine claims: checks of rules the profile does not hold are reported (info), not judged.",
-        valueName: SpecProfile.allCases.map(\.rawValue).joined(separator: "|")))
-    var profile: SpecProfile = .standard
+    @Option(name: .customLong("profile"), help: ArgumentHelp(
+        "The Marmot profile of every member without one of its own (legacy: MIP-00…03 as MDK 0.8.0 speaks them; current: the adopted "
+            + "spec). Scenarios that do not apply to it are skipped as not applicable; an engine that does not speak it makes a "
+            + "scenario unsupported; checks of rules it does not hold are reported (info), not judged. "
+            + "The old names mdk-0.8.0 and marmot-current are accepted for legacy and current.",
+        valueName: MarmotProfile.allCases.map(\.rawValue).joined(separator: "|")))
+    var profileChoice = ProfileArgument(.standard)
+
+    /// The run's profile (`--profile`).
+    var profile: MarmotProfile { profileChoice.profile }
 
     /// The repository and the ledger file, resolved against the working directory the command was
     /// started in (call before `Repository.enter()`).
@@ -98,6 +125,7 @@ struct RunnerOptions: ParsableArguments {
             ledger: try RunPlan.ledger(at: ledger), engineVersions: versions, today: Today.string, commandName: repo.command)
         request.reproducePath = repo.absolutePath
         request.profile = profile
+        if let note = MarmotProfile.oldNameNote(profileChoice.name) { Console.line(note) }
         return request
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineInterface
 import ExternalProcessEngine
 import Foundation
 import ScenarioModel
@@ -97,6 +98,8 @@ extension MarmotConform {
             let repo: Repository
             let seeds: [UInt64]
             let scenarios: [(Scenario, text: String)]
+            /// The scenarios skipped because they do not apply to the run's profile (`profiles:`).
+            let notApplicable: [NotApplicable]
             let invalid: Int
             let ledgerURL: URL
             let engines: EngineContext
@@ -124,9 +127,15 @@ extension MarmotConform {
                 scenarios = scenarios.filter { $0.0.name.contains(filter) || $0.0.file.contains(filter) }
                 if scenarios.isEmpty, invalid == 0 { throw usageError("no scenario matches --filter '\(filter)'") }
             }
-            let all = RunUnits.all(scenarioCount: scenarios.count, seeds: seedList)
+            let (applying, notApplicable) = ConformanceRunner.applicable(scenarios, to: options.profile)
+            // As with a filter that selects none: a selection with nothing to run never "passes".
+            if applying.isEmpty, !notApplicable.isEmpty, invalid == 0 {
+                throw usageError("no selected scenario applies to profile \(options.profile) "
+                    + "(\(notApplicable.count) apply to other profiles only; docs/profiles.md)")
+            }
+            let all = RunUnits.all(scenarioCount: applying.count, seeds: seedList)
             return Plan(
-                repo: repo, seeds: seedList, scenarios: scenarios, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),
+                repo: repo, seeds: seedList, scenarios: applying, notApplicable: notApplicable, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),
                 capsuleURL: capsuleURL, junit: junitURL, json: jsonURL, resolvedPaths: resolvedPaths,
                 units: shard.map { $0.select(all) } ?? all, allUnits: all.count)
         }
@@ -168,10 +177,22 @@ extension MarmotConform {
             return "marmot-conform: \(scenarios) scenario(s) × \(seeds) seed(s) on \(engine) [\(names)]"
         }
 
+        /// `profile current: 142 of 150 scenario(s) apply (94.7%)`, when some scenario does not apply.
+        static func profileShare(_ plan: Plan, profile: MarmotProfile) -> String? {
+            guard !plan.notApplicable.isEmpty else { return nil }
+            let whole = plan.scenarios.count + plan.notApplicable.count
+            let percent = Double(plan.scenarios.count) * 100 / Double(whole)
+            return "profile \(profile): \(plan.scenarios.count) of \(whole) scenario(s) apply (\(String(format: "%.1f", percent))%); "
+                + "\(plan.notApplicable.count) not applicable (not run, not counted)"
+        }
+
         func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress, request: RunRequest) throws {
             let part = shard.map { ShardRecord(index: $0.index, count: $0.count, units: plan.allUnits) }
-            let context = JSONReport.Context(profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger, shard: part)
+            var context = JSONReport.Context(profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger, shard: part)
+            context.notApplicable = plan.notApplicable
             try Reports.write(progress.timed, junit: plan.junit, json: plan.json, context: context)
+            for skipped in plan.notApplicable { Console.line(skipped.line(under: request.profile)) }
+            if let share = Self.profileShare(plan, profile: request.profile) { Console.line(share) }
             if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
             Console.line(RunSummary(runs).line)

@@ -27,7 +27,9 @@ public struct ConformanceKit: Sendable {
     public let engine: String
     /// The engine's version, as ledger entries name it.
     public let version: String
-    /// The spec profile the engine claims (`mdk-0.8.0`, `marmot-current`).
+    /// The Marmot profile every member speaks and the runs are judged by (`legacy`, `current`; the
+    /// old names `mdk-0.8.0` and `marmot-current` are accepted for them). Scenarios that do not
+    /// apply to it are skipped; `KitMember.profile` tells the factory which to make.
     public let profile: String
     /// Whether the engine takes all its time and randomness from `KitMember` (then runs are
     /// fingerprinted and checked against pinned fingerprints, if any are stored for `engine`).
@@ -38,7 +40,7 @@ public struct ConformanceKit: Sendable {
     public var capsules: URL
     let factory: EngineFactory
 
-    public init(root: URL, engine: String, version: String, profile: String = "mdk-0.8.0", deterministic: Bool = true,
+    public init(root: URL, engine: String, version: String, profile: String = "legacy", deterministic: Bool = true,
                 factory: @escaping EngineFactory) {
         self.root = root
         self.engine = engine
@@ -64,11 +66,12 @@ public struct ConformanceKit: Sendable {
     /// long async functions in release builds).
     func prepare(_ paths: [String], seeds: [UInt64]) throws(KitError) -> ([(Scenario, text: String)], RunRequest) {
         guard engine != EngineSelection.mixedWord, !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
-        guard let claimed = SpecProfile(rawValue: profile) else {
-            throw KitError(.badOption, "unknown profile '\(profile)' (\(SpecProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
+        guard let claimed = MarmotProfile(named: profile) else {
+            throw KitError(.badOption, "unknown profile '\(profile)' (\(MarmotProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard !seeds.isEmpty else { throw KitError(.badOption, "no seed") }
-        let scenarios = try KitFiles.load(paths, root: root)
+        // Scenarios that do not apply to the profile are not run (and so not in the results).
+        let scenarios = ConformanceRunner.applicable(try KitFiles.load(paths, root: root), to: claimed).applying
         var request = RunRequest(
             selection: EngineSelection(engine: engine), seeds: seeds, updateVectors: false, checkDeterminism: false,
             vectorsDirectory: RunPlan.vectorsDirectory(root: root), capsuleDirectory: capsules,
@@ -96,12 +99,17 @@ public struct KitMember: Sendable {
     public let clock: @Sendable () -> UInt64
     /// The member's own seeded random stream.
     public let random: KitRandom
+    /// The Marmot profile the member speaks (`legacy` or `current`: its scenario's `profile:`, else
+    /// the kit's). An engine that cannot speak it should still be made: the capabilities it
+    /// declares (`profile.legacy`, `profile.current`) make the scenario unsupported.
+    public let profile: String
 
     init(_ context: EngineContext) {
         label = context.label
         storageKey = context.storageKey
         clock = context.clock
         random = KitRandom(base: context.generator)
+        profile = context.profile.rawValue
     }
 }
 

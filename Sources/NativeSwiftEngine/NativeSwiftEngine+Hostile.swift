@@ -86,6 +86,10 @@ extension NativeSwiftEngine: HostileEngine {
                 rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .treeHash)
             case .welcomeBadParentHash:
                 rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .parentHash)
+            case .leafProofMissing, .leafProofForged, .leafProofOtherAccount, .welcomeLeafProofMissing:
+                // LEAD (issue 28, s9-engine): identity-proof attacks exist only in the current
+                // profile (scenarios/current-profile/); the legacy engine has no 0x8009 to break.
+                throw EngineError(.invalidInput, "attack \(request.attack.rawValue) needs a current-profile group (0x8009 identity proofs)")
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

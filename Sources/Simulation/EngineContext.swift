@@ -1,4 +1,6 @@
 import DeterministicScheduler
+import EngineInterface
+import Nostr
 import Synchronization
 
 /// What the world hands an engine factory for one member.
@@ -20,11 +22,21 @@ package struct EngineContext: Sendable {
     /// Whether the run persists (it restarts members): an engine then keeps its state in
     /// `storageDirectory` and reopens it at the next start.
     package let persistent: Bool
+    /// The Marmot profile the member speaks (its scenario's `profile:`, else the run's): the factory
+    /// makes an engine instance of that profile. An engine that cannot speak it is still made; it
+    /// declares the profiles it speaks, and the runner reports the scenario `unsupported`.
+    package let profile: MarmotProfile
+    /// The member's Nostr account key, for an engine of the current profile, whose every leaf
+    /// carries an identity proof the account signs (component 0x8009); nil when the caller has none.
+    package let accountKey: Keypair?
 
     package init(
         label: String, storageKey: [UInt8], generator: SeededGenerator, clock: @escaping @Sendable () -> UInt64,
-        storageDirectory: String = "", start: Int = 0, persistent: Bool = false
+        storageDirectory: String = "", start: Int = 0, persistent: Bool = false, profile: MarmotProfile = .legacy,
+        accountKey: Keypair? = nil
     ) {
+        self.profile = profile
+        self.accountKey = accountKey
         self.label = label
         self.storageKey = storageKey
         self.generator = generator

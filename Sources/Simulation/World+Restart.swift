@@ -88,7 +88,8 @@ extension World {
         let configuration = coreConfiguration(keypair: member.keypair, label: label, options: options)
         let engine: any ProtocolEngine
         do {
-            engine = try await engineFactory(engineContext(label, storageKey: member.storageKey, stream: stream, start: start))
+            engine = try await engineFactory(
+                engineContext(label, storageKey: member.storageKey, stream: stream, start: start, accountKey: member.keypair))
         } catch {
             // The member stays down: the run's checks then see it missing from every group.
             record("member", label, "could not start again: \(error)")
@@ -131,12 +132,12 @@ extension World {
     }
 
     /// What the engine factory is given at a member's `start`.
-    func engineContext(_ label: String, storageKey: [UInt8], stream: SeededGenerator, start: Int) -> EngineContext {
+    func engineContext(_ label: String, storageKey: [UInt8], stream: SeededGenerator, start: Int, accountKey: Keypair) -> EngineContext {
         // Start 0 keeps the stream every run before restarts existed used (same fingerprints).
         EngineContext(
             label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
             clock: clock.reader, storageDirectory: storage?.makeDirectory(of: label) ?? "", start: start,
-            persistent: storage != nil)
+            persistent: storage != nil, profile: memberOptions[label]?.marmotProfile ?? .legacy, accountKey: accountKey)
     }
 
     func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
@@ -150,6 +151,7 @@ extension World {
         )
         // What the member reads from its relays' NIP-11 documents, unless the test set it.
         configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
+        configuration.marmotProfile = options.marmotProfile
         return configuration
     }
 }

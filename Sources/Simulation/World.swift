@@ -113,7 +113,7 @@ package final class World {
         clock.set(network.unixSeconds)
         memberOptions[label] = options
         startCounts[label] = 0
-        let engine = try await engineFactory(engineContext(label, storageKey: storageKey, stream: stream, start: 0))
+        let engine = try await engineFactory(engineContext(label, storageKey: storageKey, stream: stream, start: 0, accountKey: keypair))
         let configuration = coreConfiguration(keypair: keypair, label: label, options: options)
         let core = GroupCore(configuration: configuration, engine: engine, generator: stream.child("core"))
         // The channel's stream is a child of its own: asking for perturbations draws nothing

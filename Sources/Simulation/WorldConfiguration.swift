@@ -1,4 +1,5 @@
 import DeterministicScheduler
+import EngineInterface
 import GroupCore
 import InMemoryRelay
 
@@ -77,6 +78,9 @@ package struct MemberOptions: Sendable {
     /// The relays' event limits the member's app read from their NIP-11 documents; nil: what the
     /// world's relays declare (an empty table models an app that never reads them).
     package var relayEventLimits: [String: Int]?
+    /// The Marmot profile the member's engine speaks, handed to the engine factory
+    /// (`EngineContext.profile`). Not to be confused with `profileName`, the kind-0 profile's name.
+    package var marmotProfile: MarmotProfile = .legacy
 
     package init(
         profileName: String? = nil,

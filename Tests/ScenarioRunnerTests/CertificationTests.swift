@@ -1,3 +1,4 @@
+import EngineInterface
 import Foundation
 import ScenarioModel
 import ScenarioRunner
@@ -38,7 +39,7 @@ import Testing
 
     @Test func theRunJSONCarriesWhatTheReportNeeds() throws {
         let object = try #require(try JSONSerialization.jsonObject(with: try Self.document()) as? [String: Any])
-        #expect(object["profile"] as? String == "mdk-0.8.0")
+        #expect(object["profile"] as? String == "legacy")
         #expect(object["engineVersions"] as? [String: String] == ["mdk": "0.8.0"])
         // Only the ledger entries of the engines that ran.
         #expect((object["ledger"] as? [[String: Any]])?.count == 2)
@@ -102,7 +103,7 @@ import Testing
 
     /// A check of a profiled rule covers its own clause and the one the run's profile cites for the rule.
     @Test func aProfiledCheckCoversTheClauseItsProfileCites() throws {
-        for (profile, cited) in [(SpecProfile.mdk080, "NIP-01 Events and signatures"), (.marmotCurrent, "transports/nostr.md Group message delivery")] {
+        for (profile, cited) in [(MarmotProfile.legacy, "NIP-01 Events and signatures"), (.current, "transports/nostr.md Group message delivery")] {
             let check = CheckResult(check: "member bob: chats", clause: Clause("MIP-01", "Group State Changes"), verdict: .pass, rule: .groupEventSignature)
             var run = profile.judge(ScenarioRun(scenario: "probe", file: "scenarios/p/p.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
             run.clauses = []
@@ -119,8 +120,8 @@ import Testing
         #expect(SpecTexts.document(of: "NIP-44 Encryption limits") == "NIP-44")
         #expect(SpecTexts.document(of: "RFC 9420 §12.1.3") == "RFC 9420")
         #expect(SpecTexts.document(of: "Unheard-of 1") == nil)
-        #expect(SpecTexts.version(of: "MIP-03", under: .mdk080).contains("MDK 0.8.0"))
-        #expect(SpecTexts.version(of: "MIP-03", under: .marmotCurrent).contains("adopted"))
+        #expect(SpecTexts.version(of: "MIP-03", under: .legacy).contains("MDK 0.8.0"))
+        #expect(SpecTexts.version(of: "MIP-03", under: .current).contains("adopted"))
         let report = try Certification(json: try Self.document(), file: "run.json")
         let texts = Certification.specTexts(try #require(report.sections.first))
         #expect(texts.map(\.document) == ["MIP-01", "MIP-02", "MIP-03", "NIP-01"])

@@ -39,6 +39,11 @@ import Testing
         #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
     }
 
+    @Test func profileNamesAreMarmotProfiles() {
+        #expect(ProfileName.allCases.map(\.rawValue) == MarmotProfile.allCases.map(\.rawValue))
+        for name in ProfileName.allCases { #expect(MarmotProfile(name).rawValue == name.rawValue) }
+    }
+
     @Test func attackNamesAreHostileAttacks() {
         #expect(AttackName.allCases.map(\.rawValue) == HostileAttack.allCases.map(\.rawValue))
     }

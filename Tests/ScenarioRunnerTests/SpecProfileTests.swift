@@ -1,4 +1,5 @@
 import ConformanceTestSupport
+import EngineInterface
 import Foundation
 import ScenarioModel
 import ScenarioRunner
@@ -19,33 +20,33 @@ import Testing
     }
 
     @Test func theStandardProfileLeavesEveryCheckAsItWas() {
-        #expect(SpecProfile.standard == .mdk080)
+        #expect(MarmotProfile.standard == .legacy)
         let before = Self.run([Self.race, Self.signature, Self.plain])
-        let after = SpecProfile.standard.judge(before)
+        let after = MarmotProfile.standard.judge(before)
         #expect(after.checks == before.checks)
-        #expect(after.profile == .mdk080)
+        #expect(after.profile == .legacy)
         #expect(after.verdict == .fail)
     }
 
     @Test func marmotCurrentReportsTheTimestampRuleAndCitesTheAdoptedSignatureRule() {
-        let after = SpecProfile.marmotCurrent.judge(Self.run([Self.race, Self.signature, Self.plain]))
+        let after = MarmotProfile.current.judge(Self.run([Self.race, Self.signature, Self.plain]))
         #expect(after.checks[0].verdict == .info)
-        #expect(after.checks[0].detail.hasPrefix("not judged under profile marmot-current"))
+        #expect(after.checks[0].detail.hasPrefix("not judged under profile current"))
         #expect(after.checks[1].verdict == .fail)
         #expect(after.checks[1].clause == Clause("transports/nostr.md", "Group message delivery"))
         // Convergence is every profile's rule: still judged, still failing.
         #expect(after.checks[2] == Self.plain)
         #expect(after.verdict == .fail)
         // Twin: with only the race check failing, the profile decides the run's verdict.
-        #expect(SpecProfile.marmotCurrent.judge(Self.run([Self.race])).verdict == .info)
-        #expect(SpecProfile.mdk080.judge(Self.run([Self.race])).verdict == .fail)
+        #expect(MarmotProfile.current.judge(Self.run([Self.race])).verdict == .info)
+        #expect(MarmotProfile.legacy.judge(Self.run([Self.race])).verdict == .fail)
     }
 
     /// An infrastructure error is never turned into info by a profile.
     @Test func anErrorStaysAnErrorUnderEveryProfile() {
         var broken = Self.race
         broken.verdict = .error
-        for profile in SpecProfile.allCases { #expect(profile.judge(Self.run([broken])).verdict == .error) }
+        for profile in MarmotProfile.allCases { #expect(profile.judge(Self.run([broken])).verdict == .error) }
     }
 
     @Test func everyRuleHasAStatusUnderEveryProfileAndTheStandardHoldsThemAll() {
@@ -55,33 +56,37 @@ import Testing
                 continue
             }
         }
-        #expect(ProfiledRule.commitRaceByTimestamp.status(under: .marmotCurrent) != ProfiledRule.commitRaceByTimestamp.status(under: .mdk080))
+        #expect(ProfiledRule.commitRaceByTimestamp.status(under: .current) != ProfiledRule.commitRaceByTimestamp.status(under: .legacy))
     }
 
     /// The engine probe's checks (a member handing unverified kind-445 events to its engine) carry
-    /// the signature rule; the race oracle's carry the timestamp rule; both from real runs.
+    /// the signature rule; the race oracle's carry the timestamp rule; both from real runs (on our
+    /// legacy engine: a current run needs an engine that speaks the current profile), re-judged
+    /// under the current profile as a current run would be.
     @Test func realRunsTagTheirProfiledChecks() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = RunRequest(
+        let request = RunRequest(
             selection: .swift, seeds: [1], updateVectors: false, checkDeterminism: false,
             vectorsDirectory: Vectors.repositoryRoot.appendingPathComponent("vectors/scenarios"), capsuleDirectory: directory,
             ledger: DefectLedger(entries: []), engineVersions: ["swift": "0.1"], today: "2026-01-01")
-        request.profile = .marmotCurrent
         var scenarios: [(Scenario, text: String)] = []
         for file in ["scenarios/engine-probes/forged-wrapper-signature.yaml", "scenarios/concurrent-commits/rename-rename-race.yaml"] {
             let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(file), encoding: .utf8)
             scenarios.append((try Scenario(yaml: text, file: file), text))
         }
-        let runs = await ConformanceRunner(executor: swiftOnlyExecutor()).run(scenarios, request: request) { _ in }
-        #expect(runs.count == 2)
-        #expect(runs.allSatisfy { $0.profile == .marmotCurrent && !$0.verdict.failsTheRun }, "\(runs.map(\.checks))")
+        let legacy = await ConformanceRunner(executor: swiftOnlyExecutor()).run(scenarios, request: request) { _ in }
+        #expect(legacy.count == 2)
+        #expect(legacy.allSatisfy { $0.profile == .legacy && $0.verdict == .pass }, "\(legacy.map(\.checks))")
+        let runs = legacy.map { MarmotProfile.current.judge($0) }
+        #expect(runs.allSatisfy { $0.profile == .current && !$0.verdict.failsTheRun }, "\(runs.map(\.checks))")
         let probe = runs[0].checks.filter { $0.rule == .groupEventSignature }
         #expect(!probe.isEmpty)
         #expect(probe.allSatisfy { $0.clause == Clause("transports/nostr.md", "Group message delivery") && $0.verdict == .pass })
         let race = runs[1].checks.filter { $0.rule == .commitRaceByTimestamp }
         #expect(race.count == 1)
         #expect(race.allSatisfy { $0.verdict == .info })
+        #expect(legacy[1].checks.filter { $0.rule == .commitRaceByTimestamp }.allSatisfy { $0.verdict == .pass })
         #expect(runs[1].checks.contains { $0.check == "converged" && $0.verdict == .pass })
         #expect(runs[1].clauses == ["MIP-03 Commit Message Race Conditions"])
     }

@@ -41,6 +41,10 @@ extension GroupCore {
             guard !retry else { return }
             reject(wrap, reason: error.code.name, detail: error.reason)
             if error.code == .invalidWelcome { keepRefusedInCatchUp(wrap, opened: opened) }
+            // A Welcome of the other profile: the user learns who must upgrade (nothing was joined).
+            if error.code == .profileMismatch {
+                fail(CoreError(.profileMismatch, "an invitation from \(opened.sender.hex.prefix(8)) was not joined: \(error.reason)"), chatID: nil)
+            }
             return
         }
         if retry { withdrawWelcomeRejection(wrap) }

@@ -1,3 +1,4 @@
+import EngineInterface
 import Nostr
 
 /// Who a member is and which relays it uses for what (the relay roles of Pika): the host builds
@@ -22,6 +23,10 @@ package struct CoreConfiguration: Sendable {
     /// policies). Welcomes are sized for the invitee's inbox relays by it; a relay missing here is
     /// assumed to take `behaviour.welcomeEventLimitBytes`.
     package var relayEventLimits: [String: Int] = [:]
+    /// The Marmot profile the member's engine speaks: a key package of the other profile is
+    /// refused with `profile_mismatch` before the engine sees it, so the user is told who must
+    /// upgrade (`core.profileMismatch`) rather than that the contact has no usable key package.
+    package var marmotProfile: MarmotProfile = .legacy
 
     /// The tunable behaviour of a member, with its defaults written once (the simulation's member
     /// options carry this same value rather than copies of its fields).

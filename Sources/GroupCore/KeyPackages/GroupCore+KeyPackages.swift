@@ -71,8 +71,17 @@ extension GroupCore {
         if let suite = event.firstTagValue("mls_ciphersuite"), suite.lowercased() != "0x0001" {
             return (.wrongCiphersuite, "ciphersuite \(suite), we speak 0x0001")
         }
+        // Which profile the key package is of: only the current profile's carry `app_components`
+        // (transports/nostr.md; MDK 0.11's captures). One of the other profile is refused here,
+        // with the reason the user needs, before a legacy tag check would call it malformed.
+        let offered: MarmotProfile = event.tags.contains { $0.first == "app_components" } ? .current : .legacy
+        if offered != configuration.marmotProfile {
+            return (.profileMismatch, Self.mismatch(offered: offered, own: configuration.marmotProfile))
+        }
         let extensions = Set(event.tags.first { $0.first == "mls_extensions" }?.dropFirst().map { $0.lowercased() } ?? [])
-        let missing = ["0x000a", "0xf2ee"].filter { !extensions.contains($0) }
+        // MIP-00's required extensions; the current profile's tags are the engine's to check.
+        let required = configuration.marmotProfile == .legacy ? ["0x000a", "0xf2ee"] : []
+        let missing = required.filter { !extensions.contains($0) }
         if !missing.isEmpty { return (.missingExtensions, "mls_extensions lacks \(missing.joined(separator: ", "))") }
         if let expiration = event.firstTagValue("expiration").flatMap(UInt64.init), expiration <= now {
             return (.expired, "expired at \(expiration) (NIP-40)")
@@ -80,6 +89,8 @@ extension GroupCore {
         do {
             try await engine.validateKeyPackage(event)
             return nil
+        } catch where error.code == .profileMismatch {
+            return (.profileMismatch, "\(error.code): \(error.reason)")
         } catch {
             let text = error.reason.lowercased()
             let expired = text.contains("lifetime") || text.contains("expired")
@@ -196,6 +207,19 @@ extension GroupCore {
         for peer in failed { membership.invitationRoles[peer.pubkey] = nil }
         ui.failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
         changed("failed peers \(failed.count)")
+        // A contact of the other profile cannot be invited until one side upgrades: say so once,
+        // as its own error, so an app can show it rather than a generic invitation failure.
+        let mismatched = failed.filter { $0.reason == .profileMismatch }
+        if !mismatched.isEmpty {
+            fail(CoreError(.profileMismatch, "\(mismatched.count) contact(s) not invited: " + mismatched.map(\.detail).joined(separator: "; ")), chatID: chatID)
+        }
+    }
+
+    /// What the user is told about a contact whose key package is of the `offered` profile.
+    static func mismatch(offered: MarmotProfile, own: MarmotProfile) -> String {
+        offered == .legacy
+            ? "the contact's key package is of the legacy Marmot profile (MIP-00…03) and this app speaks the current one: the contact must upgrade"
+            : "the contact's key package is of the current Marmot profile and this app speaks the legacy one (MIP-00…03): this app must upgrade"
     }
 }
 

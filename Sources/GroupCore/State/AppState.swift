@@ -201,6 +201,8 @@ package struct FailedPeer: Hashable, Sendable, Codable {
         case timeout = "timeout"
         /// Its welcome could not fit the gift-wrap path (GroupCore+Invitations.swift).
         case welcomeTooLarge = "welcome_too_large"
+        /// Its key package is of the other Marmot profile (the engine's `profile_mismatch`).
+        case profileMismatch = "profile_mismatch"
     }
     package var pubkey: PublicKey
     package var reason: Reason

@@ -20,6 +20,15 @@ package enum UpdateDeliveryName: String, Sendable, Hashable, CaseIterable {
     case duplicate, reorder, drop
 }
 
+/// A Marmot profile (EngineInterface's `MarmotProfile`, same raw values): the dialect a member's
+/// engine speaks (`profile:` on a member) and the profiles a scenario applies to (`profiles:`).
+package enum ProfileName: String, Sendable, Hashable, CaseIterable {
+    /// MIP-00…03 as MDK 0.8.0 implements them.
+    case legacy
+    /// The adopted Marmot specification.
+    case current
+}
+
 /// What `create-group` and `add-members` do when some peers cannot be invited (`on-partial-failure`).
 package enum PartialFailureChoice: String, Sendable, Hashable, CaseIterable {
     /// Create the group with the others (the default).

@@ -35,6 +35,8 @@ package struct MemberSpec: Sendable, Hashable {
     /// How the channel carrying the member's core updates to its UI host misbehaves
     /// (`update-delivery`); empty: in order and whole.
     package var updateDelivery: [UpdateDeliveryName] = []
+    /// The Marmot profile the member's engine speaks (`profile:`); nil: the run's (`run --profile`).
+    package var profile: ProfileName? = nil
     package let location: SourceLocation
 }
 
@@ -54,8 +56,15 @@ package struct Scenario: Sendable {
     /// Whether the outcome is stored as a vector (`vector: false` for scenarios whose outcome
     /// depends on the seed, such as races judged by convergence alone).
     package let storesVector: Bool
+    /// The profiles the scenario applies to (`profiles:`; default every profile): a run under
+    /// another profile does not run it and reports it as not applicable (docs/scenarios.md,
+    /// "Profiles").
+    package let profiles: [ProfileName]
 
-    static let topLevelKeys = ["name", "description", "clauses", "vector", "relays", "members", "steps", "expect"]
+    /// Whether a run under `profile` runs this scenario.
+    package func applies(to profile: ProfileName) -> Bool { profiles.contains(profile) }
+
+    static let topLevelKeys = ["name", "description", "clauses", "vector", "profiles", "relays", "members", "steps", "expect"]
     /// Members one world may hold: bounds the work a file can ask for (1,000: issue 17's largest
     /// group, `ci/bench`'s create-1000).
     static let maximumMemberCount: Int64 = 1_000
@@ -76,6 +85,7 @@ package struct Scenario: Sendable {
         description = try top["description"]?.string("description") ?? ""
         clauses = try top["clauses"]?.stringList("clauses") ?? []
         storesVector = try top["vector"]?.boolean("vector") ?? true
+        profiles = try top["profiles"].map(Self.profiles) ?? ProfileName.allCases
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
@@ -105,7 +115,7 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay", "count", "update-delivery",
+                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -131,6 +141,7 @@ package struct Scenario: Sendable {
                 member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
                 member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
                 member.chatRelay = try f["chat-relay"]?.word("chat-relay", as: ChatRelayConductName.self)
+                member.profile = try f["profile"]?.word("profile", as: ProfileName.self)
                 for item in try f["update-delivery"]?.list("update-delivery") ?? [] {
                     let name = try item.word("an update-delivery fault", as: UpdateDeliveryName.self)
                     if !member.updateDelivery.contains(name) { member.updateDelivery.append(name) }
@@ -149,5 +160,19 @@ package struct Scenario: Sendable {
         }
         self.relays = relays
         self.members = members
+    }
+
+    /// `profiles:`: a non-empty list of distinct profile names.
+    static func profiles(_ node: YAMLNode) throws(ScenarioError) -> [ProfileName] {
+        var out: [ProfileName] = []
+        for item in try node.list("profiles") {
+            let name = try item.word("a profile", as: ProfileName.self)
+            if out.contains(name) { throw ScenarioError(.invalidValue, at: item.location, "profile '\(name.rawValue)' is listed twice") }
+            out.append(name)
+        }
+        guard !out.isEmpty else {
+            throw ScenarioError(.invalidValue, at: node.location, "'profiles' names no profile (leave it out to apply to every profile)")
+        }
+        return out
     }
 }

@@ -24,6 +24,10 @@ package enum ScenarioSchema {
                 "description": ["type": "string"],
                 "clauses": ["type": "array", "items": ["type": "string"], "description": "Spec clauses the scenario covers."],
                 "vector": ["type": "boolean", "description": "Store the outcome as vectors/scenarios/<name>.json (default true)."],
+                "profiles": [
+                    "type": "array", "items": ["enum": ProfileName.allCases.map(\.rawValue)], "minItems": 1, "uniqueItems": true,
+                    "description": "The Marmot profiles the scenario applies to (default: all); a run under another profile reports it as not applicable.",
+                ] as [String: Any],
                 "relays": ["type": "array", "items": relay],
                 "members": ["type": "array", "items": member],
                 "steps": ["$ref": "#/$defs/steps"],
@@ -51,6 +55,7 @@ package enum ScenarioSchema {
         "properties": [
             "label": ["type": "string"],
             "engine": ["enum": EngineName.allCases.map(\.rawValue)],
+            "profile": ["enum": ProfileName.allCases.map(\.rawValue), "description": "The Marmot profile the member's engine speaks (default: the run's --profile)."],
             "name": ["type": "string", "description": "Profile name (kind 0)."],
             "relays": nameOrNames,
             "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],

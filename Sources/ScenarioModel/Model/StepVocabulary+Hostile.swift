@@ -18,6 +18,8 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
     case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
+    case leafProofMissing = "leaf-proof-missing", leafProofForged = "leaf-proof-forged"
+    case leafProofOtherAccount = "leaf-proof-other-account", welcomeLeafProofMissing = "welcome-leaf-proof-missing"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.

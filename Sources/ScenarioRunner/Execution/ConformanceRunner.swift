@@ -1,5 +1,6 @@
 // Runs scenario files over seeds and engine selections: compares stored vectors, applies the
 // known-defects ledger, checks determinism on request, and writes failure capsules.
+import EngineInterface
 import Foundation
 import ScenarioModel
 
@@ -24,7 +25,7 @@ package struct RunRequest: Sendable {
     /// command works from any directory).
     package var reproducePath: @Sendable (String) -> String = { $0 }
     /// The spec profile the engine is judged by (`--profile`).
-    package var profile = SpecProfile.standard
+    package var profile = MarmotProfile.standard
 
     package init(selection: EngineSelection, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
                 capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
@@ -59,7 +60,8 @@ package struct ConformanceRunner: Sendable {
             for seed in request.seeds {
                 let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
-                var execution = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: reproduce)
+                var execution = await executor.execute(
+                    scenario, seed: seed, selection: request.selection, reproduce: reproduce, profile: request.profile)
                 if execution.run.notRun == nil {
                     if request.checkDeterminism {
                         execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, request: request))
@@ -75,7 +77,7 @@ package struct ConformanceRunner: Sendable {
                     }
                     // Pins are of seeded runs; a run on a prescribed schedule (explore, replay) has none.
                     if let fingerprint = execution.run.fingerprint, executor.schedule == nil {
-                        let key = "\(scenario.vectorName) \(request.selection) seed \(seed)"
+                        let key = Self.fingerprintKey(scenario, selection: request.selection, seed: seed, profile: request.profile)
                         if request.updateVectors {
                             fingerprints.entries[key] = fingerprint
                         } else {
@@ -109,6 +111,30 @@ package struct ConformanceRunner: Sendable {
         run.checks = ProfiledRule.tag(run.checks, of: scenario)
         run = request.profile.judge(run)
         return request.ledger.apply(to: run, engineVersion: request.engineVersions[request.selection.rawValue] ?? "", today: request.today)
+    }
+
+    /// A pinned fingerprint's key: `<vector> <selection> seed <n>`, and ` profile <p>` for runs
+    /// under any profile but the standard one, so that legacy pins keep their keys and a current
+    /// run never meets a legacy pin (its engines speak other bytes).
+    package static func fingerprintKey(_ scenario: Scenario, selection: EngineSelection, seed: UInt64, profile: MarmotProfile) -> String {
+        "\(scenario.vectorName) \(selection.rawValue) seed \(seed)" + (profile == .standard ? "" : " profile \(profile.rawValue)")
+    }
+
+    /// The scenarios that apply to `profile` (`profiles:`), and those that do not, which a run
+    /// skips and reports as not applicable, never as passed.
+    package static func applicable<Text>(_ scenarios: [(Scenario, text: Text)], to profile: MarmotProfile)
+        -> (applying: [(Scenario, text: Text)], notApplicable: [NotApplicable])
+    {
+        var applying: [(Scenario, text: Text)] = []
+        var skipped: [NotApplicable] = []
+        for entry in scenarios {
+            if entry.0.applies(to: ProfileName(profile)) {
+                applying.append(entry)
+            } else {
+                skipped.append(NotApplicable(file: entry.0.file, scenario: entry.0.name, profiles: entry.0.profiles.map(MarmotProfile.init)))
+            }
+        }
+        return (applying, skipped)
     }
 
     /// A selection as one shell word (a `driver:` command has spaces): quoted when it needs it.
@@ -215,7 +241,8 @@ package struct ConformanceRunner: Sendable {
             return CheckResult(check: name, clause: Self.determinismClause, verdict: .info,
                                detail: "not checked: an engine in this run draws its own randomness (e.g. MDK)")
         }
-        let second = await executor.execute(scenario, seed: seed, selection: request.selection, reproduce: first.run.reproduce)
+        let second = await executor.execute(
+            scenario, seed: seed, selection: request.selection, reproduce: first.run.reproduce, profile: request.profile)
         let same = second.run.fingerprint == fingerprint
         return CheckResult(check: name, clause: Self.determinismClause, verdict: same ? .pass : .fail,
                            expected: fingerprint, observed: second.run.fingerprint ?? "none")
@@ -236,6 +263,35 @@ package struct ConformanceRunner: Sendable {
             return url.path
         } catch {
             return nil
+        }
+    }
+}
+
+/// A scenario a run skipped because it does not apply to the run's profile (`profiles:`).
+package struct NotApplicable: Hashable, Sendable, Codable {
+    package let file: String
+    package let scenario: String
+    /// The profiles the scenario applies to.
+    package let profiles: [MarmotProfile]
+
+    package init(file: String, scenario: String, profiles: [MarmotProfile]) {
+        self.file = file
+        self.scenario = scenario
+        self.profiles = profiles
+    }
+
+    /// `scenarios/x.yaml: not applicable to profile current (applies to legacy)`.
+    package func line(under profile: MarmotProfile) -> String {
+        "\(file): not applicable to profile \(profile) (applies to \(profiles.map(\.rawValue).joined(separator: ", ")))"
+    }
+}
+
+extension ProfileName {
+    /// The model's name of a profile.
+    init(_ profile: MarmotProfile) {
+        switch profile {
+        case .legacy: self = .legacy
+        case .current: self = .current
         }
     }
 }

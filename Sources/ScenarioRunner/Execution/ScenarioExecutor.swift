@@ -52,8 +52,11 @@ package struct ScenarioExecutor: Sendable {
     /// different seeds explore different timings (frames never overtake each other on one link).
     static let jitter = VirtualDuration.milliseconds(20)
 
-    /// Runs `scenario` with `seed` on `selection` (members that pin an engine keep theirs).
-    package func execute(_ scenario: Scenario, seed: UInt64, selection: EngineSelection, reproduce: String) async -> Execution {
+    /// Runs `scenario` with `seed` on `selection` (members that pin an engine keep theirs); `profile`
+    /// is the run's Marmot profile, every member's unless the member names its own (`profile:`).
+    package func execute(
+        _ scenario: Scenario, seed: UInt64, selection: EngineSelection, reproduce: String, profile: MarmotProfile = .standard
+    ) async -> Execution {
         var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection.rawValue, seed: seed, reproduce: reproduce)
         let memberEngines = engines.assignment(for: scenario, selection: selection)
         // Every engine a member runs must be one the run registered.
@@ -80,7 +83,7 @@ package struct ScenarioExecutor: Sendable {
         traceSink?("--- trace of \(scenario.file) [\(selection), seed \(seed)]")
         do {
             for member in scenario.members {
-                _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario))
+                _ = try await world.addMember(member.label, options: memberOptions(member, scenario: scenario, profile: profile))
             }
         } catch {
             // Not a skip: the engine exists but could not start (a driver that died, a launch failure).
@@ -88,7 +91,10 @@ package struct ScenarioExecutor: Sendable {
                 check: "members' engines start", clause: Self.scenarioClause, verdict: .error, detail: "could not start the members' engines: \(error)"))
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
-        switch await interpreter.missingCapability() {
+        let profiles = Dictionary(uniqueKeysWithValues: scenario.members.map { ($0.label, Self.profile(of: $0, run: profile)) })
+        var unrunnable = await interpreter.unspokenProfile(profiles)
+        if unrunnable == nil { unrunnable = await interpreter.missingCapability() }
+        switch unrunnable {
         case .lacking(let reason)?:
             run.notRun = reason
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
@@ -183,8 +189,19 @@ package struct ScenarioExecutor: Sendable {
         }
     }
 
-    /// A member's relays per role; with no relays declared, the world's standard set.
-    func memberOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
+    /// The profile a member speaks: its own `profile:`, else the run's.
+    package static func profile(of member: MemberSpec, run: MarmotProfile) -> MarmotProfile {
+        member.profile.map(MarmotProfile.init) ?? run
+    }
+
+    /// A member's relays per role (with no relays declared, the world's standard set) and its profile.
+    func memberOptions(_ member: MemberSpec, scenario: Scenario, profile: MarmotProfile = .standard) -> MemberOptions {
+        var options = relayOptions(member, scenario: scenario)
+        options.marmotProfile = Self.profile(of: member, run: profile)
+        return options
+    }
+
+    private func relayOptions(_ member: MemberSpec, scenario: Scenario) -> MemberOptions {
         var behaviour = CoreConfiguration.Behaviour(
             publishesKeyPackage: member.publishesKeyPackage, ownCommitMerge: .init(member.ownCommitMerge),
             chatRelay: member.chatRelay.map(ChatRelayConduct.init), disabledPermissionChecks: disabledPermissionChecks)

@@ -37,6 +37,36 @@ extension StepInterpreter {
     }
 }
 
+extension StepInterpreter {
+    /// The first member whose engine does not declare the capability of the profile the member
+    /// speaks (`profile.legacy`, `profile.current`; an engine that declares neither speaks legacy
+    /// only, as drivers written before profiles did): `unsupported`, never pass or error.
+    func unspokenProfile(_ profiles: [String: MarmotProfile]) async -> Unrunnable? {
+        for (label, profile) in profiles.sorted(by: { $0.key < $1.key }) {
+            guard let engine = world.member(label)?.engine else { continue }
+            let offered: EngineCapabilities
+            do { offered = try await engine.capabilities() } catch {
+                return .unanswered("\(label)'s engine did not report its capabilities: \(error)")
+            }
+            if !offered.profiles.contains(profile) {
+                return .lacking("\(label)'s engine \(offered.name) \(offered.version) does not speak the \(profile) profile "
+                    + "(lacks capability \(profile.capability.rawValue))")
+            }
+        }
+        return nil
+    }
+}
+
+extension MarmotProfile {
+    /// The profile a scenario file names (the model's own enum, same raw values).
+    init(_ name: ProfileName) {
+        switch name {
+        case .legacy: self = .legacy
+        case .current: self = .current
+        }
+    }
+}
+
 extension EngineCapability {
     /// The engine capability a scenario step needs (the model names it by the same raw value).
     init(_ feature: EngineFeature) { self.init(rawValue: feature.rawValue) }

@@ -2,9 +2,10 @@
 // clause the profile gives that rule, or, when the profile does not hold the rule, is reported as
 // `info` instead of judged. The standard profile leaves every check as the oracles made it, so
 // today's verdicts, check texts and ledger matches stay exactly as they were.
+import EngineInterface
 import ScenarioModel
 
-extension SpecProfile {
+extension MarmotProfile {
     /// `run` re-judged under this profile.
     package func judge(_ run: ScenarioRun) -> ScenarioRun {
         var run = run

@@ -1,4 +1,5 @@
 // The machine-readable report (`--json`), documented in docs/report-format.md.
+import EngineInterface
 import Foundation
 
 package enum JSONReport {
@@ -17,9 +18,12 @@ package enum JSONReport {
         /// Added in format 1 without a bump (absent in older reports): the spec profile the runs were
         /// judged by, the versions of the engines taking part, and the known-defects ledger entries of
         /// those engines (the certification report lists them with their links).
-        package var profile: SpecProfile?
+        package var profile: MarmotProfile?
         package var engineVersions: [String: String]?
         package var ledger: [LedgerEntry]?
+        /// Added in format 1 without a bump (absent in older reports): the scenarios the run skipped
+        /// because they do not apply to its profile (`profiles:`); never counted as passed.
+        package var notApplicable: [NotApplicable]?
     }
 
     package struct Summary: Codable, Sendable {
@@ -49,13 +53,15 @@ package enum JSONReport {
 
     /// What the runs were judged with, beyond the runs themselves.
     package struct Context: Sendable {
-        package var profile: SpecProfile
+        package var profile: MarmotProfile
         package var engineVersions: [String: String]
         package var ledger: DefectLedger
         /// Which part of a sharded run these runs are (`run --shard K/N`).
         package var shard: ShardRecord?
+        /// The scenarios not run because they do not apply to `profile`.
+        package var notApplicable: [NotApplicable] = []
 
-        package init(profile: SpecProfile = .standard, engineVersions: [String: String] = [:], ledger: DefectLedger = DefectLedger(entries: []),
+        package init(profile: MarmotProfile = .standard, engineVersions: [String: String] = [:], ledger: DefectLedger = DefectLedger(entries: []),
                      shard: ShardRecord? = nil) {
             self.profile = profile
             self.engineVersions = engineVersions
@@ -77,6 +83,7 @@ package enum JSONReport {
         document.profile = context.profile
         document.engineVersions = context.engineVersions
         document.ledger = context.ledger.entries.filter { selections.contains($0.engine) }.map(LedgerEntry.init)
+        document.notApplicable = context.notApplicable
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
@@ -96,9 +103,10 @@ package enum JSONReport {
         guard document.format == formatVersion else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "report format \(document.format), expected \(formatVersion)"))
         }
-        let context = Context(
+        var context = Context(
             profile: document.profile ?? .standard, engineVersions: document.engineVersions ?? [:],
             ledger: DefectLedger(entries: (document.ledger ?? []).map(KnownDefect.init)))
+        context.notApplicable = document.notApplicable ?? []
         return Parsed(tool: document.tool, runs: document.runs, shard: document.shard, context: context)
     }
 }

@@ -1,6 +1,7 @@
 // Verdicts, after h2spec and Autobahn: every check cites the clause it enforces, and outcomes that
 // are not plain failures (a missing feature, behaviour the spec leaves open, a known engine defect)
 // have verdicts of their own so that a CI gate can act on them.
+import EngineInterface
 
 /// The clause of a specification a check enforces.
 package struct Clause: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -47,7 +48,7 @@ package struct CheckResult: Hashable, Sendable, Codable {
     package let observed: String?
     /// Why, in a sentence (for a known defect: the ledger's reason).
     package var detail: String
-    /// The rule this check enforces when the spec profiles differ on it (`SpecProfile`); nil for
+    /// The rule this check enforces when the spec profiles differ on it (`MarmotProfile`); nil for
     /// a rule every profile holds alike.
     package var rule: ProfiledRule?
 
@@ -85,7 +86,7 @@ package struct ScenarioRun: Hashable, Sendable, Codable {
     /// The clauses the scenario file cites (`clauses:`), for the certification report.
     package var clauses: [String]?
     /// The spec profile the run was judged by (`run --profile`).
-    package var profile: SpecProfile?
+    package var profile: MarmotProfile?
 
     package init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
                 notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil) {

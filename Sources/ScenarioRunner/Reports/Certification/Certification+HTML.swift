@@ -18,15 +18,19 @@ extension Certification {
         out += "<style>\(Self.style)</style></head><body>\n<h1>marmot-conform certification report</h1>\n"
         out += "<p>Made by <code>marmot-conform report</code> from a run report of \(Self.text(document.tool)) "
         out += "(\(document.runs.count) runs, \(String(format: "%.1f", document.seconds)) s).</p>\n"
-        for section in sections { out += Self.html(section) }
+        for section in sections { out += Self.html(section, notApplicable: document.notApplicable ?? []) }
         return out + "</body></html>\n"
     }
 
-    static func html(_ s: Section) -> String {
+    static func html(_ s: Section, notApplicable: [NotApplicable] = []) -> String {
         let id = anchor(s.engine)
         var out = "<section id=\"engine-\(id)\"><h2>Engine <code>\(text(s.engine))</code>\(s.version.map { " " + text($0) } ?? "")</h2>\n<ul>"
         out += "<li>Verdicts: \(text(tally(RunSummary(s.runs).counts))) (\(s.runs.count) runs)</li>"
-        out += "<li>Profile: <code>\(s.profile.rawValue)</code>: \(text(s.profile.text))</li>"
+        out += "<li>Profile: <code>\(s.profile.rawValue)</code>: \(text(s.profile.text)); this evidence \(text(s.profile.certifies))</li>"
+        if !notApplicable.isEmpty {
+            out += "<li>Not applicable to profile <code>\(s.profile.rawValue)</code> (not run, not counted): \(notApplicable.count) scenario(s): "
+            out += text(notApplicable.map(\.file).joined(separator: ", ")) + "</li>"
+        }
         out += "<li>Seeds: \(s.seeds.map(String.init).joined(separator: ", "))</li></ul>\n"
         out += "<h3>Profiled rules</h3>\n<table class=\"rules\"><thead><tr><th>rule</th><th>what</th><th>under \(s.profile.rawValue)</th></tr></thead>\n"
         for rule in ProfiledRule.allCases {

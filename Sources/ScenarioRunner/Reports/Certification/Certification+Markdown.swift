@@ -10,14 +10,18 @@ extension Certification {
         var out = "# marmot-conform certification report\n\n"
         out += "Made by `marmot-conform report` from a run report of \(document.tool) (\(document.runs.count) runs, "
         out += "\(String(format: "%.1f", document.seconds)) s).\n"
-        for section in sections { out += "\n" + Self.markdown(section) }
+        for section in sections { out += "\n" + Self.markdown(section, notApplicable: document.notApplicable ?? []) }
         return out
     }
 
-    static func markdown(_ s: Section) -> String {
+    static func markdown(_ s: Section, notApplicable: [NotApplicable] = []) -> String {
         var out = "## Engine `\(s.engine)`\(s.version.map { " \($0)" } ?? "")\n\n"
         out += "- Verdicts: \(tally(RunSummary(s.runs).counts)) (\(s.runs.count) runs)\n"
-        out += "- Profile: `\(s.profile.rawValue)`: \(s.profile.text)\n"
+        out += "- Profile: `\(s.profile.rawValue)`: \(s.profile.text); this evidence \(s.profile.certifies)\n"
+        if !notApplicable.isEmpty {
+            out += "- Not applicable to profile `\(s.profile.rawValue)` (not run, not counted): \(notApplicable.count) scenario(s): "
+            out += capped(notApplicable.map(\.file)) + "\n"
+        }
         out += "- Seeds: \(s.seeds.map(String.init).joined(separator: ", "))\n\n"
         out += "### Profiled rules\n\n| rule | what | under `\(s.profile.rawValue)` |\n|---|---|---|\n"
         for rule in ProfiledRule.allCases {

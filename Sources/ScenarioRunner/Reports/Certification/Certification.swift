@@ -4,6 +4,7 @@
 // a check or a ledger entry names, with the scenarios and checks that cover it), known defects
 // with links, engine versions, the profile, seeds and fingerprints. Rendered as Markdown
 // (`+Markdown`) and as one self-contained HTML page (`+HTML`).
+import EngineInterface
 import Foundation
 import ScenarioModel
 
@@ -18,7 +19,7 @@ package struct Certification: Sendable {
     package struct Section: Sendable {
         package let engine: String
         package let version: String?
-        package let profile: SpecProfile
+        package let profile: MarmotProfile
         package let runs: [ScenarioRun]
         package let families: [(family: String, counts: [Verdict: Int])]
         package let clauses: [ClauseRow]
