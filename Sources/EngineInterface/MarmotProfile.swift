@@ -1,3 +1,5 @@
+import ErrorCodes
+
 /// The dialect of Marmot an engine instance speaks, chosen per member.
 ///
 /// - `legacy`: the MIPs 00–03 as MDK 0.8.0 implements them (group data in the 0xF2EE GroupContext

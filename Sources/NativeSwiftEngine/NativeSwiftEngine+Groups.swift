@@ -206,12 +206,17 @@ extension NativeSwiftEngine {
     /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key, dated now
     /// unless `createdAt` says otherwise (the hostile member's backdated commit).
     func seal(_ message: MLSMessage, in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
+        try seal(bytes: try marmotStep { () throws(MarmotError) in try tlsEncoded(message) }, in: record, createdAt: createdAt)
+    }
+
+    /// `seal(_:in:createdAt:)` for an MLSMessage already encoded, in the envelope of our profile.
+    func seal(bytes: [UInt8], in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
         let now = createdAt ?? clock()
+        let profile = profile
         return try marmotStep { () throws(MarmotError) in
-            let content = try GroupEventCipher.seal(
-                try tlsEncoded(message), key: GroupEventKey.of(record.mls), using: &random)
-            return try GroupEventEnvelope.make(
-                nostrGroupID: record.data.nostrGroupID, content: content, createdAt: now, using: &random)
+            let content = try GroupEventCipher.seal(bytes, key: GroupEventKey.of(record.mls), using: &random)
+            return try Self.envelope(
+                profile, nostrGroupID: record.data.nostrGroupID, content: content, createdAt: now, using: &random)
         }
     }
 }

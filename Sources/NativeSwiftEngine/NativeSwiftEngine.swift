@@ -17,6 +17,10 @@ package actor NativeSwiftEngine: ProtocolEngine {
 
     var random: RandomSource
     let clock: @Sendable () -> UInt64
+    /// The Marmot dialect this instance speaks (docs/native-engine.md, "Current profile"): every
+    /// group, key package and Welcome it makes or accepts is of this profile; the other profile's
+    /// are refused with `profile_mismatch`.
+    package let profile: MarmotProfile
     /// Our key packages' private parts by KeyPackageRef; last-resort, so never deleted.
     var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
     var groups: [MLSGroupID: GroupRecord] = [:]
@@ -36,9 +40,14 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// - Parameters:
     ///   - generator: the only source of randomness (seed it for reproducible runs).
     ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
-    package init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
+    ///   - profile: the dialect this instance speaks; legacy (MDK 0.8.0's) unless told.
+    package init(
+        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64,
+        profile: MarmotProfile = .legacy
+    ) {
         random = RandomSource(base: generator)
         self.clock = clock
+        self.profile = profile
         stateFile = nil
     }
 
@@ -47,14 +56,18 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// state, the whole state is written back atomically. The generator is not part of the state: a
     /// restarted engine must be given a fresh stream, or it would draw again the random bytes its
     /// earlier life already used.
-    /// - Parameter stateFile: the file's path; nil behaves exactly as the two-argument init.
+    /// - Parameters:
+    ///   - stateFile: the file's path; nil behaves exactly as the two-argument init.
+    ///   - profile: the dialect this instance speaks; a restarted member must be given the same.
     /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
     ///   `.storage` for one it cannot read.
     package init(
-        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?
+        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?,
+        profile: MarmotProfile = .legacy
     ) throws(EngineError) {
         random = RandomSource(base: generator)
         self.clock = clock
+        self.profile = profile
         self.stateFile = stateFile
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else { return }
         keyPackages = loaded.state.keyPackages
@@ -70,7 +83,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState, .hostile, .groupImage,
+                .declineWelcome, .exactState, .hostile, .groupImage, .profileLegacy, .profileCurrent,
             ])
     }
 
