@@ -70,35 +70,42 @@ extension Group {
     ///   - forcePath: include an UpdatePath even when no proposal requires one (a self-update).
     ///   - ratchetTreeInWelcome: put the tree in the GroupInfo's ratchet_tree extension.
     ///   - now: seconds since the epoch, to check the lifetimes of added key packages.
+    ///   - judge: the caller's rule, asked about the commit (``CommitCandidate/isOwn`` true) and
+    ///     the epoch it leads to before anything is signed away; what it throws is thrown.
     /// - Returns: the commit, a Welcome when members were added, and the next epoch's state.
     public mutating func commit(
         adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
-        ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, using generator: inout some RandomNumberGenerator
+        ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, judge: GroupChangeJudge = acceptEveryChange,
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         try checkCanSend()
         return try buildCommit(
             adding: proposals, forcePath: forcePath, as: wireFormat, ratchetTreeInWelcome: ratchetTreeInWelcome, now: now,
-            flaw: nil, using: &generator)
+            flaw: nil, judge: judge, using: &generator)
     }
 
     /// The commit builder behind ``commit(adding:forcePath:as:ratchetTreeInWelcome:now:using:)``;
     /// `flaw` (unchecked builders only) breaks one thing on purpose.
     mutating func buildCommit(
         adding proposals: [Proposal], forcePath: Bool, as wireFormat: HandshakeWireFormat, ratchetTreeInWelcome: Bool,
-        now: UInt64?, flaw: CommitFlaw?, using generator: inout some RandomNumberGenerator
+        now: UInt64?, flaw: CommitFlaw?, judge: GroupChangeJudge = acceptEveryChange,
+        using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         let me = Sender.member(leafIndex: leafIndex)
         let nextEpoch = try self.nextEpoch()
         var items: [ProposalOrRef] = []
         var resolved: [(Proposal, Sender)] = []
+        var covered: [CoveredProposal] = []
         for ref in pendingOrder {
             guard let pending = pendingProposals[ref] else { continue }
             items.append(.reference(ref))
             resolved.append(pending)
+            covered.append(CoveredProposal(proposal: pending.proposal, sender: pending.sender, reference: ref))
         }
         for proposal in proposals {
             items.append(.proposal(proposal))
             resolved.append((proposal, me))
+            covered.append(CoveredProposal(proposal: proposal, sender: me, reference: nil))
         }
         var applied = try applyProposals(resolved, committer: me, now: now)
         let addedKeyPackages = resolved.compactMap { item -> KeyPackage? in
@@ -158,6 +165,9 @@ extension Group {
         let newContext = GroupContext(
             cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
             confirmedTranscriptHash: confirmed, extensions: applied.extensions)
+        try judge(.commit(CommitCandidate(
+            committer: me, proposals: covered, pathLeaf: path?.leafNode, isOwn: true, previousContext: context,
+            previousTree: tree, context: newContext, tree: applied.tree)))
         let psks = try resolvePSKs(applied.psks)
         // A member's commit never carries an ExternalInit (applyProposals refuses it unless that
         // check is switched off, tests only); if it does, the key schedule is the one every

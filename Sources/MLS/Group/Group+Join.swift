@@ -77,11 +77,13 @@ extension Group {
     /// - Parameters:
     ///   - ratchetTree: the tree when the GroupInfo has no ratchet_tree extension.
     ///   - externalPSKs: external PSKs this member holds, by id.
+    ///   - judge: the caller's rule, asked about the group once MLS accepts the Welcome.
     /// - Throws: any `MLSError` of `Welcome.open`, plus `.badSignature`, `.invalidTree`,
-    ///   `.invalidParentHash`, `.invalidUpdatePath`, `.unsupportedVersion`, `.missingCapability`.
+    ///   `.invalidParentHash`, `.invalidUpdatePath`, `.unsupportedVersion`, `.missingCapability`,
+    ///   and what `judge` throws.
     public init(
         welcome: Welcome, keyPackage own: KeyPackagePrivate, ratchetTree: RatchetTree? = nil,
-        externalPSKs: [[UInt8]: [UInt8]] = [:]
+        externalPSKs: [[UInt8]: [UInt8]] = [:], judge: GroupChangeJudge = acceptEveryChange
     ) throws(MLSError) {
         let suite = try CipherSuite(id: welcome.cipherSuite)
         let opened = try welcome.open(keyPackage: own.keyPackage, initPrivateKey: own.initPrivateKey, suite: suite) {
@@ -127,6 +129,7 @@ extension Group {
         guard keys.isConsistent(with: tree, suite: suite) || !ReceiverCheck.joinerPrivateKeys.isOn else {
             throw MLSError(.invalidUpdatePath, "our private keys do not match the tree")
         }
+        try judge(.welcome(WelcomeCandidate(groupInfo: info, tree: tree, ownLeaf: me)))
 
         self.suite = suite
         context = info.groupContext
@@ -166,6 +169,9 @@ extension Group {
         guard context.version == ProtocolVersion.mls10 || !ReceiverCheck.groupContextVersion.isOn else {
             throw MLSError(.unsupportedVersion, "GroupContext version \(context.version)")
         }
+        // MLS extensions draft: an app_data_dictionary holds each component once, in order; a
+        // group whose dictionary does not decode has no agreed value for its components.
+        _ = try context.extensions.appDataDictionary()
         guard ReceiverCheck.joinerExtensions.isOn else { return }
         for item in context.extensions where !ExtensionType.defaults.contains(item.type) {
             guard own.capabilities.extensions.contains(item.type) else {

@@ -29,9 +29,13 @@ extension Group {
     /// Unprotects and processes one message of this group's current epoch.
     /// - Parameter now: seconds since the epoch, to check the lifetimes of added key packages;
     ///   nil skips that check (e.g. when replaying recorded traffic).
+    /// - Parameter judge: the caller's rule over a proposal or commit MLS accepts (see
+    ///   ``GroupChangeJudge``); it runs before any state changes, and what it throws is thrown.
     /// - Throws: `.wrongEpoch`, `.badMembershipTag`, `.badSignature`, `.decryptionFailed`,
     ///   `.invalidProposal`, `.badConfirmationTag`, and the tree errors of a bad path.
-    public mutating func process(_ message: MLSMessage, now: UInt64? = nil) throws(MLSError) -> ReceivedMessage {
+    public mutating func process(
+        _ message: MLSMessage, now: UInt64? = nil, judge: GroupChangeJudge = acceptEveryChange
+    ) throws(MLSError) -> ReceivedMessage {
         guard isActive else { throw MLSError(.notAMember, "we were removed from this group") }
         try message.requireSupportedVersion()
         let content: AuthenticatedContent
@@ -58,10 +62,10 @@ extension Group {
             }
             return .application(data, sender: leaf)
         case .proposal(let proposal):
-            try storeProposal(proposal, content: content)
+            try storeProposal(proposal, content: content, judge: judge)
             return .proposal(proposal, sender: framed.sender)
         case .commit(let commit):
-            try applyCommit(commit, content: content, now: now)
+            try applyCommit(commit, content: content, now: now, judge: judge)
             return .commit(epoch: epoch, sender: framed.sender)
         }
     }
@@ -74,15 +78,21 @@ extension Group {
 
     /// Keeps a proposal for a later commit, once its sender is one that may send it: every
     /// proposal a commit references has passed the sender rules here.
-    mutating func storeProposal(_ proposal: Proposal, content: AuthenticatedContent) throws(MLSError) {
+    mutating func storeProposal(
+        _ proposal: Proposal, content: AuthenticatedContent, judge: GroupChangeJudge = acceptEveryChange
+    ) throws(MLSError) {
         if ReceiverCheck.proposalSender.isOn { try Group.requireSender(content.content.sender, mayPropose: proposal) }
         let ref = Proposal.reference(suite: suite, authenticatedContent: try serialize(content))
+        try judge(.proposal(ProposalCandidate(
+            proposal: proposal, sender: content.content.sender, reference: ref, context: context, tree: tree)))
         if pendingProposals[ref] == nil { pendingOrder.append(ref) }
         pendingProposals[ref] = (proposal, content.content.sender)
     }
 
     /// Applies a received commit and enters the next epoch.
-    mutating func applyCommit(_ commit: Commit, content: AuthenticatedContent, now: UInt64?) throws(MLSError) {
+    mutating func applyCommit(
+        _ commit: Commit, content: AuthenticatedContent, now: UInt64?, judge: GroupChangeJudge = acceptEveryChange
+    ) throws(MLSError) {
         let committer = content.content.sender
         let nextEpoch = try self.nextEpoch()
         if case .member(let leaf) = committer, leaf == leafIndex {
@@ -94,9 +104,12 @@ extension Group {
             if ReceiverCheck.commitSender.isOn { throw MLSError(.invalidSender, "commit from a sender of type \(committer)") }
         }
         var resolved: [(Proposal, Sender)] = []
+        var covered: [CoveredProposal] = []
         for item in commit.proposals {
             switch item {
-            case .proposal(let p): resolved.append((p, committer))
+            case .proposal(let p):
+                resolved.append((p, committer))
+                covered.append(CoveredProposal(proposal: p, sender: committer, reference: nil))
             case .reference(let ref):
                 // §12.4.3.2: the joiner of an external commit cannot judge the group's pending proposals.
                 if committer == .newMemberCommit, ReceiverCheck.externalCommitReferences.isOn {
@@ -106,6 +119,7 @@ extension Group {
                     throw MLSError(.unknownProposal, "commit references an unknown proposal")
                 }
                 resolved.append(pending)
+                covered.append(CoveredProposal(proposal: pending.proposal, sender: pending.sender, reference: ref))
             }
         }
         var applied = try applyProposals(resolved, committer: committer, now: now)
@@ -116,6 +130,9 @@ extension Group {
             throw MLSError(.invalidProposal, "commit needs a path for its proposals")
         }
         if applied.removedUs {
+            try judge(.commit(CommitCandidate(
+                committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
+                previousContext: context, previousTree: tree, context: nil, tree: applied.tree)))
             isActive = false
             return
         }
@@ -160,6 +177,9 @@ extension Group {
             constantTimeEqual(tag, suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed))
                 || !ReceiverCheck.confirmationTag.isOn
         else { throw MLSError(.badConfirmationTag, "commit confirmation tag does not match") }
+        try judge(.commit(CommitCandidate(
+            committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
+            previousContext: context, previousTree: tree, context: newContext, tree: applied.tree)))
 
         tree = applied.tree
         context = newContext
@@ -184,6 +204,11 @@ extension Group {
                 result.requiresPath = true
                 newExtensions = true
             }
+        }
+        // MLS extensions draft: AppDataUpdate proposals change the app_data_dictionary the
+        // GroupContextExtensions (if any) left, one after another in the commit's order.
+        if proposals.contains(where: { if case .appDataUpdate = $0.0 { true } else { false } }) {
+            result.extensions = try Group.applyAppDataUpdates(proposals.map(\.0), to: result.extensions)
         }
         for (proposal, sender) in proposals {
             guard case .update(let leaf) = proposal else { continue }
@@ -291,4 +316,22 @@ extension KeyPackage {
 
     /// True when the KeyPackage carries the last_resort extension (it may be used more than once).
     public var isLastResort: Bool { extensions.contains { $0.type == ExtensionType.lastResort } }
+}
+
+extension Group {
+    /// `extensions` with every AppDataUpdate of `proposals` applied, in order, to its
+    /// app_data_dictionary: `update` makes the proposal's bytes the component's value (inserting
+    /// the component in id order), `remove` drops the component (a remove of an absent one changes
+    /// nothing). A list without a dictionary gains one.
+    /// - Throws: `.malformed` when the current dictionary does not decode.
+    static func applyAppDataUpdates(_ proposals: [Proposal], to extensions: [Extension]) throws(MLSError) -> [Extension] {
+        var dictionary = try extensions.appDataDictionary() ?? AppDataDictionary()
+        for case .appDataUpdate(let update) in proposals {
+            switch update.operation {
+            case .update(let data): dictionary.set(update.componentID, to: data)
+            case .remove: dictionary.set(update.componentID, to: nil)
+            }
+        }
+        return try extensions.replacingAppDataDictionary(with: dictionary)
+    }
 }

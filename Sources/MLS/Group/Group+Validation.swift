@@ -11,6 +11,9 @@ extension Group {
         var signatureKeys = Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
         var encryptionKeys = Set(tree.nodes.compactMap { $0?.encryptionKey })
         var counts: [UInt16: Int] = [:]
+        // Per component of the app_data_dictionary: how many AppDataUpdate removes and updates.
+        var dataRemoves: [UInt16: Int] = [:]
+        var dataUpdates = Set<UInt16>()
         let members = tree.occupiedLeaves.compactMap { tree.leaf($0) }
 
         for (proposal, sender) in proposals {
@@ -57,9 +60,19 @@ extension Group {
                 if case .resumption(let usage, _, _) = id.kind, usage != 1, ReceiverCheck.resumptionUsage.isOn {
                     throw MLSError(.invalidProposal, "resumption PSK with usage \(usage) in a regular commit")
                 }
+            case .appDataUpdate(let update):
+                switch update.operation {
+                case .update: dataUpdates.insert(update.componentID)
+                case .remove: dataRemoves[update.componentID, default: 0] += 1
+                }
             case .reInit, .externalInit, .groupContextExtensions:
                 continue
             }
+        }
+        // MLS extensions draft: one commit either removes a component (once) or updates it
+        // (any number of times, applied in order), never both.
+        for (component, removes) in dataRemoves where removes > 1 || dataUpdates.contains(component) {
+            throw MLSError(.invalidProposal, "component 0x\(String(component, radix: 16)) is removed twice, or removed and updated, in one commit")
         }
         guard counts[Proposal.Kind.groupContextExtensions, default: 0] <= 1 || !ReceiverCheck.singleGroupContextExtensions.isOn else {
             throw MLSError(.invalidProposal, "more than one GroupContextExtensions")

@@ -11,6 +11,7 @@ import TLSCodec
 //         case external_init:            ExternalInit;   // opaque kem_output<V>;
 //         case group_context_extensions: GroupContextExtensions; // Extension extensions<V>;
 //         case self_remove:              SelfRemove;     // struct {} (MLS extensions draft, 0x000a)
+//         case app_data_update:          AppDataUpdate;  // (MLS extensions draft, 0x0008)
 //     };
 // } Proposal;
 //
@@ -30,6 +31,8 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
     case externalInit(kemOutput: [UInt8])
     case groupContextExtensions([Extension])
     case selfRemove
+    /// Changes one entry of the GroupContext's app_data_dictionary (see ``AppDataUpdate``).
+    case appDataUpdate(AppDataUpdate)
 
     /// ProposalType registry values.
     public enum Kind {
@@ -41,6 +44,8 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
         public static let externalInit: UInt16 = 6
         public static let groupContextExtensions: UInt16 = 7
         public static let selfRemove: UInt16 = 0x000a
+        /// app_data_update, from the MLS extensions draft (the current Marmot profile).
+        public static let appDataUpdate: UInt16 = 0x0008
         /// The types every implementation supports without advertising them (§7.2).
         public static let defaults: Set<UInt16> = [1, 2, 3, 4, 5, 6, 7]
     }
@@ -55,6 +60,7 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
         case .externalInit: Kind.externalInit
         case .groupContextExtensions: Kind.groupContextExtensions
         case .selfRemove: Kind.selfRemove
+        case .appDataUpdate: Kind.appDataUpdate
         }
     }
 
@@ -78,6 +84,7 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
         case .externalInit(let kemOutput): writer.writeOpaque(kemOutput)
         case .groupContextExtensions(let extensions): writer.writeVector(extensions)
         case .selfRemove: break
+        case .appDataUpdate(let update): writer.write(update)
         }
     }
 
@@ -100,6 +107,7 @@ public enum Proposal: TLSCodable, Hashable, Sendable {
         case Kind.externalInit: proposal = .externalInit(kemOutput: try reader.readOpaque())
         case Kind.groupContextExtensions: proposal = .groupContextExtensions(try reader.readExtensions())
         case Kind.selfRemove: proposal = .selfRemove
+        case Kind.appDataUpdate: proposal = .appDataUpdate(try reader.read())
         case let other: throw unknownValue("proposal type", other)
         }
         return proposal

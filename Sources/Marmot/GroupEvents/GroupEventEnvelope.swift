@@ -22,15 +22,17 @@ package enum GroupEventEnvelope {
     package static let maximumFutureSkew: UInt64 = 300
 
     /// Signs a kind-445 event with a fresh one-time key drawn from `generator` (never the member's key).
+    /// `encodingTag`: the legacy profile marks the content `["encoding","base64"]`; the current
+    /// profile forbids that tag (transports/nostr.md).
     package static func make(
-        nostrGroupID: [UInt8], content: String, createdAt: UInt64, extraTags: [[String]] = [],
+        nostrGroupID: [UInt8], content: String, createdAt: UInt64, extraTags: [[String]] = [], encodingTag: Bool = true,
         using generator: inout some RandomNumberGenerator
     ) throws(MarmotError) -> Event {
         let oneTime = Keypair.generate(using: &generator)
         return try nostr { () throws(NostrError) in
             try UnsignedEvent(
                 pubkey: oneTime.publicKey, createdAt: createdAt, kind: .groupEvent,
-                tags: [["h", nostrGroupID.hexString], Base64Content.tag] + extraTags, content: content
+                tags: [["h", nostrGroupID.hexString]] + (encodingTag ? [Base64Content.tag] : []) + extraTags, content: content
             ).signed(with: oneTime, using: &generator)
         }
     }

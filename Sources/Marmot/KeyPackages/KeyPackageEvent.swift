@@ -82,12 +82,22 @@ package enum KeyPackageEvent {
         } catch {
             throw MarmotError(.keyPackageInvalid, "content is not a TLS KeyPackage: \(error)")
         }
+        let reference = try checkKeyPackage(keyPackage, of: event, statedRef: value(of: "i", in: event.tags), now: now)
+        return Validated(event: event, keyPackage: keyPackage, reference: reference)
+    }
+
+    /// The checks both profiles make on a decoded key package: MLS validity in Marmot's suite,
+    /// lifetime at `now`, the `i` tag against the KeyPackageRef, the credential against the author.
+    /// - Returns: the KeyPackageRef.
+    /// - Throws: `.keyPackageInvalid`, `.keyPackageExpired`, `.keyPackageRefMismatch`, `.keyPackageIdentityMismatch`.
+    static func checkKeyPackage(
+        _ keyPackage: KeyPackage, of event: Event, statedRef: String?, now: UInt64
+    ) throws(MarmotError) -> [UInt8] {
         let suite = MarmotCapabilities.suite
         do { try keyPackage.validate(suite: suite, now: MarmotReceiverCheck.keyPackageLifetime.isOn ? now : nil) } catch {
             throw MarmotError(error.code == .expired ? .keyPackageExpired : .keyPackageInvalid, error.description)
         }
         let reference = try mls { () throws(MLSError) in try keyPackage.reference(suite: suite) }
-        let statedRef = value(of: "i", in: event.tags)
         if let statedRef, statedRef.lowercased() != reference.hexString, MarmotReceiverCheck.keyPackageRef.isOn {
             throw MarmotError(.keyPackageRefMismatch, "i tag \(statedRef) is not the KeyPackageRef \(reference.hexString)")
         }
@@ -96,7 +106,7 @@ package enum KeyPackageEvent {
         else {
             throw MarmotError(.keyPackageIdentityMismatch, "credential identity is not the event author \(event.pubkey.hex)")
         }
-        return Validated(event: event, keyPackage: keyPackage, reference: reference)
+        return reference
     }
 
     /// The tag rules of MIP-00, each under its receiver-check switch.

@@ -41,8 +41,15 @@ package enum WelcomeRumor {
         let relays = Array((rumor.tags.first { $0.first == "relays" } ?? []).dropFirst())
         let e = KeyPackageEvent.value(of: "e", in: rumor.tags)
         if MarmotReceiverCheck.welcomeRumorTags.isOn { try requireTags(rumor.tags, relays: relays, e: e) }
+        return Parsed(welcome: try decodeWelcome(rumor.content), relays: relays, keyPackageEvent: e ?? "")
+    }
+
+    /// The Welcome in a rumor's content: base64 of a TLS MLSMessage of wire format mls_welcome
+    /// and a supported version (both profiles frame it so).
+    /// - Throws: `.invalidWelcome`, `.invalidBase64`.
+    static func decodeWelcome(_ content: String) throws(MarmotError) -> Welcome {
         let message: MLSMessage
-        do { message = try MLSMessage(tlsBytes: try Base64Content.decode(rumor.content)) } catch let error as MarmotError {
+        do { message = try MLSMessage(tlsBytes: try Base64Content.decode(content)) } catch let error as MarmotError {
             throw error
         } catch {
             throw MarmotError(.invalidWelcome, "content is not a TLS MLSMessage: \(error)")
@@ -51,7 +58,7 @@ package enum WelcomeRumor {
             throw MarmotError(.invalidWelcome, "MLSMessage wire format \(message.body.wireFormat) is not a Welcome")
         }
         do { try message.requireSupportedVersion() } catch { throw MarmotError(.invalidWelcome, error.description) }
-        return Parsed(welcome: welcome, relays: relays, keyPackageEvent: e ?? "")
+        return welcome
     }
 
     /// MIP-02's required tags, as MDK 0.8.0 checks them.
