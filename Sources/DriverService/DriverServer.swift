@@ -28,6 +28,8 @@ package actor DriverServer {
     private let clientTag: String
     private let factory: ProfiledFactory
     private let reopen: ProfiledReopen?
+    /// Whether the factories take the profile (else only legacy instances can be made).
+    private let profiled: Bool
     private var instances: [String: Instance] = [:]
     private var counter = 0
 
@@ -40,10 +42,16 @@ package actor DriverServer {
     package init(identity: EngineCapabilities, clientTag: String, factory: @escaping Factory, reopen: Reopen? = nil) {
         self.identity = identity
         self.clientTag = clientTag
-        // `create_instance` refuses any profile `identity` does not declare before a factory runs,
-        // so these (which cannot choose one) are only ever asked for the one profile declared.
+        // These factories cannot choose a profile: `create_instance` asks them for legacy only.
         self.factory = { world, _ in factory(world) }
-        self.reopen = reopen.map { reopen in { world, directory, _ throws(EngineError) in try reopen(world, directory) } }
+        if let reopen {
+            self.reopen = { (world: RequestWorld, directory: String, _: MarmotProfile) throws(EngineError) -> any ProtocolEngine in
+                try reopen(world, directory)
+            }
+        } else {
+            self.reopen = nil
+        }
+        profiled = false
     }
 
     /// A server whose instances speak the profile each `create_instance` names (`profile`,
@@ -56,6 +64,7 @@ package actor DriverServer {
         self.clientTag = clientTag
         self.factory = factory
         self.reopen = reopen
+        profiled = true
     }
 
     /// The response line (without its newline) for one request line.
@@ -112,7 +121,7 @@ package actor DriverServer {
         _ = try params.bytes("encryption_key", count: 32)
         _ = try params.object("config")
         let directory = params.has("directory") ? try params.string("directory") : nil
-        let profile = try Self.profile(params, among: identity.profiles)
+        let profile = try Self.profile(params, among: profiled ? identity.profiles : [.legacy])
         // No store to reopen: a restarted member would come back empty, so its run must not pass.
         if directory != nil, reopen == nil {
             throw EngineError(.badRequest, "this driver keeps its instances in memory: it cannot open a store in `directory`")

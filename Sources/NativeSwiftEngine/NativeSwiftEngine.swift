@@ -27,6 +27,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var welcomes: [EventID: StoredWelcome] = [:]
     /// The welcome rumor each group was joined by (the hostile member replays them).
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
+    /// Current profile: the account keys that sign our leaves' identity proofs (``holdAccountKey(_:)``).
+    var accountKeys: [PublicKey: Keypair] = [:]
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -41,14 +43,17 @@ package actor NativeSwiftEngine: ProtocolEngine {
     ///   - generator: the only source of randomness (seed it for reproducible runs).
     ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
     ///   - profile: the dialect this instance speaks; legacy (MDK 0.8.0's) unless told.
+    ///   - accountKeys: current profile: the keys of the accounts whose leaves this engine makes
+    ///     (each leaf carries the account's identity proof, 0x8009); see ``holdAccountKey(_:)``.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64,
-        profile: MarmotProfile = .legacy
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
     ) {
         random = RandomSource(base: generator)
         self.clock = clock
         self.profile = profile
         stateFile = nil
+        for key in accountKeys { self.accountKeys[key.publicKey] = key }
     }
 
     /// An engine whose state survives restarts in `stateFile` (docs/engine-state-format.md): if the
@@ -63,15 +68,20 @@ package actor NativeSwiftEngine: ProtocolEngine {
     ///   `.storage` for one it cannot read.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?,
-        profile: MarmotProfile = .legacy
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
     ) throws(EngineError) {
         random = RandomSource(base: generator)
         self.clock = clock
         self.profile = profile
         self.stateFile = stateFile
+        for key in accountKeys { self.accountKeys[key.publicKey] = key }
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else { return }
         keyPackages = loaded.state.keyPackages
-        groups = loaded.state.groups
+        groups = loaded.state.groups.mapValues { record in
+            var record = record
+            record.profile = profile
+            return record
+        }
         welcomes = loaded.state.welcomes
         joinedWelcomes = loaded.state.joinedWelcomes
         lastWritten = loaded.bytes
@@ -131,6 +141,7 @@ extension EngineError {
             else if error.code == .imageHashMismatch { .imageHashMismatch }
             else if error.code == .imageUndecryptable { .imageUndecryptable }
             else if error.code == .commitFromNonAdmin { .commitFromNonAdmin }
+            else if error.code == .profileMismatch { .profileMismatch }
             else { .engineError }
         self.init(code, error.description)
     }

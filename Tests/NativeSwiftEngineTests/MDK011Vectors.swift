@@ -15,6 +15,13 @@ import Testing
 // driven; the file's case list is checked against the table below, so a case added to or missing
 // from a file fails the suite instead of being skipped.
 
+/// A vector file that lacks what the suite reads: the suite fails, naming the file and the path.
+struct VectorError: Error, CustomStringConvertible {
+    let file: String
+    let reason: String
+    var description: String { "vectors/\(file): \(reason)" }
+}
+
 /// Loosely typed access to one vector file; a missing key is an error naming its path.
 struct VectorFile {
     let name: String
@@ -24,7 +31,7 @@ struct VectorFile {
         self.name = name
         let object = try JSONSerialization.jsonObject(with: try Vectors.data("mdk-0.11/\(name)"))
         guard let dictionary = object as? [String: Any] else {
-            throw Vectors.VectorFileError(file: "mdk-0.11/\(name)", reason: "is not a JSON object")
+            throw VectorError(file: "mdk-0.11/\(name)", reason: "is not a JSON object")
         }
         root = dictionary
     }
@@ -33,7 +40,7 @@ struct VectorFile {
         var current: Any = root
         for key in path.split(separator: "/") {
             guard let next = (current as? [String: Any])?[String(key)] else {
-                throw Vectors.VectorFileError(file: "mdk-0.11/\(name)", reason: "has no \(path)")
+                throw VectorError(file: "mdk-0.11/\(name)", reason: "has no \(path)")
             }
             current = next
         }
@@ -42,7 +49,7 @@ struct VectorFile {
 
     func string(_ path: String) throws -> String {
         guard let text = try value(path) as? String else {
-            throw Vectors.VectorFileError(file: "mdk-0.11/\(name)", reason: "\(path) is not a string")
+            throw VectorError(file: "mdk-0.11/\(name)", reason: "\(path) is not a string")
         }
         return text
     }
@@ -50,13 +57,13 @@ struct VectorFile {
     func bytes(_ path: String) throws -> [UInt8] { try [UInt8](hex: try string(path)) }
     func keys(_ path: String) throws -> [String] {
         guard let object = try value(path) as? [String: Any] else {
-            throw Vectors.VectorFileError(file: "mdk-0.11/\(name)", reason: "\(path) is not an object")
+            throw VectorError(file: "mdk-0.11/\(name)", reason: "\(path) is not an object")
         }
         return object.keys.sorted()
     }
     func list(_ path: String) throws -> [[String: Any]] {
         guard let list = try value(path) as? [[String: Any]] else {
-            throw Vectors.VectorFileError(file: "mdk-0.11/\(name)", reason: "\(path) is not a list of objects")
+            throw VectorError(file: "mdk-0.11/\(name)", reason: "\(path) is not a list of objects")
         }
         return list
     }
@@ -108,7 +115,7 @@ struct RecordedKeys {
         let suite = try CipherSuite(id: 1)
         let derived = try suite.signaturePublicKey(of: signatureSeed)
         guard derived == (try file.bytes("\(path)/signature_key_public")), derived == keyPackage.leafNode.signatureKey else {
-            throw Vectors.VectorFileError(file: "mdk-0.11/\(file.name)", reason: "\(path): the seed does not give the recorded key")
+            throw VectorError(file: "mdk-0.11/\(file.name)", reason: "\(path): the seed does not give the recorded key")
         }
     }
 
@@ -130,7 +137,7 @@ func replayEngine(_ keys: RecordedKeys, now: UInt64) async throws -> NativeSwift
 func rumor(forWelcome welcome: [UInt8], from inviter: PublicKey, at now: UInt64) throws -> UnsignedEvent {
     // The captured bytes are an MLSMessage(mls_welcome) already: carried as they are.
     guard case .welcome = try MLSMessage(tlsBytes: welcome).body else {
-        throw Vectors.VectorFileError(file: "mdk-0.11", reason: "a Welcome case is not an MLSMessage(mls_welcome)")
+        throw VectorError(file: "mdk-0.11", reason: "a Welcome case is not an MLSMessage(mls_welcome)")
     }
     return UnsignedEvent(
         pubkey: inviter, createdAt: now, kind: 444,
@@ -350,7 +357,8 @@ struct MDK011Vectors {
                     continue
                 }
                 #expect(matches("\(error.code.name): \(error.reason)", because), "\(name): refused for \(error), not \(because)")
-                #expect(try await engine.groups().isEmpty && engine.pendingWelcomes().isEmpty, "\(name): half-joined")
+                let held = try await engine.groups(), pending = try await engine.pendingWelcomes()
+                #expect(held.isEmpty && pending.isEmpty, "\(name): half-joined")
                 counts.forgeriesRefused += 1
             }
         }
@@ -386,8 +394,11 @@ struct MDK011Vectors {
         let after = try await engine.group(group.mlsGroupID)
         switch (expected, refusal(result)) {
         case (.accept, nil):
-            if case .commit = result {
+            // An accepted commit moves one epoch (one that removes us leaves us inactive instead).
+            if case .commit = result, after.state == .active {
                 #expect(after.epoch == before.epoch + 1, "\(name): epoch \(after.epoch) after \(before.epoch)")
+            } else if case .commit = result {
+                #expect(name == "ok_remove_observer", "\(name): the commit left us inactive")
             }
             counts.controlsAccepted += 1
         case (.accept, let reason?):
@@ -430,7 +441,7 @@ struct MDK011Vectors {
     ) async throws {
         guard let name = step["name"] as? String, let kind = step["kind"] as? String, let json = step["event_json"] as? String,
             let epochAfter = step["epoch_after"] as? Int, let by = step["by_account"] as? String
-        else { throw Vectors.VectorFileError(file: "mdk-0.11", reason: "a step lacks name, kind, event_json, epoch_after or by_account") }
+        else { throw VectorError(file: "mdk-0.11", reason: "a step lacks name, kind, event_json, epoch_after or by_account") }
         let result = try await engine.processMessage(try Event(json: json))
         switch (kind, result) {
         case ("commit", .commit), ("commit", .rivalCommit):
@@ -504,7 +515,7 @@ struct MDK011Vectors {
         let verdictAfter = ["message_after_race": "race", "message_after_depth2": "depth2", "message_after_witnessed": "witnessed"]
         for step in steps {
             guard let name = step["name"] as? String, let kind = step["kind"] as? String, let json = step["event_json"] as? String
-            else { throw Vectors.VectorFileError(file: "mdk-0.11/convergence-forks.json", reason: "a step lacks its fields") }
+            else { throw VectorError(file: "mdk-0.11/convergence-forks.json", reason: "a step lacks its fields") }
             let result = try await engine.processMessage(try Event(json: json))
             switch (kind, result) {
             case ("application", .applicationMessage): counts.messagesOpened += 1
