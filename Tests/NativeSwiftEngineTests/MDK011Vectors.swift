@@ -305,6 +305,25 @@ struct MDK011Vectors {
         #expect(counts.forksResolved == 3)
     }
 
+    /// The twin of `replay`: the same checks fail when the expectation is wrong (a refused forgery
+    /// expected accepted, an accepted control expected refused, a refusal expected for another reason).
+    @Test("a wrong expectation fails the replay")
+    func wrongExpectationsFail() async throws {
+        let commits = try VectorFile("adopted-commits.json")
+        let cases: [(String, Expected)] = [
+            ("nonadmin_rename", .accept), ("ok_rename", .refuse(because: "admin")),
+            ("nonadmin_rename", .refuse(because: "0x8005")),
+        ]
+        for (name, wrong) in cases {
+            var counts = ReplayCounts()
+            let (engine, group) = try await Self.forgeryEngine(commits, "openmls_forgeries", &counts)
+            let message = try commits.bytes("openmls_forgeries/commits/\(name)/message")
+            await withKnownIssue("\(name) judged against a wrong expectation") {
+                try await Self.judge(engine, group, name, message, wrong, &counts)
+            }
+        }
+    }
+
     /// Runs one group of cases, reporting a thrown error as that group's failure (the others still run).
     func record(
         _ counts: inout ReplayCounts, _ what: String, _ body: (inout ReplayCounts) async throws -> Void
@@ -356,6 +375,7 @@ struct MDK011Vectors {
                     Issue.record("\(name): refused (\(error)), MDK joins it")
                     continue
                 }
+                print("  refused \(name): \(error.code.name): \(error.reason)")
                 #expect(matches("\(error.code.name): \(error.reason)", because), "\(name): refused for \(error), not \(because)")
                 let held = try await engine.groups(), pending = try await engine.pendingWelcomes()
                 #expect(held.isEmpty && pending.isEmpty, "\(name): half-joined")
@@ -406,6 +426,7 @@ struct MDK011Vectors {
         case (.refuse(let because), nil):
             Issue.record("\(name): accepted (\(result)), MDK refuses it for \(because)")
         case (.refuse(let because), let reason?):
+            print("  refused \(name): \(reason)")
             #expect(matches(reason, because), "\(name): refused for \(reason), not \(because)")
             #expect(after == before, "\(name): a refused message changed the group")
             counts.forgeriesRefused += 1
