@@ -3,10 +3,10 @@ import Foundation
 import HexEncoding
 import Nostr
 
-/// Reads `vectors/mdk-0.8.0/*.json` (MDK 0.8.0 captures) as loosely typed JSON.
+/// Reads `vectors/mdk-0.8.0/*.json` (MDK 0.8.0 captures; other folders by `folder`) as loosely typed JSON.
 enum MDKVectors {
-    static func file(_ name: String) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: try Vectors.data("mdk-0.8.0/\(name)"))
+    static func file(_ name: String, folder: String = "mdk-0.8.0") throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: try Vectors.data("\(folder)/\(name)"))
         guard let dictionary = object as? [String: Any] else { throw Missing(path: name) }
         return dictionary
     }

@@ -13,7 +13,7 @@ import TLSCodec
 // } MarmotAgentTextStreamQuicV1;
 /// The group's policy for live agent text streams over raw QUIC.
 package struct AgentTextStreamPolicy: Hashable, Sendable {
-    package static let id = ComponentID.agentTextStream
+    package static let id = AppComponentID.agentTextStream
     package static let maximumFrameLength: UInt32 = 65519
     package static let maximumReplaySeconds: UInt32 = 300
     package static let maximumPaddingBucket: UInt16 = 4096

@@ -8,18 +8,18 @@ import MLS
 /// An application component id: the key of an `app_data_dictionary` entry and the unit that
 /// `app_components` lists advertise and require. A struct over the raw value, not a closed enum, so
 /// unknown ids round-trip untouched.
-package struct ComponentID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct AppComponentID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     package var rawValue: UInt16
     package init(rawValue: UInt16) { self.rawValue = rawValue }
     package init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     // Upstream (MLS extensions draft) component ids.
     /// `app_components`: in a LeafNode the ids it supports, in a GroupContext the ids the group requires.
-    package static let appComponents = Self(0x0001)
+    package static let appComponents = Self(ComponentID.appComponents)
     /// `safe_aad`: understood by every dictionary implementation; Marmot groups do not enable it.
-    package static let safeAAD = Self(0x0002)
+    package static let safeAAD = Self(ComponentID.safeAAD)
     /// `last_resort_key_package`: empty data in a KeyPackage-level dictionary marks a last-resort package.
-    package static let lastResortKeyPackage = Self(0x0004)
+    package static let lastResortKeyPackage = Self(ComponentID.lastResortKeyPackage)
 
     // Marmot component ids (foundation/registries.md).
     package static let groupProfile = Self(0x8001)
@@ -68,13 +68,14 @@ package struct ComponentID: RawRepresentable, Hashable, Comparable, Sendable, Cu
 }
 
 /// The MLS code points of the extensions draft that the current profile uses, pinned as
-/// foundation/registries.md pins them (draft-ietf-mls-extensions-10). The MLS target owns their
-/// framing; Marmot names them to build tags and check capabilities.
+/// foundation/registries.md pins them (draft-ietf-mls-extensions-10), taken from the MLS target
+/// where it names them. The MLS target owns their framing; Marmot names them to build tags and
+/// check capabilities.
 package enum CurrentProfileCodePoints {
     /// Extension type `app_data_dictionary` (GroupContext, LeafNode, KeyPackage, GroupInfo).
-    package static let appDataDictionary: UInt16 = 0x0006
+    package static let appDataDictionary: UInt16 = ExtensionType.appDataDictionary
     /// Proposal type `app_data_update`.
-    package static let appDataUpdate: UInt16 = 0x0008
+    package static let appDataUpdate: UInt16 = Proposal.Kind.appDataUpdate
     /// Proposal type `app_ephemeral`.
     package static let appEphemeral: UInt16 = 0x0009
     /// Proposal type `self_remove`.

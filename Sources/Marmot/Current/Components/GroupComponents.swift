@@ -7,6 +7,9 @@ extension MarmotError.Code {
     /// A group or key package of the legacy profile (or a mix of both) met by current-profile code:
     /// the 0xF2EE group data, a legacy key-package event. The engine reports it as `profile_mismatch`.
     package static let profileMismatch = Self("marmot.profileMismatch")
+    /// A current-profile GroupContext whose MLS required_capabilities does not require what every
+    /// current group must (the app_data_update proposal).
+    package static let requiredCapabilityMissing = Self("group.requiredCapabilityMissing")
 }
 
 /// One GroupContext component, typed when Marmot knows its id; unknown ids keep their bytes, which
@@ -29,9 +32,9 @@ package enum GroupComponent: Hashable, Sendable {
     /// `update` bytes of an AppDataUpdate: every v1 update is a full replacement state).
     /// - Throws: `.componentInvalid`, `.componentListInvalid`, or `.componentMisplaced` for a
     ///   leaf-only or key-package-only component.
-    package init(id: ComponentID, data: [UInt8]) throws(MarmotError) {
+    package init(id: AppComponentID, data: [UInt8]) throws(MarmotError) {
         switch id {
-        case .appComponents: self = .required(try AppComponents(bytes: data))
+        case .appComponents: self = .required(try AppComponents(marmotBytes: data))
         case .groupProfile: self = .profile(try GroupProfile(bytes: data))
         case .groupBlossomImage: self = .blossomImage(try GroupBlossomImage(bytes: data))
         case .adminPolicy: self = .admins(try AdminList(bytes: data))
@@ -43,11 +46,11 @@ package enum GroupComponent: Hashable, Sendable {
         case .groupLifecycle: self = .lifecycle(try GroupLifecycle(bytes: data))
         case .accountIdentityProof, .lastResortKeyPackage:
             throw MarmotError(.componentMisplaced, "\(id) is not valid in a GroupContext")
-        default: self = .unknown(ComponentData(id: id, data: data))
+        default: self = .unknown(ComponentData(componentID: id.rawValue, data: data))
         }
     }
 
-    package var id: ComponentID {
+    package var id: AppComponentID {
         switch self {
         case .profile: GroupProfile.id
         case .blossomImage: GroupBlossomImage.id
@@ -59,7 +62,7 @@ package enum GroupComponent: Hashable, Sendable {
         case .mediaPolicy: EncryptedMediaPolicy.id
         case .lifecycle: GroupLifecycle.id
         case .required: .appComponents
-        case .unknown(let entry): entry.id
+        case .unknown(let entry): AppComponentID(entry.componentID)
         }
     }
 
@@ -88,7 +91,7 @@ package struct GroupComponents: Hashable, Sendable {
     /// - Throws: the first entry's decoding error.
     package init(dictionary: AppDataDictionary) throws(MarmotError) {
         var components: [GroupComponent] = []
-        for entry in dictionary.entries { components.append(try GroupComponent(id: entry.id, data: entry.data)) }
+        for entry in dictionary.entries { components.append(try GroupComponent(id: AppComponentID(entry.componentID), data: entry.data)) }
         self.components = components
     }
 
@@ -96,7 +99,7 @@ package struct GroupComponents: Hashable, Sendable {
     /// group-level rules (``requireCurrentProfile(extensions:)``).
     /// - Throws: `.profileMismatch`, `.componentMissing`, `.dictionaryInvalid`, a component's error.
     package init(extensions: [Extension]) throws(MarmotError) {
-        guard let dictionary = try AppDataDictionary(extensions: extensions) else {
+        guard let dictionary = try AppDataDictionary.marmot(in: extensions) else {
             throw MarmotError(
                 extensions.data(ofType: CurrentProfileCodePoints.legacyGroupData) == nil ? .componentMissing : .profileMismatch,
                 "the GroupContext has no app_data_dictionary")
@@ -108,8 +111,10 @@ package struct GroupComponents: Hashable, Sendable {
     /// The re-encoded dictionary: equal, byte for byte, to the one decoded (canonical decoding
     /// admits one encoding per value).
     package var dictionary: AppDataDictionary {
-        // Entries stay in the order they were decoded or inserted, which is strictly ascending.
-        AppDataDictionary(ascending: components.map { ComponentData(id: $0.id, data: $0.encoded()) })
+        // Entries are decoded ascending and inserted at their place, so `set` only appends in order.
+        var dictionary = AppDataDictionary()
+        for component in components { dictionary.set(component.id.rawValue, to: component.encoded()) }
+        return dictionary
     }
 
     package var required: AppComponents {
@@ -133,12 +138,12 @@ package struct GroupComponents: Hashable, Sendable {
     /// - `app_components` requires 0x8003 (admin policy) and 0x8009 (identity proof in every leaf);
     /// - every required GroupContext component has an entry (0x8009 lives in leaves, not here);
     /// - required_capabilities requires the `app_data_update` proposal.
-    /// - Throws: `.profileMismatch`, `.componentMissing`.
+    /// - Throws: `.profileMismatch`, `.componentMissing`, `.requiredCapabilityMissing`.
     package func requireCurrentProfile(extensions: [Extension]) throws(MarmotError) {
         if extensions.contains(where: { $0.type == CurrentProfileCodePoints.legacyGroupData }) {
             throw MarmotError(.profileMismatch, "the GroupContext also carries the legacy 0xF2EE group data (a mixed group)")
         }
-        for id in [ComponentID.adminPolicy, .accountIdentityProof] where !required.contains(id) {
+        for id in [AppComponentID.adminPolicy, .accountIdentityProof] where !required.contains(id) {
             throw MarmotError(.componentMissing, "app_components does not require \(id)")
         }
         let present = Set(components.map(\.id))
@@ -149,7 +154,7 @@ package struct GroupComponents: Hashable, Sendable {
             let capabilities = try? RequiredCapabilities(tlsBytes: data),
             capabilities.proposalTypes.contains(CurrentProfileCodePoints.appDataUpdate)
         else {
-            throw MarmotError(.componentMissing, "required_capabilities does not require the app_data_update proposal (0x0008)")
+            throw MarmotError(.requiredCapabilityMissing, "required_capabilities does not require the app_data_update proposal (0x0008)")
         }
     }
 
@@ -168,7 +173,7 @@ package struct GroupComponents: Hashable, Sendable {
                 copy.components.insert(component, at: index)
             }
         case .remove:
-            if [ComponentID.adminPolicy, .groupLifecycle, .appComponents].contains(update.component) {
+            if [AppComponentID.adminPolicy, .groupLifecycle, .appComponents].contains(update.component) {
                 throw MarmotError(.componentMissing, "\(update.component) can never be removed")
             }
             copy.components.removeAll { $0.id == update.component }

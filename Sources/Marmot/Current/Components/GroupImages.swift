@@ -11,7 +11,7 @@ import TLSCodec
 // } MarmotGroupBlossomImageV1;         // absent image: every field empty
 /// An encrypted group image stored on Blossom, or the empty (absent) image.
 package struct GroupBlossomImage: Hashable, Sendable {
-    package static let id = ComponentID.groupBlossomImage
+    package static let id = AppComponentID.groupBlossomImage
 
     package struct Image: Hashable, Sendable {
         package var hash: [UInt8]
@@ -74,7 +74,7 @@ package struct GroupBlossomImage: Hashable, Sendable {
 // } MarmotGroupAvatarUrlV1;
 /// A group avatar by plain https URL, or the empty (absent) avatar.
 package struct GroupAvatarURL: Hashable, Sendable {
-    package static let id = ComponentID.groupAvatarURL
+    package static let id = AppComponentID.groupAvatarURL
 
     /// Empty: no avatar.
     package var url: String
@@ -143,7 +143,7 @@ package struct GroupAvatarURL: Hashable, Sendable {
 // } EncryptedMediaPolicyV2;
 /// The group's encrypted-media policy: which locator kinds media may use and the default blob stores.
 package struct EncryptedMediaPolicy: Hashable, Sendable {
-    package static let id = ComponentID.encryptedMediaV2
+    package static let id = AppComponentID.encryptedMediaV2
     package static let mediaFormat = "encrypted-media-v2"
 
     package struct Endpoint: Hashable, Sendable {

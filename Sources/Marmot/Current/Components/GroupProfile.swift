@@ -9,7 +9,7 @@ import TLSCodec
 // } MarmotGroupProfileV1;
 /// The group's display name and description.
 package struct GroupProfile: Hashable, Sendable {
-    package static let id = ComponentID.groupProfile
+    package static let id = AppComponentID.groupProfile
     package static let maximumNameBytes = 256
     package static let maximumDescriptionBytes = 4096
 
@@ -51,7 +51,7 @@ package struct GroupProfile: Hashable, Sendable {
 /// The admin list. Byte rules (length, order, uniqueness, non-empty) are checked here; "every
 /// admin has a member leaf" is a resulting-epoch rule, checked with ``requireMembers(_:)``.
 package struct AdminList: Hashable, Sendable {
-    package static let id = ComponentID.adminPolicy
+    package static let id = AppComponentID.adminPolicy
 
     /// 32-byte x-only account keys, strictly ascending.
     package private(set) var admins: [[UInt8]]
@@ -106,7 +106,7 @@ package struct AdminList: Hashable, Sendable {
 // } MarmotMessageRetentionV1;
 /// How long application messages should be kept, in seconds (0: forever).
 package struct MessageRetention: Hashable, Sendable {
-    package static let id = ComponentID.messageRetention
+    package static let id = AppComponentID.messageRetention
 
     package var seconds: UInt64
 
@@ -140,7 +140,7 @@ package enum GroupLifecycle: UInt8, Hashable, Sendable {
     case active = 0
     case disbanded = 1
 
-    package static let id = ComponentID.groupLifecycle
+    package static let id = AppComponentID.groupLifecycle
 
     /// - Throws: `.componentInvalid` unless exactly one byte of value 0 or 1.
     package init(bytes: [UInt8]) throws(MarmotError) {

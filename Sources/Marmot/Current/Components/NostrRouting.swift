@@ -13,7 +13,7 @@ import TLSCodec
 // } MarmotNostrRoutingV1;
 /// Where the group's kind-445 events go: the `h` value and the canonical relay list.
 package struct NostrRouting: Hashable, Sendable {
-    package static let id = ComponentID.nostrRouting
+    package static let id = AppComponentID.nostrRouting
 
     package private(set) var nostrGroupID: [UInt8]
     /// UTF-8 relay URLs, strictly ascending by bytes.

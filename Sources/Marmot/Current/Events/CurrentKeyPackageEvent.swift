@@ -13,6 +13,8 @@ import Nostr
 //   ["mls_extensions", "0x0006", …]                               id list: the leaf's capability extensions
 //   ["mls_proposals", "0x0008", …]                                id list: the leaf's capability proposals
 //   ["app_components", "0x8001", …, "0x8009", …]                  id list: the leaf's supported components
+//                                                                  without 0x0001
+// MDK writes each id list ascending, whatever the order in the leaf; we build the same and accept any order.
 // An id list is one tag with at least one value, each "0x" + four lower-case hex digits, no repeats.
 /// Building and validating current-profile key-package events.
 package enum CurrentKeyPackageEvent {
@@ -33,7 +35,7 @@ package enum CurrentKeyPackageEvent {
     /// The tags of a key package whose leaf is `keyPackage.leafNode`, in MDK's order.
     package static func tags(keyPackage: KeyPackage, reference: [UInt8], slot: [UInt8]) throws(MarmotError) -> [[String]] {
         let leaf = keyPackage.leafNode
-        guard let dictionary = try AppDataDictionary(extensions: leaf.extensions), let supported = try AppComponents(in: dictionary) else {
+        guard let dictionary = try AppDataDictionary.marmot(in: leaf.extensions), let supported = try AppComponents.marmot(in: dictionary) else {
             throw MarmotError(.proofNotAdvertised, "the leaf has no app_components list to advertise")
         }
         return [
@@ -41,9 +43,9 @@ package enum CurrentKeyPackageEvent {
             ["mls_protocol_version", "1.0"],
             ["i", reference.hexString],
             ["mls_ciphersuite", KeyPackageEvent.hexTag(keyPackage.cipherSuite)],
-            ["mls_extensions"] + leaf.capabilities.extensions.map(KeyPackageEvent.hexTag),
-            ["mls_proposals"] + leaf.capabilities.proposals.map(KeyPackageEvent.hexTag),
-            ["app_components"] + supported.ids.filter { $0 != .appComponents }.map(\.hexTag),
+            ["mls_extensions"] + leaf.capabilities.extensions.sorted().map(KeyPackageEvent.hexTag),
+            ["mls_proposals"] + leaf.capabilities.proposals.sorted().map(KeyPackageEvent.hexTag),
+            ["app_components"] + supported.ids.filter { $0 != .appComponents }.sorted().map(\.hexTag),
         ]
     }
 
@@ -69,7 +71,7 @@ package enum CurrentKeyPackageEvent {
         /// The leaf's components and its verified identity proof.
         package let leaf: LeafComponents
         /// The `app_components` tag's ids.
-        package let advertised: [ComponentID]
+        package let advertised: [AppComponentID]
         package let lastResort: Bool
     }
 
@@ -125,7 +127,7 @@ package enum CurrentKeyPackageEvent {
         let suites: [UInt16]
         let extensions: [UInt16]
         let proposals: [UInt16]
-        let components: [ComponentID]
+        let components: [AppComponentID]
 
         init(_ tags: [[String]]) throws(MarmotError) {
             let slot = try Self.single("d", in: tags)
@@ -142,7 +144,7 @@ package enum CurrentKeyPackageEvent {
             suites = try Self.idList("mls_ciphersuite", in: tags)
             extensions = try Self.idList("mls_extensions", in: tags)
             proposals = try Self.idList("mls_proposals", in: tags)
-            components = try Self.idList("app_components", in: tags).map { ComponentID($0) }
+            components = try Self.idList("app_components", in: tags).map { AppComponentID($0) }
             guard components.contains(AccountIdentityProof.component) else {
                 throw MarmotError(.keyPackageInvalidTag, "app_components must list 0x8009")
             }

@@ -80,7 +80,7 @@ package struct AuthorizationProof: Hashable, Sendable {
 /// Account identity proof v2 (component 0x8009): the account named by a leaf's credential
 /// authorizes that leaf's MLS signature key.
 package enum AccountIdentityProof {
-    package static let component = ComponentID.accountIdentityProof
+    package static let component = AppComponentID.accountIdentityProof
     package static let dTag = "marmot.account-identity-proof.v2"
     package static let content = "Authorize this MLS leaf key for my Marmot account"
 
