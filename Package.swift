@@ -164,7 +164,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TLSCodecTests", dependencies: ["TLSCodec", "ConformanceTestSupport"], swiftSettings: strict),
-        .testTarget(name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MLSTests", dependencies: ["MLS", "ConformanceTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         .testTarget(
             name: "DeterministicSchedulerTests",
             dependencies: ["DeterministicScheduler", "ConformanceTestSupport"],

@@ -208,7 +208,11 @@ extension Group {
         // MLS extensions draft: AppDataUpdate proposals change the app_data_dictionary the
         // GroupContextExtensions (if any) left, one after another in the commit's order.
         if proposals.contains(where: { if case .appDataUpdate = $0.0 { true } else { false } }) {
+            let before = try result.extensions.appDataDictionary()?.appComponents()
             result.extensions = try Group.applyAppDataUpdates(proposals.map(\.0), to: result.extensions)
+            // A change of the required components binds the members that stay, as a change of
+            // required_capabilities does (checked below, with the GroupContextExtensions case).
+            if try result.extensions.appDataDictionary()?.appComponents() != before { newExtensions = true }
         }
         for (proposal, sender) in proposals {
             guard case .update(let leaf) = proposal else { continue }

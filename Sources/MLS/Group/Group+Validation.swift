@@ -100,7 +100,7 @@ extension Group {
         case (.newMemberProposal, .add):
             return
         case (.external, .add), (.external, .remove), (.external, .preSharedKey), (.external, .reInit),
-            (.external, .groupContextExtensions):
+            (.external, .groupContextExtensions), (.external, .appDataUpdate):
             return
         default:
             throw MLSError(.invalidProposal, "sender may not propose type \(proposal.type)")

@@ -63,6 +63,22 @@ extension Group {
                 throw MLSError(.missingCapability, "required credential \(type) not supported")
             }
         }
+        try checkRequiredComponents(extensions, leaf: leaf)
+    }
+
+    /// The MLS extensions draft's component negotiation: the `app_components` entry of the
+    /// GroupContext's app_data_dictionary lists the components every member must support, and a
+    /// leaf lists the ones it supports in the `app_components` entry of its own dictionary.
+    /// A group without that entry requires none (so a group without a dictionary, every legacy
+    /// group, is never affected).
+    /// - Throws: `.missingCapability` naming the first component the leaf lacks; `.malformed`
+    ///   when a dictionary or its entry does not decode.
+    static func checkRequiredComponents(_ extensions: [Extension], leaf: LeafNode) throws(MLSError) {
+        guard let required = try extensions.appDataDictionary()?.appComponents(), !required.isEmpty else { return }
+        let supported = Set(try leaf.supportedComponents())
+        for component in required where !supported.contains(component) {
+            throw MLSError(.missingCapability, "required component 0x\(String(component, radix: 16)) not supported")
+        }
     }
 }
 
