@@ -44,7 +44,7 @@ enum CurrentRules {
 
     /// Every rule of account-identity-proof-v2.md for one leaf, and that it supports every
     /// component the group requires.
-    static func requireLeaf(_ leaf: LeafNode, suite: UInt16, requires required: [Marmot.ComponentID], _ what: String)
+    static func requireLeaf(_ leaf: LeafNode, suite: UInt16, requires required: [AppComponentID], _ what: String)
         throws(MLSError)
     {
         let checked: LeafComponents
@@ -86,7 +86,7 @@ enum CurrentRules {
         switch proposal.proposal {
         case .appDataUpdate(let update):
             guard isAdmin else { throw refuse("only admins may propose app_data_update (\(hex(update.componentID))), 0x8003") }
-            guard update.componentID != Marmot.ComponentID.groupLifecycle.rawValue else {
+            guard update.componentID != AppComponentID.groupLifecycle.rawValue else {
                 throw refuse("the lifecycle (0x800c) changes only by value, in its committer's commit")
             }
             try requireValidUpdate(update)
@@ -104,7 +104,7 @@ enum CurrentRules {
     /// An AppDataUpdate's data decodes as its component's state (every v1 update is a full state).
     static func requireValidUpdate(_ update: MLS.AppDataUpdate) throws(MLSError) {
         guard case .update(let data) = update.operation else { return }
-        do throws(MarmotError) { _ = try GroupComponent(id: Marmot.ComponentID(update.componentID), data: data) } catch {
+        do throws(MarmotError) { _ = try GroupComponent(id: AppComponentID(update.componentID), data: data) } catch {
             throw refuse("component \(hex(update.componentID)): \(error.code.name): \(error.reason)")
         }
     }
@@ -193,7 +193,7 @@ enum CurrentRules {
             switch covered.proposal {
             case .remove(let leaf): removed.insert(leaf)
             case .appDataUpdate(let update)
-            where [Marmot.ComponentID.groupLifecycle.rawValue, Marmot.ComponentID.adminPolicy.rawValue].contains(update.componentID):
+            where [AppComponentID.groupLifecycle.rawValue, AppComponentID.adminPolicy.rawValue].contains(update.componentID):
                 break
             default: throw refuse("a disband (0x800c) commit carries only Removes and the lifecycle and admin updates")
             }
@@ -222,12 +222,12 @@ enum CurrentRules {
     static func requireLifecycleTransition(
         parent: GroupComponents, next extensions: [Extension], updates: [(MLS.AppDataUpdate, byValue: Bool)], proposals: Int
     ) throws(MLSError) {
-        let lifecycleID = Marmot.ComponentID.groupLifecycle
-        let nextDictionary: Marmot.AppDataDictionary?
-        do throws(MarmotError) { nextDictionary = try Marmot.AppDataDictionary(extensions: extensions) } catch { throw refuse(error) }
-        var nextRequired: [Marmot.ComponentID] = []
+        let lifecycleID = AppComponentID.groupLifecycle
+        let nextDictionary: AppDataDictionary?
+        do throws(MarmotError) { nextDictionary = try AppDataDictionary.marmot(in: extensions) } catch { throw refuse(error) }
+        var nextRequired: [AppComponentID] = []
         if let nextDictionary {
-            do throws(MarmotError) { nextRequired = try Marmot.AppComponents(in: nextDictionary)?.ids ?? [] } catch {
+            do throws(MarmotError) { nextRequired = try AppComponents.marmot(in: nextDictionary)?.ids ?? [] } catch {
                 throw refuse(error)
             }
         }
@@ -245,10 +245,10 @@ enum CurrentRules {
                 }
             }
         } else {
-            let hasState = nextDictionary?[lifecycleID] != nil
+            let hasState = nextDictionary?[component: lifecycleID] != nil
             if hasState, !isRequired { throw refuse("a lifecycle (0x800c) state in a group that does not require it") }
             if isRequired {
-                let enabling = updates.filter { [Marmot.ComponentID.appComponents.rawValue, lifecycleID.rawValue].contains($0.0.componentID) }
+                let enabling = updates.filter { [AppComponentID.appComponents.rawValue, lifecycleID.rawValue].contains($0.0.componentID) }
                 guard proposals == 2, enabling.count == 2, enabling.allSatisfy(\.byValue), hasState else {
                     throw refuse("the lifecycle (0x800c) is enabled by a commit of exactly its requirement and its state, by value")
                 }
@@ -256,7 +256,7 @@ enum CurrentRules {
         }
     }
 
-    static func hex(_ id: UInt16) -> String { Marmot.ComponentID(id).hexTag }
+    static func hex(_ id: UInt16) -> String { AppComponentID(id).hexTag }
 }
 
 extension GroupData {

@@ -11,11 +11,11 @@ import Nostr
 /// What our current-profile leaves and groups declare (MDK v0.11.0's engine defaults, plus SelfRemove).
 enum CurrentProfile {
     /// Components our leaves support: profile, admin policy, routing, identity proof, lifecycle.
-    static let supportedComponents: [Marmot.ComponentID] = [
+    static let supportedComponents: [AppComponentID] = [
         .groupProfile, .adminPolicy, .nostrRouting, .accountIdentityProof, .groupLifecycle,
     ]
     /// Components every group we create requires.
-    static let requiredComponents: [Marmot.ComponentID] = [
+    static let requiredComponents: [AppComponentID] = [
         .groupProfile, .adminPolicy, .nostrRouting, .accountIdentityProof, .groupLifecycle,
     ]
     /// Leaf capabilities: app_data_dictionary; app_data_update and SelfRemove.
@@ -71,12 +71,12 @@ extension NativeSwiftEngine {
     /// The GroupContext extensions of a new current-profile group holding `data`.
     func currentGroupExtensions(_ data: GroupData) throws(EngineError) -> [Extension] {
         try marmotStep { () throws(MarmotError) in
-            let dictionary = try Marmot.AppDataDictionary(entries: [
-                Marmot.ComponentData(id: .appComponents, data: Marmot.AppComponents(CurrentProfile.requiredComponents).encoded()),
-                Marmot.ComponentData(id: .groupProfile, data: GroupProfile(name: data.name, description: data.description).encoded()),
-                Marmot.ComponentData(id: .adminPolicy, data: try AdminList(admins: data.admins.map(\.bytes)).encoded()),
-                Marmot.ComponentData(id: .nostrRouting, data: try NostrRouting(nostrGroupID: data.nostrGroupID, relays: data.relays).encoded()),
-                Marmot.ComponentData(id: .groupLifecycle, data: GroupLifecycle.active.encoded()),
+            let dictionary = try AppDataDictionary(marmotEntries: [
+                ComponentData(id: .appComponents, data: AppComponents(CurrentProfile.requiredComponents).encoded()),
+                ComponentData(id: .groupProfile, data: GroupProfile(name: data.name, description: data.description).encoded()),
+                ComponentData(id: .adminPolicy, data: try AdminList(admins: data.admins.map(\.bytes)).encoded()),
+                ComponentData(id: .nostrRouting, data: try NostrRouting(nostrGroupID: data.nostrGroupID, relays: data.relays).encoded()),
+                ComponentData(id: .groupLifecycle, data: GroupLifecycle.active.encoded()),
             ])
             return [
                 Extension(type: ExtensionType.requiredCapabilities, data: try tlsEncoded(CurrentProfile.requiredCapabilities)),
@@ -104,7 +104,7 @@ extension NativeSwiftEngine {
         }
     }
 
-    static func update(_ id: Marmot.ComponentID, _ data: [UInt8]) -> Proposal {
+    static func update(_ id: AppComponentID, _ data: [UInt8]) -> Proposal {
         .appDataUpdate(MLS.AppDataUpdate(componentID: id.rawValue, operation: .update(data)))
     }
 
