@@ -13,6 +13,10 @@ struct GroupRecord: Sendable {
     /// The profile the group is of (the engine's): how its group data is read from the
     /// GroupContext. Not in the state file: a restarted engine is given its profile again.
     var profile: MarmotProfile = .legacy
+    /// Current profile: the nostr_group_ids the group used before a routing rotation (0x8004),
+    /// which still route to it (a member that has not rotated yet publishes there). Not in the
+    /// state file.
+    var previousNostrGroupIDs: [[UInt8]] = []
     /// Our own commit, built but not yet merged.
     var pending: Group? { didSet { if pending == nil { pendingEvent = nil } } }
     /// The kind-445 event that carries `pending`: its id and created_at place it in MIP-03 order.
@@ -76,8 +80,16 @@ struct GroupRecord: Sendable {
             epochEnds[epoch] = nil
         }
         mls = next
+        if profile == .current, newData.nostrGroupID != data.nostrGroupID, !previousNostrGroupIDs.contains(data.nostrGroupID) {
+            previousNostrGroupIDs.append(data.nostrGroupID)
+        }
         data = newData
         pending = nil
+    }
+
+    /// Whether kind-445 events addressed to `nostrGroupID` are this group's.
+    func answers(_ nostrGroupID: [UInt8]) -> Bool {
+        data.nostrGroupID == nostrGroupID || previousNostrGroupIDs.contains(nostrGroupID)
     }
 
     /// Goes back to the state `point` kept, dropping any pending commit and the rollback point.

@@ -49,7 +49,7 @@ extension NativeSwiftEngine {
             } catch {
                 return .rejected(EngineError(.invalidInput, "\(error)"))
             }
-            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupID == nostrGroupID }),
+            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.answers(nostrGroupID) ?? false }),
                 var record = groups[id]
             else { return .rejected(EngineError(.unknownGroup, "no group with h \(event.firstTagValue("h") ?? "")")) }
 
@@ -64,6 +64,12 @@ extension NativeSwiftEngine {
                 case .commit: return .commit(id)
                 case .proposal: return .unprocessable(id, reason: "own_proposal")
                 case .forgery: return .ignoredProposal(id, reason: "own_forgery")
+                }
+            }
+            if profile == .current {
+                // transports/nostr.md: the pubkey is a fresh ephemeral key, never a member's account.
+                do throws(MarmotError) { try CurrentGroupEvent.requireEphemeral(event, accounts: Set(record.members)) } catch {
+                    return .rejected(Self.ingestError(error))
                 }
             }
             if record.failed.contains(event.id) { return .previouslyFailed }
