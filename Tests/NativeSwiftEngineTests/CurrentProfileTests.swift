@@ -54,6 +54,20 @@ struct CurrentProfileTests {
         }
         #expect(received.sender == alice.pubkey && received.rumor.content == "hi")
 
+        // The same envelope signed with alice's account key is refused before it is opened; signed
+        // with another fresh key (the twin) it opens.
+        let again = try await alice.engine.createMessage(in: group, sender: alice.pubkey, kind: 9, content: "again", tags: [])
+        var generator = SplitMix(seed: 21)
+        func resigned(_ key: Keypair) throws -> Event {
+            try UnsignedEvent(pubkey: key.publicKey, createdAt: again.createdAt, kind: again.kind, tags: again.tags, content: again.content)
+                .signed(with: key, using: &generator)
+        }
+        #expect(try await bob.engine.processMessage(try resigned(alice.keypair)) == .rejected(EngineError(.invalidTags, "")))
+        guard case .applicationMessage = try await bob.engine.processMessage(try resigned(Keypair.generate(using: &generator))) else {
+            Issue.record("a freshly signed envelope did not open")
+            return
+        }
+
         // A rename travels as an app_data_update of 0x8001.
         let rename = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Renamed"))
         try await alice.engine.mergePendingCommit(in: group)
