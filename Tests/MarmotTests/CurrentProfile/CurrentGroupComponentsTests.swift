@@ -285,3 +285,57 @@ import Testing
         #expect(Self.code(unrequired, tree) == .componentMissing)
     }
 }
+
+/// The URL rules the components and events share: the relay URL profile, avatar and blob-store URLs.
+@Suite struct CurrentURLRuleTests {
+    @Test func relayURLProfile() {
+        for good in ["wss://relay.example.com", "ws://relay.example.com:7777/path", "wss://[2001:db8::1]/"] {
+            #expect(RelayURL.profileProblem(Array(good.utf8)) == nil, "\(good)")
+        }
+        for bad in ["https://relay.example.com", "wss://", "wss://user@relay.example.com", "wss://relay.example.com/#top", "relay.example.com",
+            "wss://relay example.com", "WSS://relay.example.com", "wss://" + String(repeating: "a", count: 510)]
+        {
+            #expect(RelayURL.profileProblem(Array(bad.utf8)) != nil, "\(bad)")
+        }
+        #expect(RelayURL.profileProblem([0xff, 0xfe]) != nil)
+    }
+
+    static func avatar(_ url: String) -> MarmotError.Code? {
+        do { _ = try GroupAvatarURL(bytes: GroupAvatarURL(url: url).encoded()) } catch { return error.code }
+        return nil
+    }
+
+    @Test func avatarURLIsANormalizedPublicHTTPSURL() {
+        #expect(Self.avatar("https://example.com/avatar.png") == nil)
+        #expect(Self.avatar("") == nil)
+        for bad in ["http://example.com/a.png", "https://EXAMPLE.com/a.png", "https://example.com:443/a.png", "https://example.com",
+            "https://example.com/a/../b.png", "https://user@example.com/a.png", "https://example.com/a.png#x", "https://localhost/a.png",
+            "https://a.localhost/a.png", "https://127.0.0.1/a.png", "https://10.1.2.3/a.png", "https://192.168.0.1/a.png",
+            "https://169.254.1.1/a.png", "https://[::1]/a.png", "https://[fe80::1]/a.png", "not a url"]
+        {
+            #expect(Self.avatar(bad) == .componentInvalid, "\(bad)")
+        }
+        #expect(Self.avatar("https://93.184.216.34/a.png") == nil)
+        // Hints without a url.
+        #expect(throws: MarmotError(.componentInvalid, "")) { try GroupAvatarURL(bytes: GroupAvatarURL(url: "", dimensions: [1]).encoded()) }
+    }
+
+    @Test func mediaPolicyRules() throws {
+        let endpoint = EncryptedMediaPolicy.Endpoint(locatorKind: "blossom-v1", baseURL: "https://blossom.example.com/")
+        let policy = try EncryptedMediaPolicy(allowedLocatorKinds: ["blossom-v1"], endpoints: [endpoint])
+        #expect(try EncryptedMediaPolicy(bytes: policy.encoded()) == policy)
+        #expect(throws: MarmotError(.componentInvalid, "")) {
+            try EncryptedMediaPolicy(allowedLocatorKinds: ["Blossom"], endpoints: [endpoint])
+        }
+        #expect(throws: MarmotError(.componentInvalid, "")) {
+            try EncryptedMediaPolicy(allowedLocatorKinds: ["other"], endpoints: [endpoint])
+        }
+        #expect(throws: MarmotError(.componentInvalid, "")) {
+            try EncryptedMediaPolicy(allowedLocatorKinds: ["blossom-v1"], endpoints: [endpoint, endpoint])
+        }
+        #expect(throws: MarmotError(.componentInvalid, "")) {
+            try EncryptedMediaPolicy(
+                allowedLocatorKinds: ["blossom-v1"], endpoints: [.init(locatorKind: "blossom-v1", baseURL: "https://blossom.example.com/?q=1")])
+        }
+    }
+}
