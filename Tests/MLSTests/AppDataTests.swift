@@ -10,10 +10,12 @@ import TLSCodec
     static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
     static let groupID: [UInt8] = Array("app-data-group".utf8)
 
-    static func member(_ name: String, proposals: [UInt16], using rng: inout TestGenerator) throws -> KeyPackagePrivate {
+    static func member(
+        _ name: String, proposals: [UInt16], components supported: [UInt16] = [0x0001, 0x8001], using rng: inout TestGenerator
+    ) throws -> KeyPackagePrivate {
         let keys = try suite.generateSignatureKeyPair(using: &rng)
         let components = try AppDataDictionary(entries: [
-            ComponentData(componentID: ComponentID.appComponents, data: try AppComponents(componentIDs: [0x0001, 0x8001]).tlsSerialized())
+            ComponentData(componentID: ComponentID.appComponents, data: try AppComponents(componentIDs: supported).tlsSerialized())
         ])
         return try KeyPackagePrivate.generate(
             suite: suite, credential: .basic(identity: Array(name.utf8)), signatureKeyPair: keys,
@@ -72,7 +74,10 @@ import TLSCodec
             try AppDataDictionary(entries: [ComponentData(componentID: 2, data: []), ComponentData(componentID: 1, data: [])])
         }
         // AppDataUpdate: both operations round-trip; an unknown operation is refused.
-        for update in [AppDataUpdate(componentID: 0x8001, operation: .update([1, 2])), AppDataUpdate(componentID: 0x8003, operation: .remove)] {
+        let updates = [
+            AppDataUpdate(componentID: 0x8001, operation: .update([1, 2])), AppDataUpdate(componentID: 0x8003, operation: .remove),
+        ]
+        for update in updates {
             let proposal = Proposal.appDataUpdate(update)
             #expect(try Proposal(tlsBytes: try proposal.tlsSerialized()) == proposal)
         }
@@ -173,5 +178,31 @@ import TLSCodec
         let update = Proposal.appDataUpdate(AppDataUpdate(componentID: 0x8001, operation: .update([9])))
         _ = try alice.commit(adding: [update], judge: requireProfile, using: &rng)
         _ = try alice.commit(adding: [removal], using: &rng)
+    }
+
+    /// The draft's component negotiation: with the GroupContext's app_components naming 0x8001
+    /// as required, a key package whose leaf does not list it cannot be added, and a commit that
+    /// requires a component a member lacks is refused.
+    @Test func requiredComponents() throws {
+        var rng = TestGenerator(seed: 0x636f_6d70)
+        var (alice, bob) = try Self.aliceAndBob(&rng)
+        let requireProfile = Proposal.appDataUpdate(AppDataUpdate(
+            componentID: ComponentID.appComponents, operation: .update(try AppComponents(componentIDs: [0x8001]).tlsSerialized())))
+        let created = try alice.commit(adding: [requireProfile], using: &rng)
+        try Self.deliver(created.commit, to: &bob)
+        alice = created.next
+        #expect(try bob.context.extensions.appDataDictionary()?.appComponents() == [0x8001])
+
+        let carol = try Self.member("carol", proposals: [Proposal.Kind.appDataUpdate], components: [0x0001], using: &rng)
+        #expect(throws: MLSError(.missingCapability, "")) { _ = try alice.commit(adding: [.add(carol.keyPackage)], using: &rng) }
+        let dave = try Self.member("dave", proposals: [Proposal.Kind.appDataUpdate], using: &rng)
+        _ = try alice.commit(adding: [.add(dave.keyPackage)], using: &rng)
+
+        let requireMore = Proposal.appDataUpdate(AppDataUpdate(
+            componentID: ComponentID.appComponents, operation: .update(try AppComponents(componentIDs: [0x8001, 0x8002]).tlsSerialized())))
+        #expect(throws: MLSError(.missingCapability, "")) { _ = try alice.commit(adding: [requireMore], using: &rng) }
+        // Twin: dropping the requirement binds no one.
+        let requireNone = Proposal.appDataUpdate(AppDataUpdate(componentID: ComponentID.appComponents, operation: .remove))
+        _ = try alice.commit(adding: [requireNone], using: &rng)
     }
 }

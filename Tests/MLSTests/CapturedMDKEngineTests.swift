@@ -163,7 +163,9 @@ struct CapturedForksFile: Decodable {
                 return Self.contains(profile, Array(expected.name.utf8))
             }
             #expect(!named.isEmpty, "verdict \(verdict): no epoch-\(expected.epoch) state named \(expected.name)")
-            print("captured forks verdict \(verdict): \(branches.count) state(s) at epoch \(expected.epoch), \(named.count) named \"\(expected.name)\"")
+            print(
+                "captured forks verdict \(verdict): \(branches.count) state(s) at epoch \(expected.epoch),",
+                "\(named.count) named \"\(expected.name)\"")
         }
         let epochs = Dictionary(grouping: states, by: \.epoch).mapValues(\.count).sorted { $0.key < $1.key }
         print("captured forks: \(commits) commits and \(applications) application messages; states per epoch \(epochs)")

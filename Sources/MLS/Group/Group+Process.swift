@@ -200,6 +200,8 @@ extension Group {
         var newExtensions = false
         for (proposal, _) in proposals {
             if case .groupContextExtensions(let extensions) = proposal {
+                // An app_data_dictionary the group cannot read gives no agreed component values.
+                _ = try extensions.appDataDictionary()
                 result.extensions = extensions
                 result.requiresPath = true
                 newExtensions = true

@@ -72,7 +72,8 @@ extension Group {
         // MLS extensions draft: one commit either removes a component (once) or updates it
         // (any number of times, applied in order), never both.
         for (component, removes) in dataRemoves where removes > 1 || dataUpdates.contains(component) {
-            throw MLSError(.invalidProposal, "component 0x\(String(component, radix: 16)) is removed twice, or removed and updated, in one commit")
+            throw MLSError(
+                .invalidProposal, "component 0x\(String(component, radix: 16)) is removed twice, or removed and updated, in one commit")
         }
         guard counts[Proposal.Kind.groupContextExtensions, default: 0] <= 1 || !ReceiverCheck.singleGroupContextExtensions.isOn else {
             throw MLSError(.invalidProposal, "more than one GroupContextExtensions")

@@ -103,6 +103,20 @@ public struct AppDataDictionary: TLSCodable, Hashable, Sendable {
         }
     }
 
+    /// This dictionary as an `app_data_dictionary` extension (for a GroupContext, LeafNode or
+    /// KeyPackage extension list).
+    public func asExtension() throws(MLSError) -> Extension {
+        Extension(type: ExtensionType.appDataDictionary, data: try serialize(self))
+    }
+
+    /// The KeyPackage dictionary of the current profile's last-resort marking: the empty
+    /// `last_resort_key_package` component.
+    public static var lastResortKeyPackage: AppDataDictionary {
+        var dictionary = AppDataDictionary()
+        dictionary.set(ComponentID.lastResortKeyPackage, to: [])
+        return dictionary
+    }
+
     /// The component ids of an `app_components` entry, if present.
     /// - Throws: `.malformed` when the entry does not decode as `ComponentID component_ids<V>`.
     public func appComponents() throws(MLSError) -> [UInt16]? {
@@ -186,7 +200,7 @@ extension Array where Element == Extension {
     /// This list with its `app_data_dictionary` replaced by `dictionary` in place (appended when
     /// the list had none), so the other extensions keep their order.
     public func replacingAppDataDictionary(with dictionary: AppDataDictionary) throws(MLSError) -> [Extension] {
-        let item = Extension(type: ExtensionType.appDataDictionary, data: try serialize(dictionary))
+        let item = try dictionary.asExtension()
         var out = self
         if let index = out.firstIndex(where: { $0.type == ExtensionType.appDataDictionary }) {
             out[index] = item
