@@ -12,6 +12,11 @@ package actor DriverServer {
     package typealias Factory = @Sendable (RequestWorld) -> any ProtocolEngine
     /// Makes an instance whose state lives in a directory (a member that restarts).
     package typealias Reopen = @Sendable (RequestWorld, _ directory: String) throws(EngineError) -> any ProtocolEngine
+    /// Makes one instance's engine on its world, speaking the profile `create_instance` asked for.
+    package typealias ProfiledFactory = @Sendable (RequestWorld, MarmotProfile) -> any ProtocolEngine
+    /// As ``Reopen``, for the profile `create_instance` asked for.
+    package typealias ProfiledReopen =
+        @Sendable (RequestWorld, _ directory: String, MarmotProfile) throws(EngineError) -> any ProtocolEngine
 
     private struct Instance {
         let engine: any ProtocolEngine
@@ -20,8 +25,10 @@ package actor DriverServer {
 
     private let identity: EngineCapabilities
     private let clientTag: String
-    private let factory: Factory
-    private let reopen: Reopen?
+    private let factory: ProfiledFactory
+    private let reopen: ProfiledReopen?
+    /// Whether the factories take the profile (else only legacy instances can be made).
+    private let profiled: Bool
     private var instances: [String: Instance] = [:]
     private var counter = 0
 
@@ -34,8 +41,29 @@ package actor DriverServer {
     package init(identity: EngineCapabilities, clientTag: String, factory: @escaping Factory, reopen: Reopen? = nil) {
         self.identity = identity
         self.clientTag = clientTag
+        // These factories cannot choose a profile: `create_instance` asks them for legacy only.
+        self.factory = { world, _ in factory(world) }
+        if let reopen {
+            self.reopen = { (world: RequestWorld, directory: String, _: MarmotProfile) throws(EngineError) -> any ProtocolEngine in
+                try reopen(world, directory)
+            }
+        } else {
+            self.reopen = nil
+        }
+        profiled = false
+    }
+
+    /// A server whose instances speak the profile each `create_instance` names (`profile`,
+    /// default legacy), among those `identity` declares.
+    package init(
+        identity: EngineCapabilities, clientTag: String, profiled factory: @escaping ProfiledFactory,
+        reopen: ProfiledReopen? = nil
+    ) {
+        self.identity = identity
+        self.clientTag = clientTag
         self.factory = factory
         self.reopen = reopen
+        profiled = true
     }
 
     /// The response line (without its newline) for one request line.
@@ -92,6 +120,7 @@ package actor DriverServer {
         _ = try params.bytes("encryption_key", count: 32)
         _ = try params.object("config")
         let directory = params.has("directory") ? try params.string("directory") : nil
+        let profile = try Self.profile(params, among: profiled ? identity.profiles : [.legacy])
         // No store to reopen: a restarted member would come back empty, so its run must not pass.
         if directory != nil, reopen == nil {
             throw EngineError(.badRequest, "this driver keeps its instances in memory: it cannot open a store in `directory`")
@@ -100,8 +129,23 @@ package actor DriverServer {
         let name = params.has("instance") ? try params.string("instance") : "i\(counter)"
         guard instances[name] == nil else { throw EngineError(.instanceExists, "instance `\(name)` already exists") }
         let world = RequestWorld()
-        let engine = if let directory, let reopen { try reopen(world, directory) } else { factory(world) }
+        let engine = if let directory, let reopen { try reopen(world, directory, profile) } else { factory(world, profile) }
         instances[name] = Instance(engine: engine, world: world)
         return ["instance": .string(name)]
+    }
+
+    /// The profile `create_instance` asks for (`profile`: "legacy" or "current"; absent: legacy,
+    /// what every instance spoke before profiles existed). One this engine cannot speak is refused
+    /// here, never served in the other dialect.
+    static func profile(_ params: Params, among declared: Set<MarmotProfile>) throws(EngineError) -> MarmotProfile {
+        guard params.has("profile") else { return .legacy }
+        let name = try params.string("profile")
+        guard let profile = MarmotProfile(rawValue: name) else {
+            throw EngineError(.badRequest, "unknown profile `\(name)` (legacy or current)")
+        }
+        guard declared.contains(profile) else {
+            throw EngineError(.badRequest, "this engine does not speak the \(profile) profile")
+        }
+        return profile
     }
 }

@@ -10,6 +10,13 @@ struct GroupRecord: Sendable {
     var mls: Group
     var data: GroupData
     var state: GroupSnapshot.State
+    /// The profile the group is of (the engine's): how its group data is read from the
+    /// GroupContext. Not in the state file: a restarted engine is given its profile again.
+    var profile: MarmotProfile = .legacy
+    /// Current profile: the nostr_group_ids the group used before a routing rotation (0x8004),
+    /// which still route to it (a member that has not rotated yet publishes there). Not in the
+    /// state file.
+    var previousNostrGroupIDs: [[UInt8]] = []
     /// Our own commit, built but not yet merged.
     var pending: Group? { didSet { if pending == nil { pendingEvent = nil } } }
     /// The kind-445 event that carries `pending`: its id and created_at place it in MIP-03 order.
@@ -64,7 +71,7 @@ struct GroupRecord: Sendable {
     /// Moves to `next`, keeping the old epoch for late messages and pruning beyond the lookback.
     /// - Parameter endedAt: the created_at of the commit that ends the current epoch, if known.
     mutating func advance(to next: Group, endedAt: UInt64? = nil) throws(MarmotError) {
-        let newData = try GroupData(extensions: next.context.extensions)
+        let newData = try NativeSwiftEngine.groupData(next.context.extensions, profile)
         pastEpochs[mls.epoch] = mls
         epochEnds[mls.epoch] = endedAt
         // Epochs come from peers' Welcomes and may be near UInt64.max: compare without adding.
@@ -73,8 +80,16 @@ struct GroupRecord: Sendable {
             epochEnds[epoch] = nil
         }
         mls = next
+        if profile == .current, newData.nostrGroupID != data.nostrGroupID, !previousNostrGroupIDs.contains(data.nostrGroupID) {
+            previousNostrGroupIDs.append(data.nostrGroupID)
+        }
         data = newData
         pending = nil
+    }
+
+    /// Whether kind-445 events addressed to `nostrGroupID` are this group's.
+    func answers(_ nostrGroupID: [UInt8]) -> Bool {
+        data.nostrGroupID == nostrGroupID || previousNostrGroupIDs.contains(nostrGroupID)
     }
 
     /// Goes back to the state `point` kept, dropping any pending commit and the rollback point.
@@ -91,7 +106,9 @@ struct GroupRecord: Sendable {
     /// MIP-03 order by its event), as for a received commit: a better competing commit still wins.
     mutating func mergePending() throws(MarmotError) {
         guard let next = pending else { return }
-        let before = pendingEvent.map { RollbackPoint(before: self, createdAt: $0.createdAt, eventID: $0.id) }
+        let before = pendingEvent.map {
+            RollbackPoint(before: self, createdAt: $0.createdAt, eventID: $0.id, committer: identity?.bytes)
+        }
         try advance(to: next, endedAt: pendingEvent?.createdAt)
         rollback = before
     }
@@ -108,9 +125,15 @@ struct RollbackPoint: Sendable {
     /// The competing commit of this epoch that MIP-03 ranked after `eventID`, applied to this
     /// state but not adopted: if the group builds on it, we follow (NativeSwiftEngine+RivalBranch.swift).
     var rival: RivalBranch?
+    /// Current profile: the account that made the commit applied on top of this state, and
+    /// whether a message of the epoch it made has been read (a witness: the group built on it).
+    /// Not in the state file (a restarted member has no rollback point of the current profile).
+    var committer: [UInt8]?
+    var witnessed = false
 
     /// The state of `record` now, to come back to if the commit `eventID` is beaten.
-    init(before record: GroupRecord, createdAt: UInt64, eventID: EventID) {
+    init(before record: GroupRecord, createdAt: UInt64, eventID: EventID, committer: [UInt8]? = nil) {
+        self.committer = committer
         mls = record.mls
         data = record.data
         pastEpochs = record.pastEpochs

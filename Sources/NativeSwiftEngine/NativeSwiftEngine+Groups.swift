@@ -11,6 +11,7 @@ extension NativeSwiftEngine {
                 throw EngineError(.invalidInput, "a group needs at least one ws(s):// relay")
             }
             guard !request.admins.isEmpty else { throw EngineError(.lastAdmin, "a group needs at least one admin") }
+            if profile == .current { return try currentCreateGroup(request) }
             var invitees: [KeyPackageEvent.Validated] = []
             for event in request.keyPackages { invitees.append(try validated(event)) }
             let creator = try newKeyPackage(for: request.creator)
@@ -47,6 +48,12 @@ extension NativeSwiftEngine {
             let record = try activeRecord(group)
             let me = try requireAdmin(record)
             guard !keyPackages.isEmpty else { throw EngineError(.invalidInput, "no key packages to add") }
+            if profile == .current {
+                var invitees: [CurrentKeyPackageEvent.Validated] = []
+                for event in keyPackages { invitees.append(try currentValidated(event)) }
+                return try stageCommit(
+                    in: group, adding: invitees.map { .add($0.keyPackage) }, currentInvitees: invitees.map(\.event.id), as: me)
+            }
             var invitees: [KeyPackageEvent.Validated] = []
             for event in keyPackages { invitees.append(try validated(event)) }
             return try stageCommit(in: group, adding: invitees.map { .add($0.keyPackage) }, welcoming: invitees, as: me)
@@ -67,7 +74,10 @@ extension NativeSwiftEngine {
             var data = record.data
             data.admins = data.admins.filter { !pubkeys.contains($0) }
             if data.admins != record.data.admins {
-                proposals.append(.groupContextExtensions(data.replacing(in: record.mls.context.extensions)))
+                switch profile {
+                case .legacy: proposals.append(.groupContextExtensions(data.replacing(in: record.mls.context.extensions)))
+                case .current: proposals += try currentUpdates(from: record.data, to: data)
+                }
             }
             return try stageCommit(in: group, adding: proposals, as: me)
         }
@@ -81,7 +91,8 @@ extension NativeSwiftEngine {
             }
             // SelfRemove travels as a PublicMessage (MLS extensions draft); the legacy Remove of our own
             // leaf, used when the group does not require SelfRemove, as a PrivateMessage.
-            let selfRemove = MarmotCapabilities.requiresSelfRemove(record.mls.context.extensions)
+            // The current profile always leaves by SelfRemove (every leaf of ours supports it).
+            let selfRemove = profile == .current || MarmotCapabilities.requiresSelfRemove(record.mls.context.extensions)
             let message = try mlsStep { () throws(MLSError) in
                 try record.mls.propose(
                     selfRemove ? .selfRemove : .remove(leaf: record.mls.leafIndex),
@@ -135,11 +146,17 @@ extension NativeSwiftEngine {
         // As MDK 0.8.0: hash, key and nonce are replaced; `image_upload_key` is left as it was (MDK's
         // update has no way to set it either, so both engines write the same group data).
         if let image = changes.image {
+            guard profile == .legacy else {
+                throw EngineError(.invalidInput, "group images (0x8002) are not implemented in the current profile")
+            }
             data.imageHash = image.hash
             data.imageKey = image.key
             data.imageNonce = image.nonce
         }
         try marmotStep { () throws(MarmotError) in try AdminPolicy.requireAdmin(admins: data.admins, members: record.members) }
+        if profile == .current {
+            return try stageCommit(in: record.id, adding: try currentUpdates(from: record.data, to: data), as: me)
+        }
         return try stageCommit(
             in: record.id, adding: [.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], as: me)
     }
@@ -169,16 +186,21 @@ extension NativeSwiftEngine {
     /// pre-commit epoch's key, and keeps the next epoch staged until `mergePendingCommit`.
     func stageCommit(
         in group: MLSGroupID, adding proposals: [Proposal], welcoming invitees: [KeyPackageEvent.Validated] = [],
-        as me: PublicKey
+        currentInvitees: [EventID] = [], as me: PublicKey
     ) throws(EngineError) -> GroupEvolution {
         var record = try activeRecord(group)
         let now = clock()
+        let judge = Self.judge(profile)
         let created = try mlsStep { () throws(MLSError) in
-            try record.mls.commit(adding: proposals, as: .privateMessage, now: now, using: &random)
+            try record.mls.commit(adding: proposals, as: .privateMessage, now: now, judge: judge, using: &random)
         }
-        let nextData = try marmotStep { () throws(MarmotError) in try GroupData(extensions: created.next.context.extensions) }
+        let profile = profile
+        let nextData = try marmotStep { () throws(MarmotError) in try Self.groupData(created.next.context.extensions, profile) }
         let event = try seal(created.commit, in: record)
-        let rumors = try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
+        let rumors =
+            profile == .current
+            ? try currentWelcomeRumors(created.welcome, for: currentInvitees, from: me, relays: nextData.relays)
+            : try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
         record.pending = created.next
         record.pendingEvent = (event.id, event.createdAt)
         record.ownEvents[event.id] = .commit
@@ -206,12 +228,7 @@ extension NativeSwiftEngine {
     /// Wraps an MLS message in a kind-445 event under `record`'s current epoch key, dated now
     /// unless `createdAt` says otherwise (the hostile member's backdated commit).
     func seal(_ message: MLSMessage, in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
-        let now = createdAt ?? clock()
-        return try marmotStep { () throws(MarmotError) in
-            let content = try GroupEventCipher.seal(
-                try tlsEncoded(message), key: GroupEventKey.of(record.mls), using: &random)
-            return try GroupEventEnvelope.make(
-                nostrGroupID: record.data.nostrGroupID, content: content, createdAt: now, using: &random)
-        }
+        try seal(bytes: try marmotStep { () throws(MarmotError) in try tlsEncoded(message) }, in: record, createdAt: createdAt)
     }
+
 }

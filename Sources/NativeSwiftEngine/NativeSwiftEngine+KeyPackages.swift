@@ -12,6 +12,7 @@ extension NativeSwiftEngine {
             guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
                 throw EngineError(.invalidInput, "a key package needs at least one ws(s):// relay")
             }
+            if profile == .current { return try currentKeyPackageDraft(for: publicKey) }
             let own = try newKeyPackage(for: publicKey)
             let reference = try mlsStep { () throws(MLSError) in try own.keyPackage.reference(suite: MarmotCapabilities.suite) }
             let bytes = try marmotStep { () throws(MarmotError) in try tlsEncoded(own.keyPackage) }
@@ -26,11 +27,18 @@ extension NativeSwiftEngine {
     }
 
     package func validateKeyPackage(_ event: Event) async throws(EngineError) {
-        _ = try validated(event)
+        switch profile {
+        case .legacy: _ = try validated(event)
+        case .current: _ = try currentValidated(event)
+        }
     }
 
     func validated(_ event: Event) throws(EngineError) -> KeyPackageEvent.Validated {
         let now = clock()
+        // A current-profile key package (its app_components tag) offered to a legacy member.
+        if event.kind == .keyPackage, event.tags.contains(where: { $0.first == "app_components" }) {
+            throw .profileMismatch(ours: .legacy, "the key package", "it advertises app_components (kind 30443 of the adopted spec)")
+        }
         return try marmotStep { () throws(MarmotError) in try KeyPackageEvent.validate(event, now: now) }
     }
 

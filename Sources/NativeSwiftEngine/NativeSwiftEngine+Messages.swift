@@ -36,14 +36,20 @@ extension NativeSwiftEngine {
             let now = clock()
             let nostrGroupID: [UInt8]
             do {
-                nostrGroupID = try GroupEventEnvelope.check(event, now: now)
-                if MarmotReceiverCheck.eventSignature.isOn { try event.verify() }
+                switch profile {
+                case .legacy:
+                    nostrGroupID = try GroupEventEnvelope.check(event, now: now)
+                    if MarmotReceiverCheck.eventSignature.isOn { try event.verify() }
+                case .current:
+                    // transports/nostr.md: id and signature first, then the tags (exact cardinality).
+                    nostrGroupID = try CurrentGroupEvent.check(event).nostrGroupID
+                }
             } catch let error as MarmotError {
                 return .rejected(Self.ingestError(error))
             } catch {
                 return .rejected(EngineError(.invalidInput, "\(error)"))
             }
-            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupID == nostrGroupID }),
+            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.answers(nostrGroupID) ?? false }),
                 var record = groups[id]
             else { return .rejected(EngineError(.unknownGroup, "no group with h \(event.firstTagValue("h") ?? "")")) }
 
@@ -58,6 +64,12 @@ extension NativeSwiftEngine {
                 case .commit: return .commit(id)
                 case .proposal: return .unprocessable(id, reason: "own_proposal")
                 case .forgery: return .ignoredProposal(id, reason: "own_forgery")
+                }
+            }
+            if profile == .current {
+                // transports/nostr.md: the pubkey is a fresh ephemeral key, never a member's account.
+                do throws(MarmotError) { try CurrentGroupEvent.requireEphemeral(event, accounts: Set(record.members)) } catch {
+                    return .rejected(Self.ingestError(error))
                 }
             }
             if record.failed.contains(event.id) { return .previouslyFailed }
@@ -118,8 +130,10 @@ extension NativeSwiftEngine {
             }
             // A competing commit for the epoch we just left: MIP-03 keeps the earlier one. Only a
             // commit competes (a proposal or message of that epoch is simply late, as in MDK).
-            if message.isFramedCommit, let rollback = record.rollback, rollback.mls.epoch == epoch,
-                CommitOrdering.prefers((event.createdAt, event.id), over: (rollback.createdAt, rollback.eventID))
+            if message.isFramedCommit, let rollback = record.rollback, rollback.mls.epoch == epoch, !rollback.witnessed,
+                ranksFirst(
+                    (event.createdAt, event.id, committerAccount(of: message, at: rollback.mls)),
+                    over: (rollback.createdAt, rollback.eventID, rollback.committer))
             {
                 var restored = record
                 restored.restore(rollback)
@@ -149,7 +163,11 @@ extension NativeSwiftEngine {
         switch content.content.content {
         case .application:
             let result = application(message, in: &record.mls, event: event, group: id)
-            if case .applicationMessage(let received) = result { record.messages.append(received) }
+            if case .applicationMessage(let received) = result {
+                record.messages.append(received)
+                // Current profile: a message of this epoch witnesses the commit that made it.
+                if profile == .current { record.rollback?.witnessed = true }
+            }
             return result
         case .proposal(let proposal):
             return self.proposal(proposal, message: message, from: sender, leaf: senderLeaf, record: &record, now: now)
@@ -181,6 +199,7 @@ extension NativeSwiftEngine {
         now: UInt64
     ) -> ProcessingResult {
         let id = record.id
+        if profile == .current { return currentProposal(proposal, message: message, record: &record, now: now) }
         let senderIsAdmin = record.data.admins.contains(sender)
         let weAreAdmin = record.identity.map(record.data.admins.contains) ?? false
         let autoCommit: Bool
@@ -205,9 +224,15 @@ extension NativeSwiftEngine {
         do { _ = try next.process(message, now: now) } catch { return .unprocessable(id, reason: error.code.name) }
         record.mls = next
         guard autoCommit else { return .pendingProposal(id) }
+        return commitLeave(record: &record, now: now)
+    }
+
+    /// Answers a leave with our own commit of it (MDK's auto-committer), staged until merged.
+    func commitLeave(record: inout GroupRecord, now: UInt64) -> ProcessingResult {
+        let id = record.id
         do {
             var staged = record.mls
-            let created = try staged.commit(as: .privateMessage, now: now, using: &random)
+            let created = try staged.commit(as: .privateMessage, now: now, judge: Self.judge(profile), using: &random)
             let event = try seal(created.commit, in: record)
             record.mls = staged
             record.pending = created.next
@@ -225,6 +250,7 @@ extension NativeSwiftEngine {
     ) -> ProcessingResult {
         let id = record.id
         guard case .member(let leaf) = content.content.sender else { return .unprocessable(id, reason: "sender_not_member") }
+        if profile == .current { return currentCommit(message, from: sender, event: event, record: &record, now: now) }
         do {
             let proposals = try record.mls.resolvedProposals(of: commit, committer: content.content.sender)
             var proposers: [UInt32: PublicKey] = [:]

@@ -30,6 +30,8 @@ struct RivalBranch: Sendable {
     /// The competing commit's event: its place in MIP-03 order.
     var createdAt: UInt64
     var eventID: EventID
+    /// Current profile: the competing commit's committer account (its place in the order).
+    var committer: [UInt8]? = nil
 }
 
 extension NativeSwiftEngine {
@@ -40,9 +42,8 @@ extension NativeSwiftEngine {
         guard EngineRecovery.followsBuiltOnRival, message.isFramedCommit, var point = record.rollback,
             point.mls.epoch == epoch
         else { return }
-        if let kept = point.rival,
-            !CommitOrdering.prefers((event.createdAt, event.id), over: (kept.createdAt, kept.eventID))
-        {
+        let committer = committerAccount(of: message, at: point.mls)
+        if let kept = point.rival, !ranksFirst((event.createdAt, event.id, committer), over: (kept.createdAt, kept.eventID, kept.committer)) {
             return
         }
         var branch = record
@@ -50,7 +51,7 @@ extension NativeSwiftEngine {
         // A competitor that takes us out leaves no branch of ours to follow.
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now), branch.state == .active
         else { return }
-        point.rival = RivalBranch(mls: branch.mls, createdAt: event.createdAt, eventID: event.id)
+        point.rival = RivalBranch(mls: branch.mls, createdAt: event.createdAt, eventID: event.id, committer: committer)
         record.rollback = point
     }
 
@@ -62,7 +63,8 @@ extension NativeSwiftEngine {
         guard EngineRecovery.followsBuiltOnRival, replaced.state == .active, replaced.mls.epoch == point.mls.epoch + 1,
             record.rollback != nil
         else { return }
-        record.rollback?.rival = RivalBranch(mls: replaced.mls, createdAt: point.createdAt, eventID: point.eventID)
+        record.rollback?.rival = RivalBranch(
+            mls: replaced.mls, createdAt: point.createdAt, eventID: point.eventID, committer: point.committer)
     }
 
     /// An event no key of ours opens: if it is a commit of the kept competitor's next epoch that

@@ -8,6 +8,7 @@ extension NativeSwiftEngine {
     package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
         try persisting { () throws(EngineError) in
             if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
+            if profile == .current { return try currentWelcome(wrapperID: wrapperID, rumor: rumor) }
             let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
             let suite = MarmotCapabilities.suite
             // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
@@ -40,6 +41,7 @@ extension NativeSwiftEngine {
                 throw EngineError(.unknownWelcome, "no pending welcome \(welcomeID.hex)")
             }
             var record = GroupRecord(mls: stored.group, data: stored.data, state: .active)
+            record.profile = profile
             if let earlier = groups[record.id] {
                 // Welcomed back into a group we were removed from: the message history and the
                 // record of which events were handled (and which were ours) are the member's own and

@@ -17,12 +17,18 @@ package actor NativeSwiftEngine: ProtocolEngine {
 
     var random: RandomSource
     let clock: @Sendable () -> UInt64
+    /// The Marmot dialect this instance speaks (docs/native-engine.md, "Current profile"): every
+    /// group, key package and Welcome it makes or accepts is of this profile; the other profile's
+    /// are refused with `profile_mismatch`.
+    package let profile: MarmotProfile
     /// Our key packages' private parts by KeyPackageRef; last-resort, so never deleted.
     var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
     var groups: [MLSGroupID: GroupRecord] = [:]
     var welcomes: [EventID: StoredWelcome] = [:]
     /// The welcome rumor each group was joined by (the hostile member replays them).
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
+    /// Current profile: the account keys that sign our leaves' identity proofs (``holdAccountKey(_:)``).
+    var accountKeys: [PublicKey: Keypair] = [:]
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -36,10 +42,18 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// - Parameters:
     ///   - generator: the only source of randomness (seed it for reproducible runs).
     ///   - clock: Unix seconds; key-package lifetimes and the kind-445 time window are relative to it.
-    package init(generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64) {
+    ///   - profile: the dialect this instance speaks; legacy (MDK 0.8.0's) unless told.
+    ///   - accountKeys: current profile: the keys of the accounts whose leaves this engine makes
+    ///     (each leaf carries the account's identity proof, 0x8009); see ``holdAccountKey(_:)``.
+    package init(
+        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64,
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
+    ) {
         random = RandomSource(base: generator)
         self.clock = clock
+        self.profile = profile
         stateFile = nil
+        for key in accountKeys { self.accountKeys[key.publicKey] = key }
     }
 
     /// An engine whose state survives restarts in `stateFile` (docs/engine-state-format.md): if the
@@ -47,18 +61,27 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// state, the whole state is written back atomically. The generator is not part of the state: a
     /// restarted engine must be given a fresh stream, or it would draw again the random bytes its
     /// earlier life already used.
-    /// - Parameter stateFile: the file's path; nil behaves exactly as the two-argument init.
+    /// - Parameters:
+    ///   - stateFile: the file's path; nil behaves exactly as the two-argument init.
+    ///   - profile: the dialect this instance speaks; a restarted member must be given the same.
     /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
     ///   `.storage` for one it cannot read.
     package init(
-        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?
+        generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?,
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
     ) throws(EngineError) {
         random = RandomSource(base: generator)
         self.clock = clock
+        self.profile = profile
         self.stateFile = stateFile
+        for key in accountKeys { self.accountKeys[key.publicKey] = key }
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else { return }
         keyPackages = loaded.state.keyPackages
-        groups = loaded.state.groups
+        groups = loaded.state.groups.mapValues { record in
+            var record = record
+            record.profile = profile
+            return record
+        }
         welcomes = loaded.state.welcomes
         joinedWelcomes = loaded.state.joinedWelcomes
         lastWritten = loaded.bytes
@@ -70,7 +93,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState, .hostile, .groupImage,
+                .declineWelcome, .exactState, .hostile, .groupImage, .profileLegacy, .profileCurrent,
             ])
     }
 
@@ -118,6 +141,7 @@ extension EngineError {
             else if error.code == .imageHashMismatch { .imageHashMismatch }
             else if error.code == .imageUndecryptable { .imageUndecryptable }
             else if error.code == .commitFromNonAdmin { .commitFromNonAdmin }
+            else if error.code == .profileMismatch { .profileMismatch }
             else { .engineError }
         self.init(code, error.description)
     }
