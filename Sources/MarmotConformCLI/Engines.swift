@@ -73,14 +73,12 @@ extension Engines {
     static var swift: EngineSet.Entry {
         EngineSet.Entry(factory: { context in
             // A run that restarts members keeps each engine's state in its member's directory.
-            // LEAD (issue 28, s9-engine): until NativeSwiftEngine's init takes `profile:`, every
-            // instance is a legacy one and declares no `profile.current`, so members of the current
-            // profile make their scenarios `unsupported`. After the merge, add to this call:
-            // `profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? []`
-            // (the current profile signs each leaf's identity proof with the member's account key).
+            // A current-profile leaf carries the account's identity proof, signed with the member's
+            // account key, so the engine holds that key from the start.
             try NativeSwiftEngine(
                 generator: context.generator, clock: context.clock,
-                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
+                profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [])
         }, deterministic: true)
     }
 }
