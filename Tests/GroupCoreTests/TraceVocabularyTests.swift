@@ -111,7 +111,8 @@ import Testing
         for input in Self.inputs {
             let text = input.traceText
             #expect(text.hasPrefix(input.verb.rawValue), "\(text)")
-            #expect(text != String(describing: input))
+            // (A case without parameters, `start`, reads as its name either way.)
+            #expect(Mirror(reflecting: input).children.isEmpty || text != String(describing: input))
             #expect(!text.contains("\(Self.caseName(input))(") && !text.contains("url:"), "\(text)")
         }
         // Distinct samples read differently: every parameter that differs is written.
