@@ -124,3 +124,58 @@ package struct FrameSelector: Hashable, Sendable {
         return true
     }
 }
+
+// How a fault rule is written into the trace (`install … on … …` and `mark … for …` lines): our
+// own words per case, never the compiler's description of the value (docs/trace-vocabulary.md).
+extension FaultRule.Action {
+    package var traceText: String {
+        switch self {
+        case .drop: "drop"
+        case .delay(let duration): "delay \(duration.microseconds) us"
+        case .duplicate: "duplicate"
+        case .reorder: "reorder"
+        case .hold(let tag): "hold \(TraceWords.quoted(tag))"
+        case .reject(let prefix, let message): "reject \(TraceWords.quoted(prefix.word)) \(TraceWords.quoted(message))"
+        case .withholdOK: "withhold-ok"
+        case .restart(let down): "restart down \(down.microseconds) us"
+        }
+    }
+}
+
+extension FaultRule.Scope {
+    package var traceText: String {
+        switch self {
+        case .everywhere: "everywhere"
+        case .relay(let relay): "relay \(relay)"
+        case .member(let member): "member \(member)"
+        case .link(let member, let relay): "link \(member)->\(relay)"
+        }
+    }
+}
+
+extension FaultRule.Direction {
+    package var traceText: String {
+        switch self {
+        case .toRelay: "to-relay"
+        case .toMember: "to-member"
+        case .both: "both-ways"
+        }
+    }
+}
+
+/// Quoting for the fault lines' free-text values (tags, reject messages), as GroupCore's
+/// `TraceText.quoted` quotes action parameters.
+enum TraceWords {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}

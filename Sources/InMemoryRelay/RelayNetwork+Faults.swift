@@ -108,11 +108,11 @@ extension RelayNetwork {
                 reorder = true
             case .restart:
                 guard !transit.toRelay || transit.verb == "EVENT" else { continue }
-                scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action)")
+                scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action.traceText)")
                 transit.effect = rule.action
             case .reject, .withholdOK:
                 guard transit.toRelay, transit.verb == "EVENT" else { continue }
-                scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action)")
+                scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action.traceText)")
                 transit.effect = rule.action
             }
         }

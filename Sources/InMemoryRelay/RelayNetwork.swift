@@ -117,7 +117,7 @@ package struct RelayNetwork: Sendable {
         let id = nextRuleID
         nextRuleID += 1
         rules[id] = ActiveRule(rule: rule)
-        scheduler.record("fault", "rule-\(id)", "install \(rule.action) on \(rule.scope) \(rule.direction)")
+        scheduler.record("fault", "rule-\(id)", "install \(rule.action.traceText) on \(rule.scope.traceText) \(rule.direction.traceText)")
         return id
     }
 

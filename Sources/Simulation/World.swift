@@ -188,7 +188,7 @@ package final class World {
 
     /// Hands a UI action to a member's core now.
     package func dispatch(_ label: String, _ action: AppAction) async {
-        record("dispatch", label, "\(action)")
+        record("dispatch", label, action.traceText)
         await feed(.action(action), to: label)
     }
 
@@ -213,7 +213,7 @@ package final class World {
             if await networkStepsFirst(before: nextTimer.time) { return true }
             timers.removeFirst()
             network.advance(by: VirtualDuration(microseconds: nextTimer.time.microseconds - now.microseconds))
-            record("timer", nextTimer.member, "\(nextTimer.token)")
+            record("timer", nextTimer.member, nextTimer.token.traceText)
             await feed(.timer(nextTimer.token), to: nextTimer.member)
             return true
         }
@@ -290,7 +290,7 @@ package final class World {
         // Only under a schedule explorer: the member's inputs make its part of the state key.
         if network.choices != nil {
             let instant = now.microseconds
-            network.choices?.absorb(input: "\(input)", into: "member \(label)", at: instant)
+            network.choices?.absorb(input: input.traceText, into: "member \(label)", at: instant)
         }
         let effects = await core.handle(input, now: network.unixSeconds)
         var arrivals: [AppUpdate] = []
@@ -306,7 +306,8 @@ package final class World {
     /// Puts an update on the member's channel; what arrives at the host now, in order.
     private func offerToHost(_ update: AppUpdate, of label: String) -> [AppUpdate] {
         guard let (arrivals, fate) = members[label]?.channel.offer(update) else { return [] }
-        // Traced only on perturbed channels, so the runs of every other scenario keep their bytes.
+        // Traced only on perturbed channels: on a faithful one every update arrives as offered,
+        // which the `update` line already says.
         if let fate { record("host", label, "rev \(update.rev) \(fate)") }
         return arrivals
     }

@@ -37,24 +37,25 @@ import Testing
         return preferences
     }()
 
-    /// The new switches are written only when off, so preferences that leave them on keep the
-    /// bytes they had before the switches existed (and read back as on).
-    @Test func defaultPreferencesKeepTheirBytes() throws {
+    /// The newer switches are written only when off (absent means on), so clients that know only
+    /// the first five fields still read preferences that leave them on.
+    @Test func defaultPreferencesLeaveTheNewerSwitchesOut() throws {
         let text = ControlMessage(.preferences(GroupPreferences()), at: 16).json()
         #expect(!text.contains("voice-messages") && !text.contains("files") && !text.contains("direct-messages"))
         #expect(ControlMessage(.preferences(Self.mediaOff), at: 16).json().contains(#""voice-messages":false"#))
         let old = #"{"v":1,"type":"preferences","at":1,"seq":0,"preferences":{"reactions":true,"full-deletion":true,"disappear-after":0,"history-for-new-members":true,"welcome":""}}"#
         #expect(try ControlMessage(json: old) == ControlMessage(.preferences(GroupPreferences()), at: 1))
-        #expect(String(reflecting: GroupPreferences()) == #"GroupCore.GroupPreferences(reactions: true, fullDeletion: true, disappearAfterSeconds: 0, historyForNewMembers: true, welcomeMessage: "")"#)
+        // The trace writes every switch, on or off (docs/trace-vocabulary.md).
+        #expect(GroupPreferences().traceText
+            == #"{reactions=true full-deletion=true disappear-after=0 history-for-new-members=true welcome="" voice-messages=true files=true direct-messages=true}"#)
     }
 
     @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
         #expect(try ControlMessage(json: message.json()) == message)
     }
 
-    /// `notify` is written only when false, so a deletion that tells members keeps the bytes it
-    /// had before the field existed (pinned fingerprints of deletions do not move).
-    @Test func deletionThatTellsKeepsItsBytes() throws {
+    /// `notify` is written only when false: absent means members are told.
+    @Test func deletionThatTellsLeavesNotifyOut() throws {
         let told = ControlMessage(.deleteGroup(keepHistory: true), at: 14).json()
         #expect(!told.contains("notify"))
         #expect(told == #"{"at":14,"keep-history":true,"seq":0,"type":"delete-group","v":1}"#)

@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func anImageFilePrintsItsSizeNotItsBytes() {
-        // Traces print actions as they are: a picture must not put its bytes into every dispatch line.
+        // A picture must not put its bytes into every dispatch line (docs/trace-vocabulary.md).
         let action = AppAction.setImage(chatID: "c", image: ImageFile(bytes: Array(repeating: 7, count: 4_096), mimeType: "image/png"))
-        #expect("\(action)" == #"setImage(chatID: "c", image: 4096 bytes image/png)"#)
+        #expect(action.traceText == #"set-image chat="c" image={bytes=4096 mime="image/png"}"#)
     }
 }

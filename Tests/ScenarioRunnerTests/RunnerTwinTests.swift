@@ -118,7 +118,7 @@ import Testing
         }, deterministic: true)])
         let yaml = Self.group.replacingOccurrences(of: "name: runner twins", with: "name: runner twins\nvector: false")
         let scenario = try Scenario(yaml: yaml, file: "scenarios/twins/determinism.yaml")
-        try #"{ "twins-determinism swift seed 1": "0000" }"#.write(
+        try #"{ "format-version": 2, "fingerprints": { "twins-determinism swift seed 1": "0000" } }"#.write(
             to: directory.appendingPathComponent("fingerprints.json"), atomically: true, encoding: .utf8)
         let runner = ConformanceRunner(executor: ScenarioExecutor(engines: leaky, epochUnixSeconds: 1_700_000_000))
         let runs = await runner.run([(scenario, text: yaml)], request: Self.request(directory, determinism: true)) { _ in }

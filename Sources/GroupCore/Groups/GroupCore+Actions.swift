@@ -5,17 +5,20 @@ extension GroupCore {
     /// Carries out a UI action; refusals become errors in state, never thrown.
     func perform(_ action: AppAction) async {
         guard session.started else {
-            fail(CoreError(.notStarted, "\(action) before start"), chatID: nil)
+            fail(CoreError(.notStarted, "\(action.traceText) before start"), chatID: nil)
             return
         }
         switch action {
         case .createChat(let peer):
             startCreation(peers: [peer], name: CoreConfiguration.directChatName, description: "", policy: .abort)
-        case .createGroup(let peers, let name, let description, let policy, let admins):
+        case .createGroup(_, _, _, _, _, let roles) where !roles.isEmpty:
+            // Invitation roles are the role hierarchy's (GroupCore+RoleBatches.swift).
+            await performRoleAction(action, forged: false)
+        case .addMembers(_, _, _, let roles) where !roles.isEmpty:
+            await performRoleAction(action, forged: false)
+        case .createGroup(let peers, let name, let description, let policy, let admins, _):
             startCreation(peers: peers, name: name, description: description, policy: policy, admins: admins)
-        case .addMembers(let chatID, let peers):
-            await perform(.addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: .proceed))
-        case .addMembersWithPolicy(let chatID, let peers, let policy):
+        case .addMembers(let chatID, let peers, let policy, _):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             let fresh = Self.distinct(peers).filter { $0 != publicKey && !chat.members.contains($0) }
             guard !fresh.isEmpty else {
@@ -25,7 +28,9 @@ extension GroupCore {
             fetchKeyPackages(of: fresh, for: .add(chatID: chatID, policy: policy))
         case .decide(let decisionID, let choice):
             await decide(decisionID, choice)
-        case .removeMembers(let chatID, let members):
+        case .removeMembers(_, _, withMessages: true):
+            await performRoleAction(action, forged: false)
+        case .removeMembers(let chatID, let members, withMessages: false):
             // The admin requirement is the permission table's (role.removeNeedsAdmin), checked
             // with the rank rule in removalPermitted, so that the table says what the core does.
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
@@ -51,11 +56,10 @@ extension GroupCore {
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
             await sendMessage(text, in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react, .forged,
-            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .setPreferences, .react, .forged,
+            .sendMedia, .startDirectMessage, .setRoles:
             await performRoleAction(action, forged: false)
-        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup,
-            .deleteGroupSilently:
+        case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
         case .openChat(let chatID, let pageSize):
             guard chats[chatID] != nil else {

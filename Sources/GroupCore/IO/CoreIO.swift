@@ -4,23 +4,28 @@
 // before the next input, so a run stays deterministic.
 import Nostr
 
-/// What a UI can ask of the core (fire-and-forget: results arrive as state updates).
+/// What a UI can ask of the core (fire-and-forget: results arrive as state updates). Traces write
+/// an action by `traceText` (IO/CoreTrace.swift): a new case or parameter is written there.
 package enum AppAction: Hashable, Sendable, Codable {
     case createChat(peer: PublicKey)
     /// `admins`: invitees who become admins beside the creator (MIP-01 `admin_pubkeys`); an invitee
-    /// whose key package fails is not made admin.
+    /// whose key package fails is not made admin. `roles`: invitees given a role, applied once they
+    /// announce their join (the creator is the owner, so any role may be given).
     case createGroup(
-        peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy, admins: [PublicKey] = []
+        peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy = .proceed,
+        admins: [PublicKey] = [], roles: [RoleAssignment] = []
     )
-    case addMembers(chatID: String, peers: [PublicKey])
-    /// `addMembers` under another partial-failure policy than `.proceed` (as for `createGroup`: with
-    /// `.abort` nobody is added when any invitee fails, with `.ask` the user decides). A case of its
-    /// own so that `addMembers` keeps its shape (traces print actions as they are).
-    case addMembersWithPolicy(chatID: String, peers: [PublicKey], onPartialFailure: PartialFailurePolicy)
+    /// `onPartialFailure` as for `createGroup`: with `.abort` nobody is added when any invitee
+    /// fails, with `.ask` the user decides. `roles`: invitees given a role, applied once they
+    /// announce their join (judged by the permission table as a `set-role` on a member; only
+    /// under `.proceed`).
+    case addMembers(chatID: String, peers: [PublicKey], onPartialFailure: PartialFailurePolicy = .proceed, roles: [RoleAssignment] = [])
     /// Settles a pending decision (`AppState.pendingDecisions`, left by an action whose policy was
     /// `.ask`): try the failed invitees again, go on without them, or drop the action.
     case decide(decisionID: String, choice: DecisionChoice)
-    case removeMembers(chatID: String, members: [PublicKey])
+    /// `withMessages`: also hide everything they wrote, for everyone (a `purge` per member before
+    /// the removal commit).
+    case removeMembers(chatID: String, members: [PublicKey], withMessages: Bool = false)
     case leave(chatID: String)
     case rename(chatID: String, name: String)
     /// Changes the group's description (MIP-01 group data; admins only).
@@ -51,12 +56,6 @@ package enum AppAction: Hashable, Sendable, Codable {
     /// Changes several members' roles at once: every change is allowed or none is made (the first
     /// refusal's reason is the error; receivers judge the batch the same way).
     case setRoles(chatID: String, roles: [RoleAssignment])
-    /// `addMembers` where some invitees are given a role, applied once they announce their join.
-    case addMembersWithRoles(chatID: String, peers: [PublicKey], roles: [RoleAssignment])
-    /// `createGroup` where some invitees are given a role, applied once they announce their join.
-    case createGroupWithRoles(
-        peers: [PublicKey], name: String, description: String, onPartialFailure: PartialFailurePolicy, admins: [PublicKey],
-        roles: [RoleAssignment])
     /// Sends a chat message carrying media (a voice message for an audio type, else a file),
     /// subject to the group's `voice-messages` / `files` preference.
     case sendMedia(chatID: String, text: String, media: MediaAttachment)
@@ -65,8 +64,6 @@ package enum AppAction: Hashable, Sendable, Codable {
     case startDirectMessage(chatID: String, member: PublicKey)
     /// Reacts to a message (by rumor id) with `emoji`.
     case react(chatID: String, messageID: String, emoji: String)
-    /// Removes members and hides everything they wrote, for everyone.
-    case removeMembersWithMessages(chatID: String, members: [PublicKey])
     /// Re-publishes the role table (what an admin sends joiners; admins only).
     case publishRoleTable(chatID: String)
     /// The group's one link: joiners get `role`; with `approval`, requests wait for an admin.
@@ -78,11 +75,9 @@ package enum AppAction: Hashable, Sendable, Codable {
     case rejectJoin(chatID: String, requester: PublicKey)
     /// Asks the link's admin to let us in (the link is its admin's key and the token).
     case joinByLink(admin: PublicKey, token: String)
-    /// Deletes the group for everyone (owners); members keep or drop its history.
-    case deleteGroup(chatID: String, keepHistory: Bool)
-    /// Deletes the group for everyone without telling them: members see it deleted, but get no
-    /// `deleted` chat event. A case of its own so that `deleteGroup` keeps its shape in traces.
-    case deleteGroupSilently(chatID: String, keepHistory: Bool)
+    /// Deletes the group for everyone (owners); members keep or drop its history. With `notify`
+    /// false, members see it deleted but get no `deleted` chat event.
+    case deleteGroup(chatID: String, keepHistory: Bool, notify: Bool = true)
     /// An admin sends `member` the chat's last messages as history again (what it sends every
     /// joiner after adding it, while the owner's preference is on).
     case shareHistory(chatID: String, member: PublicKey)
@@ -114,8 +109,8 @@ package enum AppAction: Hashable, Sendable, Codable {
     case deleteChannel(channelID: String)
 }
 
-/// A picture a user picked: its bytes and MIME type. Printed by size and type, so that a trace line
-/// stays short however large the picture.
+/// A picture a user picked: its bytes and MIME type. Printed (and traced, `traceText`) by size and
+/// type, so that a line stays short however large the picture.
 package struct ImageFile: Hashable, Sendable, Codable, CustomStringConvertible {
     package var bytes: [UInt8]
     package var mimeType: String

@@ -18,7 +18,7 @@ import Nostr
 ///     link-delete
 ///     join-pending / join-decided : "requester": hex-pubkey  (join-decided adds "accepted": bool)
 ///     delete-group : "keep-history": bool [ "," "notify": false ]   (absent: members are told;
-///                 written only when false, so deletions that tell keep their bytes)
+///                 written only when false: absent means told)
 ///     purge     : "target": hex-pubkey          (hide all the target's messages)
 ///     joined    : (no fields; the sender announces its completed join)
 ///     table-request : (no fields; the sender lacks a table and asks an admin for a snapshot)

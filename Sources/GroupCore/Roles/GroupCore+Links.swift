@@ -65,11 +65,10 @@ extension GroupCore {
             guard forged || permitted(PermissionRequest(actor: view.role(of: publicKey), action: .admit), in: chatID) else { return }
             await sendControl(.joinDecided(requester: requester, accepted: false), in: chat)
             answer(requester, LinkMessage(token: link.token, status: .rejected))
-        case .deleteGroup(let chatID, let keepHistory), .deleteGroupSilently(let chatID, let keepHistory):
+        case .deleteGroup(let chatID, let keepHistory, let notify):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .deleteGroup)
             guard forged || permitted(request, in: chatID) else { return }
-            let notify = if case .deleteGroupSilently = action { false } else { true }
             await sendControl(.deleteGroup(keepHistory: keepHistory, notify: notify), in: chat)
         case .joinByLink(let admin, let token):
             ui.joinResults.append(JoinResult(token: token, status: .requested, chatID: nil))

@@ -35,12 +35,12 @@ extension GroupCore {
             let removing = changes.filter { !$0.role.isMarmotAdmin && chat.admins.contains($0.member) }.map(\.member)
             guard !adding.isEmpty || !removing.isEmpty else { return }
             await commit(.admins(adding: adding, removing: removing, label: "admins"), in: chat)
-        case .addMembersWithRoles(let chatID, let peers, let roles):
+        case .addMembers(let chatID, let peers, let policy, let roles):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             guard forged || invitationRolesPermitted(roles, in: chat) else { return }
             remember(roles, inviting: peers, forged: forged)
-            await perform(.addMembers(chatID: chatID, peers: peers))
-        case .createGroupWithRoles(let peers, let name, let description, let policy, let admins, let roles):
+            await perform(.addMembers(chatID: chatID, peers: peers, onPartialFailure: policy))
+        case .createGroup(let peers, let name, let description, let policy, let admins, let roles):
             // The creator is the owner: the table allows it any role for an invitee.
             remember(roles, inviting: peers, forged: false)
             await perform(.createGroup(peers: peers, name: name, description: description, onPartialFailure: policy, admins: admins))

@@ -69,7 +69,7 @@ extension GroupCore {
             let request = PermissionRequest(actor: view.role(of: publicKey), action: blocking ? .block : .unblock, target: view.role(of: member))
             guard forged || permitted(request, in: chatID) else { return }
             await sendControl(blocking ? .block(member) : .unblock(member), in: chat)
-        case .removeMembersWithMessages(let chatID, let members):
+        case .removeMembers(let chatID, let members, withMessages: true):
             guard let chat = writableChat(chatID, needsAdmin: !forged) else { return }
             let view = roleView(of: chat)
             let targets = Self.distinct(members).filter { chat.members.contains($0) && $0 != publicKey }
@@ -97,7 +97,11 @@ extension GroupCore {
             await sendReaction(emoji, to: messageID, in: chat)
         case .sendMedia, .startDirectMessage:
             await performPreferenceAction(action, forged: forged)
-        case .setRoles, .addMembersWithRoles, .createGroupWithRoles:
+        case .setRoles:
+            await performRoleBatch(action, forged: forged)
+        case .createGroup(_, _, _, _, _, let roles) where !roles.isEmpty:
+            await performRoleBatch(action, forged: forged)
+        case .addMembers(_, _, _, let roles) where !roles.isEmpty:
             await performRoleBatch(action, forged: forged)
         case .publishRoleTable(let chatID):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
@@ -116,12 +120,16 @@ extension GroupCore {
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             await sendMessage(text, in: chat)
-        case .removeMembers(let chatID, let members):
+        case .removeMembers(let chatID, let members, withMessages: false):
             // The engine still refuses a non-admin's commit (MIP-03); only the rank check is skipped.
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.remove(members.filter { chat.members.contains($0) && $0 != publicKey }), in: chat)
-        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembersWithMessages, .setPreferences, .react,
-            .sendMedia, .startDirectMessage, .setRoles, .addMembersWithRoles, .createGroupWithRoles:
+        case .createGroup(_, _, _, _, _, let roles) where !roles.isEmpty:
+            await performRoleAction(action, forged: true)
+        case .addMembers(_, _, _, let roles) where !roles.isEmpty:
+            await performRoleAction(action, forged: true)
+        case .setRole, .deleteMessage, .block, .unblock, .publishRoleTable, .removeMembers(_, _, withMessages: true), .setPreferences,
+            .react, .sendMedia, .startDirectMessage, .setRoles:
             await performRoleAction(action, forged: true)
         case .shareHistory(let chatID, let member):
             await shareHistory(chatID, with: member, forged: true)

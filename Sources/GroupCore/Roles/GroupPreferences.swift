@@ -31,8 +31,8 @@ package struct GroupPreferences: Hashable, Sendable, Codable {
             "disappear-after": JSONValue(disappearAfterSeconds), "history-for-new-members": .bool(historyForNewMembers),
             "welcome": .string(welcomeMessage),
         ]
-        // Written only when switched off: control messages of groups that never touch them keep
-        // their bytes (and older clients, which require the five fields above, still read them).
+        // Written only when switched off: absent means on, so older clients, which require the
+        // five fields above and know nothing of these, still read them.
         if !voiceMessages { fields["voice-messages"] = .bool(false) }
         if !files { fields["files"] = .bool(false) }
         if !directMessages { fields["direct-messages"] = .bool(false) }
@@ -57,21 +57,5 @@ package struct GroupPreferences: Hashable, Sendable, Codable {
         voiceMessages = try optional("voice-messages")
         files = try optional("files")
         directMessages = try optional("direct-messages")
-    }
-}
-
-extension GroupPreferences: CustomDebugStringConvertible {
-    /// How traces print the preferences inside an action: the reflection Swift printed before the
-    /// voice, file and direct-message switches existed, which are added only when off, so that the
-    /// pinned traces of scenarios that never touch them keep their bytes.
-    package var debugDescription: String {
-        var fields = [
-            "reactions: \(reactions)", "fullDeletion: \(fullDeletion)", "disappearAfterSeconds: \(disappearAfterSeconds)",
-            "historyForNewMembers: \(historyForNewMembers)", "welcomeMessage: \(String(reflecting: welcomeMessage))",
-        ]
-        if !voiceMessages { fields.append("voiceMessages: false") }
-        if !files { fields.append("files: false") }
-        if !directMessages { fields.append("directMessages: false") }
-        return "GroupCore.GroupPreferences(\(fields.joined(separator: ", ")))"
     }
 }

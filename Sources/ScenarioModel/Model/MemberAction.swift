@@ -29,10 +29,8 @@ package enum MemberAction: Sendable, Hashable {
     case joinByLink(link: String)
     case acceptJoin(member: String, role: RoleName, group: String?)
     case rejectJoin(member: String, group: String?)
-    case deleteGroup(keepHistory: Bool, group: String?)
-    /// `delete-group` with `notify: false`: deleted for everyone, nobody told (a case of its own,
-    /// so that `deleteGroup` keeps its shape).
-    case deleteGroupSilently(keepHistory: Bool, group: String?)
+    /// `notify: false`: deleted for everyone, nobody told.
+    case deleteGroup(keepHistory: Bool, notify: Bool, group: String?)
     /// An admin sends `member` the chat's last messages as history (again).
     case shareHistory(member: String, group: String?)
     case setPreferences(PreferenceChanges, group: String?)

@@ -94,10 +94,9 @@ extension StepVocabulary {
         .member("delete-group", "an owner deletes the group for everyone (notify: false tells nobody)", needs: messages, [
             by, FieldSpec("keep-history", .boolean), FieldSpec("notify", .boolean), FieldSpec("group", .text), forged,
         ]) { f in
-            let keepHistory = try f.flag("keep-history", default: true)
-            let group = try f.optionalString("group")
-            return try f.flag("notify", default: true)
-                ? .deleteGroup(keepHistory: keepHistory, group: group) : .deleteGroupSilently(keepHistory: keepHistory, group: group)
+            .deleteGroup(
+                keepHistory: try f.flag("keep-history", default: true), notify: try f.flag("notify", default: true),
+                group: try f.optionalString("group"))
         },
         .member("share-history", "an admin sends a member the chat's last messages as history (forged: a non-admin does)", needs: messages, [
             by, FieldSpec("member", .member, required: true), FieldSpec("group", .text), forged,

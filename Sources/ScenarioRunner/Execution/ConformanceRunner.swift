@@ -54,9 +54,11 @@ package struct ConformanceRunner: Sendable {
     package func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
                     progress: (ScenarioRun) -> Void) async -> [ScenarioRun] {
         var runs: [ScenarioRun] = []
-        var fingerprints = StoredFingerprints(url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"))
+        var fingerprints = StoredFingerprints(
+            url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"), rewriting: request.updateVectors)
         for (scenario, text) in scenarios {
             var outcomesBySeed: [UInt64: Outcome] = [:]
+            var scenarioRuns: [ScenarioRun] = []
             for seed in request.seeds {
                 let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
@@ -80,6 +82,8 @@ package struct ConformanceRunner: Sendable {
                         let key = Self.fingerprintKey(scenario, selection: request.selection, seed: seed, profile: request.profile)
                         if request.updateVectors {
                             fingerprints.entries[key] = fingerprint
+                            // A file of another format version is not carried over: say so once.
+                            if let dropped = fingerprints.takeReplacedNote() { execution.run.checks.append(dropped) }
                         } else {
                             execution.run.checks.append(fingerprints.check(key, fingerprint))
                         }
@@ -87,19 +91,37 @@ package struct ConformanceRunner: Sendable {
                     execution.run = judged(execution.run, of: scenario, request: request)
                     // A broken run is as worth replaying as a failing one (a driver that died mid-run).
                     if execution.run.verdict.failsTheRun {
-                        execution.run.capsule = writeCapsule(execution, text: text, request: request)
+                        switch writeCapsule(execution, text: text, request: request) {
+                        case .success(let path): execution.run.capsule = path
+                        case .failure(let error):
+                            execution.run.checks.append(CheckResult(
+                                check: "write failure capsule", clause: Self.vectorClause, verdict: .error, detail: error.description))
+                        }
                     }
                 }
                 execution.run.clauses = scenario.clauses
                 if execution.run.profile == nil { execution.run.profile = request.profile }
-                progress(execution.run)
-                runs.append(execution.run)
+                scenarioRuns.append(execution.run)
             }
-            if request.updateVectors { fingerprints.save() }
-            if request.updateVectors, scenario.storesVector, let first = request.seeds.first, let outcome = outcomesBySeed[first] {
-                try? FileManager.default.createDirectory(at: request.vectorsDirectory, withIntermediateDirectories: true)
-                try? Data(outcome.json().utf8).write(to: vectorURL(scenario, request))
+            // What --update-vectors could not write fails the scenario's first run: a vector or pin
+            // that silently stayed as it was would pass the next run on stale bytes.
+            if request.updateVectors, !scenarioRuns.isEmpty {
+                var failures: [ScenarioError] = []
+                do throws(ScenarioError) { try fingerprints.save() } catch { failures.append(error) }
+                if scenario.storesVector, let first = request.seeds.first, let outcome = outcomesBySeed[first] {
+                    do throws(ScenarioError) {
+                        try VectorFormat.write(Data(VectorFormat.vectorText(outcome).utf8), to: vectorURL(scenario, request))
+                    } catch {
+                        failures.append(error)
+                    }
+                }
+                for failure in failures {
+                    scenarioRuns[0].checks.append(CheckResult(
+                        check: "write vectors", clause: Self.vectorClause, verdict: .error, detail: failure.description))
+                }
             }
+            for run in scenarioRuns { progress(run) }
+            runs += scenarioRuns
         }
         return runs
     }
@@ -158,19 +180,18 @@ package struct ConformanceRunner: Sendable {
     /// - a notification's `badge`, `sound` and `type` are left out: the badge counts what was unread
     ///   when the intent was raised, so it follows the order in which messages of different senders
     ///   arrived, which differs per seed and engine; scenarios assert all three in `expect`, which
-    ///   compares the unnormalized values on every engine (and vectors stored before the fields
-    ///   existed stay as they were);
-    /// - a chat's `others`, `is-admin` and `last-message`, and the member's `chat-order` and
-    ///   `open-chat`, are left out too (`expectOnlyChatKeys`, `expectOnlyMemberKeys`).
+    ///   compares the unnormalized values on every engine;
+    /// - every field `OutcomeSchema` marks expect-only is left out (a chat's `others`, `is-admin`,
+    ///   `description` and `last-message`; the member's `chat-order`, `chat-events` and `open-chat`).
     static func vectorOutcome(_ outcome: Outcome) -> Outcome {
         guard case .map(let members) = outcome else { return outcome }
         return .map(members.mapValues { member in
             guard case .map(var fields) = member else { return member }
-            for key in Self.expectOnlyMemberKeys { fields[key] = nil }
+            for key in OutcomeSchema.Member.expectOnly { fields[key] = nil }
             if case .list(let chats) = fields["chats"] {
                 fields["chats"] = .list(chats.map { chat in
                     guard case .map(var entry) = chat else { return chat }
-                    for key in Self.expectOnlyChatKeys { entry[key] = nil }
+                    for key in OutcomeSchema.Chat.expectOnly { entry[key] = nil }
                     return .map(entry)
                 })
             }
@@ -183,7 +204,7 @@ package struct ConformanceRunner: Sendable {
             if case .list(let intents) = fields["notifications"] {
                 fields["notifications"] = .list(intents.map { intent in
                     guard case .map(var entry) = intent else { return intent }
-                    for key in Self.expectOnlyNotificationKeys { entry[key] = nil }
+                    for key in OutcomeSchema.Notification.expectOnly { entry[key] = nil }
                     guard entry["group"] == .bool(true), case .string(let title)? = entry["title"],
                         let separator = title.range(of: " in ")
                     else { return .map(entry) }
@@ -194,19 +215,6 @@ package struct ConformanceRunner: Sendable {
             return .map(fields)
         })
     }
-
-    /// Chat fields an `expect` section checks but a vector does not store: they restate what the
-    /// stored `members`, `admins` and `messages` already hold (ourselves apart, our admin bit, the
-    /// newest message), and vectors stored before they existed keep their bytes.
-    static let expectOnlyChatKeys = ["description", "is-admin", "last-message", "others"]
-
-    /// Member fields an `expect` section checks but a vector does not store: the chat list's order
-    /// and the open chat's view follow `created_at` seconds that MDK stamps from its own clock.
-    /// `chat-events` is left out so that vectors stored before it existed keep their bytes.
-    static let expectOnlyMemberKeys = ["chat-events", "chat-order", "open-chat"]
-
-    /// Notification fields an `expect` section checks but a vector does not store.
-    static let expectOnlyNotificationKeys = ["badge", "sound", "type"]
 
     func vectorURL(_ scenario: Scenario, _ request: RunRequest) -> URL {
         request.vectorsDirectory.appendingPathComponent(scenario.vectorName + ".json")
@@ -223,15 +231,18 @@ package struct ConformanceRunner: Sendable {
             return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail,
                                detail: "no stored vector at \(url.path): review the outcome and run with --update-vectors")
         }
-        do {
-            let stored = try Outcome(json: text, file: url.path)
-            let differences = stored.differences(from: outcome)
-            return CheckResult(
-                check: name, clause: Self.vectorClause, verdict: differences.isEmpty ? .pass : .fail,
-                detail: differences.isEmpty ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
+        let stored: Outcome
+        do throws(ScenarioError) {
+            stored = try VectorFormat.readVector(text, file: url.path)
+        } catch where error.code == .formatVersion {
+            return CheckResult(check: name, clause: Self.vectorClause, verdict: .error, detail: error.description)
         } catch {
             return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail, detail: error.description)
         }
+        let differences = stored.differences(from: outcome)
+        return CheckResult(
+            check: name, clause: Self.vectorClause, verdict: differences.isEmpty ? .pass : .fail,
+            detail: differences.isEmpty ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
     }
 
     /// A second run with the same seed must leave the same trace fingerprint.
@@ -248,22 +259,28 @@ package struct ConformanceRunner: Sendable {
                            expected: fingerprint, observed: second.run.fingerprint ?? "none")
     }
 
-    func writeCapsule(_ execution: Execution, text: String, request: RunRequest) -> String? {
+    /// Writes the failure capsule; what could not be written is the error.
+    func writeCapsule(_ execution: Execution, text: String, request: RunRequest) -> Result<String, ScenarioError> {
         let capsule = FailureCapsule(
             scenarioFile: execution.run.file, scenarioText: text, engine: execution.run.engine,
             engineVersions: request.engineVersions, seed: execution.run.seed, stepLog: execution.stepLog,
             trace: execution.trace, steps: execution.steps, fingerprint: execution.run.fingerprint,
             failures: execution.run.checks.filter { $0.verdict.failsTheRun }, reproduce: execution.run.reproduce,
             schedule: executor.schedule)
+        let encoded: (Data, String)
         do {
-            let (data, fileName) = try capsule.encoded()
-            let url = request.capsuleDirectory.appendingPathComponent(fileName)
-            try FileManager.default.createDirectory(at: request.capsuleDirectory, withIntermediateDirectories: true)
-            try data.write(to: url)
-            return url.path
+            encoded = try capsule.encoded()
         } catch {
-            return nil
+            return .failure(ScenarioError(
+                .unwritableFile, at: SourceLocation(file: request.capsuleDirectory.path, line: 1, column: 1), "capsule not encodable: \(error)"))
         }
+        let url = request.capsuleDirectory.appendingPathComponent(encoded.1)
+        do throws(ScenarioError) {
+            try VectorFormat.write(encoded.0, to: url)
+        } catch {
+            return .failure(error)
+        }
+        return .success(url.path)
     }
 }
 
@@ -314,17 +331,32 @@ struct StoredFingerprints {
 
     /// Why a file that exists could not be read (then every check against it is an `error`).
     var loadFailure: String?
+    /// Under --update-vectors, a file of another format version is rewritten from scratch: the
+    /// reason, reported once (`takeReplacedNote`).
+    private var replacedNote: String?
 
-    init(url: URL) {
+    init(url: URL, rewriting: Bool = false) {
         self.url = url
         entries = [:]
         // No file: nothing pinned yet. A file that cannot be read or decoded must not pass as "none pinned".
         guard FileManager.default.fileExists(atPath: url.path) else { return }
         do {
-            entries = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+            entries = try VectorFormat.readFingerprints(Data(contentsOf: url), file: url.path)
+        } catch let error as ScenarioError where error.code == .formatVersion && rewriting {
+            // Its pins are of traces in another vocabulary: none is carried over.
+            replacedNote = "\(error.description); rewritten in format-version \(VectorFormat.version) without its entries"
+        } catch let error as ScenarioError {
+            loadFailure = error.description
         } catch {
-            loadFailure = "\(url.path) does not read as fingerprints: \(error)"
+            loadFailure = "\(url.path) could not be read: \(error)"
         }
+    }
+
+    /// The note that the file was of another format version and is being rewritten, once.
+    mutating func takeReplacedNote() -> CheckResult? {
+        guard let note = replacedNote else { return nil }
+        replacedNote = nil
+        return CheckResult(check: "stored trace fingerprints", clause: ConformanceRunner.determinismClause, verdict: .info, detail: note)
     }
 
     func check(_ key: String, _ fingerprint: String) -> CheckResult {
@@ -341,12 +373,8 @@ struct StoredFingerprints {
                            detail: stored == fingerprint ? "" : "the run no longer replays the pinned trace for \(key)")
     }
 
-    func save() {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(entries) {
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? (data + Data("\n".utf8)).write(to: url)
-        }
+    /// Writes the entries in this build's format; a failure is the caller's to report.
+    func save() throws(ScenarioError) {
+        try VectorFormat.write(VectorFormat.fingerprintsData(entries), to: url)
     }
 }

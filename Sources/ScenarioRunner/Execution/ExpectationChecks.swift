@@ -48,8 +48,8 @@ enum ExpectationChecks {
             let observed = observedMembers[member.label].flatMap { if case .map(let m) = $0 { m } else { nil } }
             for field in member.fields {
                 var expected = Outcome(field.value)
-                // An outcome lists role rejections only when there are some.
-                var actual = observed?[field.name] ?? (Observation.listsOnlyWhenNonEmpty.contains(field.name) ? .list([]) : .null)
+                // A list written only when non-empty (OutcomeSchema) reads as `[]` when absent.
+                var actual = observed?[field.name] ?? OutcomeSchema.Member.absentValue(of: field.name)
                 if field.name == "chats", let byName = Self.inNameOrder(expected, actual) { (expected, actual) = byName }
                 let differences = expected.partialDifferences(from: actual, path: "\(member.label).\(field.name)")
                 results.append(CheckResult(
@@ -102,7 +102,7 @@ extension Outcome {
         case (.map(let expected), .map(let actual)):
             return expected.keys.sorted().flatMap { key in
                 // A chat lists `history` only while it holds something: `[]` matches its absence.
-                let absent: Outcome = Observation.chatListsOnlyWhenNonEmpty.contains(key) ? .list([]) : .null
+                let absent = OutcomeSchema.Chat.absentValue(of: key)
                 return (expected[key] ?? .null).partialDifferences(from: actual[key] ?? absent, path: "\(path).\(key)")
             }
         case (.list(let expected), .list(let actual)) where expected.count == actual.count:

@@ -1,18 +1,13 @@
 // What each member ended up with, as an engine-independent Outcome: members are named by label,
 // never by key, and nothing random (ids, timestamps, MLS group ids) is kept. Members are read
-// only through `MemberReads`.
+// only through `MemberReads`. Which fields exist, which a vector stores and when each is present
+// is `OutcomeSchema`'s table; every map here is built through it (`OutcomeFields`).
 import EngineInterface
 import GroupCore
 import Nostr
 import Simulation
 
 enum Observation {
-    /// List fields a member's outcome carries only while they hold something, so that vectors
-    /// stored before the field existed keep their shape; an expectation of `[]` matches their absence.
-    static let listsOnlyWhenNonEmpty: Set<String> = ["role-rejections", "join-results", "pending-decisions"]
-    /// The same for a chat's fields: `history` (messages a joiner was sent by the adding admin).
-    static let chatListsOnlyWhenNonEmpty: Set<String> = ["history"]
-
     /// Label of every member key.
     static func labels(in world: World) -> [PublicKey: String] {
         Dictionary(uniqueKeysWithValues: world.labels.compactMap { label in world.member(label).map { ($0.publicKey, label) } })
@@ -43,120 +38,111 @@ enum Observation {
         for chat in state.chatList {
             // The whole roster, ourselves included (the summary lists the others and `me` apart).
             let roster = chat.roster
-            var fields: [String: Outcome] = [
-                "name": .string(chat.groupName),
-                "members": .list(roster.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
-                "admins": .list(roster.filter(\.isAdmin).map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
-                "removed": .bool(chat.isRemoved),
-                // Checked by `expect` only; vectors leave them out (ConformanceRunner.vectorOutcome).
-                "others": .list(chat.members.map { name($0.pubkey, names) }.sorted().map(Outcome.string)),
-                "is-admin": .bool(chat.isAdmin), "description": .string(chat.description),
-                "last-message": chat.lastMessage.map(Outcome.string) ?? .null,
-            ]
-            // Only once the group data names a picture, so vectors of chats without one keep their
-            // shape; the status, not the hash (random, and different per engine's encryption).
-            if let image = chat.image { fields["image"] = .string(image.status.rawValue) }
+            var fields = OutcomeFields<OutcomeSchema.Chat>()
+            fields.set(.name, .string(chat.groupName))
+            fields.set(.members, .list(roster.map { name($0.pubkey, names) }.sorted().map(Outcome.string)))
+            fields.set(.admins, .list(roster.filter(\.isAdmin).map { name($0.pubkey, names) }.sorted().map(Outcome.string)))
+            fields.set(.removed, .bool(chat.isRemoved))
+            fields.set(.others, .list(chat.members.map { name($0.pubkey, names) }.sorted().map(Outcome.string)))
+            fields.set(.isAdmin, .bool(chat.isAdmin))
+            fields.set(.description, .string(chat.description))
+            fields.set(.lastMessage, chat.lastMessage.map(Outcome.string))
+            // The status, not the hash (random, and different per engine's encryption).
+            fields.set(.image, chat.image.map { .string($0.status.rawValue) })
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
-                fields["epoch"] = .integer(Int64(clamping: snapshot.epoch))
+                fields.set(.epoch, .integer(Int64(clamping: snapshot.epoch)))
                 let messages = (await reads.messages(of: label, in: snapshot, named: chat.groupName) ?? [])
                     // Control messages and history packets are the core's, not what members said
                     // (a packet's messages are in `history`).
                     .filter { $0.rumor.kind != .roleControl && $0.rumor.kind != .joinerHistory }
                 // A set, written sorted: engines stamp messages in whole seconds, so arrival order
                 // within a second is not part of the outcome.
-                fields["messages"] = .list(
-                    messages.map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
-                if chat.deletion == .historyDropped { fields["messages"] = .list([]) }
+                let said = messages.map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string)
+                fields.set(.messages, chat.deletion == .historyDropped ? .list([]) : .list(said))
                 if chat.hasRoleChanges {
-                    // Only chats that used the role hierarchy carry these, so older vectors stay as they were.
-                    fields["hidden"] = .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
-                        .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string))
+                    fields.set(.hidden, .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
+                        .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string)))
                 }
             }
-            if !chat.historyMessages.isEmpty {
-                // From the core's state, not the engine's store: these messages came inside one
-                // application message (the history packet), so the engine holds them only as that.
-                fields["history"] = .list(
-                    chat.historyMessages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string))
-            }
+            // From the core's state, not the engine's store: these messages came inside one
+            // application message (the history packet), so the engine holds them only as that.
+            fields.set(.history, .list(
+                chat.historyMessages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
             if chat.hasRoleChanges {
-                fields["roles"] = .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
-                fields["blocked"] = .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string))
-                fields["link"] = chat.link.map { .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval)]) } ?? .null
+                fields.set(.roles, .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })))
+                fields.set(.blocked, .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string)))
+                fields.set(.link, chat.link.map { .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval)]) } ?? .null)
                 // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
-                fields["pending"] = .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string))
-                if let deletion = chat.deletion { fields["deleted"] = .string(deletion.rawValue) }
-                fields["status"] = .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) }))
-                if let preferences = chat.preferences {
-                    var shown: [String: Outcome] = [
-                        "reactions": .bool(preferences.reactions), "full-deletion": .bool(preferences.fullDeletion),
-                        "disappear-after": .integer(Int64(clamping: preferences.disappearAfterSeconds)),
-                        "history-for-new-members": .bool(preferences.historyForNewMembers), "welcome": .string(preferences.welcomeMessage),
-                    ]
-                    // Only when switched off, so that stored vectors from before these existed keep their bytes.
-                    if !preferences.voiceMessages { shown["voice-messages"] = .bool(false) }
-                    if !preferences.files { shown["files"] = .bool(false) }
-                    if !preferences.directMessages { shown["direct-messages"] = .bool(false) }
-                    fields["preferences"] = .map(shown)
-                }
+                fields.set(.pending, .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string)))
+                fields.set(.deleted, chat.deletion.map { .string($0.rawValue) })
+                fields.set(.status, .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })))
+                fields.set(.preferences, chat.preferences.map(preferencesOutcome))
             }
-            chats.append(.map(fields))
+            chats.append(fields.outcome)
         }
-        chats.sort { storedSummary($0, without: ConformanceRunner.expectOnlyChatKeys) < storedSummary($1, without: ConformanceRunner.expectOnlyChatKeys) }
+        chats.sort { storedSummary($0, without: OutcomeSchema.Chat.expectOnly) < storedSummary($1, without: OutcomeSchema.Chat.expectOnly) }
         var notifications: [Outcome] = []
         for intent in state.notifications {
             notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, label: label, names: names, reads: &reads))
         }
-        // The chat list as shown, by name (most recent message first): checked by `expect` only.
-        let chatOrder = state.chatList.map { Outcome.string($0.groupName) }
+        var fields = OutcomeFields<OutcomeSchema.Member>()
+        // A set, written sorted, like messages: arrival order within a run is not engine-independent.
+        fields.set(.notifications, .list(notifications.sorted {
+            storedSummary($0, without: OutcomeSchema.Notification.expectOnly) < storedSummary($1, without: OutcomeSchema.Notification.expectOnly)
+        }))
+        fields.set(.channels, .list(state.channels.map { channelOutcome($0, names: names) }))
+        fields.set(.chats, .list(chats))
+        // The chat list as shown, by name (most recent message first).
+        fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
+        fields.set(.chatEvents, .list(state.chatEvents.map { event in
+            .string("\(event.kind.rawValue): \(state.chatList.first { $0.chatID == event.chatID }?.groupName ?? "unknown chat")")
+        }))
+        fields.set(.openChat, state.currentChat.map { view -> Outcome in
+            var open = OutcomeFields<OutcomeSchema.OpenChat>()
+            open.set(.name, .string(view.groupName))
+            open.set(.canLoadOlder, .bool(view.canLoadOlder))
+            // In view order (created_at, ties by id), not sorted: the order is the point.
+            open.set(.messages, .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }))
+            return open.outcome
+        })
+        fields.set(.failedPeers, .list(state.failedPeers.map {
+            .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+        }.sorted { $0.summary < $1.summary }))
+        fields.set(.errors, .list(state.errors.map { .string($0.code.name) }))
+        fields.set(.rejections, .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }))
         let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
-        var fields: [String: Outcome] = [
-            // A set, written sorted, like messages: arrival order within a run is not engine-independent.
-            "notifications": .list(notifications.sorted {
-                storedSummary($0, without: ConformanceRunner.expectOnlyNotificationKeys)
-                    < storedSummary($1, without: ConformanceRunner.expectOnlyNotificationKeys)
-            }),
-            "channels": .list(state.channels.map { channelOutcome($0, names: names) }),
-            "chats": .list(chats),
-            "chat-order": .list(chatOrder),
-            "chat-events": .list(state.chatEvents.map { event in
-                .string("\(event.kind.rawValue): \(state.chatList.first { $0.chatID == event.chatID }?.groupName ?? "unknown chat")")
-            }),
-            "open-chat": state.currentChat.map { view in
-                .map([
-                    "name": .string(view.groupName), "can-load-older": .bool(view.canLoadOlder),
-                    // In view order (created_at, ties by id), not sorted: the order is the point.
-                    "messages": .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }),
-                ])
-            } ?? .null,
-            "failed-peers": .list(state.failedPeers.map {
-                .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
-            }.sorted { $0.summary < $1.summary }),
-            "errors": .list(state.errors.map { .string($0.code.name) }),
-            "rejections": .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }),
-        ]
-        // The permission table's rejections are ours, the same on every engine, so vectors keep them.
-        if !roleRejections.isEmpty { fields["role-rejections"] = .list(roleRejections.map(Outcome.string)) }
-        // Only while some decision waits, so that vectors of runs that never ask keep their shape.
-        if !state.pendingDecisions.isEmpty {
-            fields["pending-decisions"] = .list(state.pendingDecisions.map { decision in
-                let action: String
-                switch decision.action {
-                case .createGroup(let name): action = "create-group \(name)"
-                case .addMembers(let chatID):
-                    action = "add-members \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"
-                }
-                return .map([
-                    "action": .string(action),
-                    "ready": .list(decision.ready.map { .string(name($0, names)) }),
-                    "failed": .list(decision.failed.map {
-                        .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
-                    }.sorted { $0.summary < $1.summary }),
-                ])
-            })
-        }
-        if !state.joinResults.isEmpty { fields["join-results"] = .list(state.joinResults.map { .string($0.status.rawValue) }) }
-        return .map(fields)
+        fields.set(.roleRejections, .list(roleRejections.map(Outcome.string)))
+        fields.set(.pendingDecisions, .list(state.pendingDecisions.map { decision -> Outcome in
+            let action: String
+            switch decision.action {
+            case .createGroup(let name): action = "create-group \(name)"
+            case .addMembers(let chatID):
+                action = "add-members \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"
+            }
+            return .map([
+                "action": .string(action),
+                "ready": .list(decision.ready.map { .string(name($0, names)) }),
+                "failed": .list(decision.failed.map {
+                    .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+                }.sorted { $0.summary < $1.summary }),
+            ])
+        }))
+        fields.set(.joinResults, .list(state.joinResults.map { .string($0.status.rawValue) }))
+        return fields.outcome
+    }
+
+    /// A chat's preferences; the voice, file and direct-message switches only when off (absent: on).
+    static func preferencesOutcome(_ preferences: GroupPreferences) -> Outcome {
+        var shown = OutcomeFields<OutcomeSchema.Preferences>()
+        shown.set(.reactions, .bool(preferences.reactions))
+        shown.set(.fullDeletion, .bool(preferences.fullDeletion))
+        shown.set(.disappearAfter, .integer(Int64(clamping: preferences.disappearAfterSeconds)))
+        shown.set(.historyForNewMembers, .bool(preferences.historyForNewMembers))
+        shown.set(.welcome, .string(preferences.welcomeMessage))
+        shown.set(.voiceMessages, .bool(preferences.voiceMessages))
+        shown.set(.files, .bool(preferences.files))
+        shown.set(.directMessages, .bool(preferences.directMessages))
+        return shown.outcome
     }
 
     /// A map's summary without the keys vectors leave out: lists are sorted by what vectors store,
@@ -200,22 +186,22 @@ enum Observation {
             problems.append("no message \(payload.messageID.prefix(8)) in the chat")
         }
         let sender = (try? PublicKey(hex: payload.senderID)).map { name($0, names) } ?? "invalid:\(payload.senderID.prefix(8))"
-        var fields: [String: Outcome] = [
-            "title": .string(intent.title), "body": .string(intent.body), "chat": .string(chat?.groupName ?? channel?.name ?? "unknown chat"),
-            "sender": .string(sender), "group": .bool(payload.isGroup),
-            "payload": .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")),
-            // Checked by `expect` only; vectors leave them out (ConformanceRunner.vectorOutcome).
-            "type": .string(payload.type.rawValue), "sound": intent.sound.map(Outcome.string) ?? .null,
-            "badge": .integer(Int64(intent.badge)),
-        ]
-        // Only when the intent names a picture (older vectors keep their shape): whether it is the
-        // chat's verified group image, by hash, since the hash itself is random.
-        if let image = intent.groupImage {
+        var fields = OutcomeFields<OutcomeSchema.Notification>()
+        fields.set(.title, .string(intent.title))
+        fields.set(.body, .string(intent.body))
+        fields.set(.chat, .string(chat?.groupName ?? channel?.name ?? "unknown chat"))
+        fields.set(.sender, .string(sender))
+        fields.set(.group, .bool(payload.isGroup))
+        fields.set(.payload, .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
+        fields.set(.type, .string(payload.type.rawValue))
+        fields.set(.sound, intent.sound.map(Outcome.string))
+        fields.set(.badge, .integer(Int64(intent.badge)))
+        // Whether it is the chat's verified group image, by hash, since the hash itself is random.
+        fields.set(.image, intent.groupImage.map { image -> Outcome in
             let own = chat?.image
-            fields["image"] = .string(
-                own?.hash == image && own?.status == .verified ? "group image" : "not the chat's verified group image")
-        }
-        return .map(fields)
+            return .string(own?.hash == image && own?.status == .verified ? "group image" : "not the chat's verified group image")
+        })
+        return fields.outcome
     }
 
     /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) or deletion (4464)
@@ -233,21 +219,25 @@ enum Observation {
     /// A channel by labels: its relays' progress (and, for owners, the subscriber counts they
     /// reported), whether a link exists, and the broadcasts shown, as a sorted set like messages.
     static func channelOutcome(_ channel: ChannelState, names: [PublicKey: String]) -> Outcome {
-        var outcome: [String: Outcome] = [
-            "name": .string(channel.name), "role": .string(channel.role.rawValue), "welcome": .string(channel.welcomeMessage),
-            "connected": .string(channel.connectedSummary), "link": .bool(channel.link != nil), "join-failed": .bool(channel.joinFailed),
-            "relays": .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay in
-                var fields: [String: Outcome] = ["relay": .string(name(relay.pubkey, names)), "status": .string(relay.status.rawValue)]
-                if let subscribers = relay.subscribers { fields["subscribers"] = .integer(Int64(subscribers)) }
-                if let failure = relay.failure { fields["failure"] = .string(failure) }
-                if let test = relay.test { fields["test"] = .string(test.rawValue) }
-                return .map(fields)
-            }),
-            "rejected-broadcasts": .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)),
-            "messages": .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)),
-        ]
-        // Only once deleted, so that vectors stored before deletions existed keep their bytes.
-        if channel.deleted { outcome["deleted"] = .bool(true) }
-        return .map(outcome)
+        var outcome = OutcomeFields<OutcomeSchema.Channel>()
+        outcome.set(.name, .string(channel.name))
+        outcome.set(.role, .string(channel.role.rawValue))
+        outcome.set(.welcome, .string(channel.welcomeMessage))
+        outcome.set(.connected, .string(channel.connectedSummary))
+        outcome.set(.link, .bool(channel.link != nil))
+        outcome.set(.joinFailed, .bool(channel.joinFailed))
+        outcome.set(.relays, .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay -> Outcome in
+            var fields = OutcomeFields<OutcomeSchema.ChannelRelay>()
+            fields.set(.relay, .string(name(relay.pubkey, names)))
+            fields.set(.status, .string(relay.status.rawValue))
+            fields.set(.subscribers, relay.subscribers.map { .integer(Int64($0)) })
+            fields.set(.failure, relay.failure.map(Outcome.string))
+            fields.set(.test, relay.test.map { .string($0.rawValue) })
+            return fields.outcome
+        }))
+        outcome.set(.rejectedBroadcasts, .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)))
+        outcome.set(.messages, .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
+        outcome.set(.deleted, channel.deleted ? .bool(true) : nil)
+        return outcome.outcome
     }
 }

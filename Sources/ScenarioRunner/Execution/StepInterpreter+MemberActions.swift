@@ -23,23 +23,18 @@ extension StepInterpreter {
         switch action {
         case .createGroup(let with, let name, let description, let onPartialFailure, let admins, let role):
             let peers = try keys(with), admins = try keys(admins)
-            guard let role else {
-                return .createGroup(
-                    peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins)
-            }
-            return .createGroupWithRoles(
+            return .createGroup(
                 peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins,
-                roles: peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) })
+                roles: role.map { role in peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) } } ?? [])
         case .createChat(let with): return .createChat(peer: try key(with))
         case .addMembers(let members, let group, let onPartialFailure, let role):
             let chatID = try await chat(of: by, named: group), peers = try keys(members)
-            if let role {
-                guard onPartialFailure == .proceed else { throw StepFailure(message: "add-members with a role runs under on-partial-failure: continue") }
-                return .addMembersWithRoles(chatID: chatID, peers: peers, roles: peers.map { RoleAssignment(member: $0, role: Role(role)) })
+            if role != nil, onPartialFailure != .proceed {
+                throw StepFailure(message: "add-members with a role runs under on-partial-failure: continue")
             }
-            return onPartialFailure == .proceed
-                ? .addMembers(chatID: chatID, peers: peers)
-                : .addMembersWithPolicy(chatID: chatID, peers: peers, onPartialFailure: PartialFailurePolicy(onPartialFailure))
+            return .addMembers(
+                chatID: chatID, peers: peers, onPartialFailure: PartialFailurePolicy(onPartialFailure),
+                roles: role.map { role in peers.map { RoleAssignment(member: $0, role: Role(role)) } } ?? [])
         case .decide(let answer):
             guard let decision = await world.member(by)?.core.state().pendingDecisions.first else {
                 throw StepFailure(message: "\(by) has no pending decision to answer")
@@ -47,7 +42,7 @@ extension StepInterpreter {
             return .decide(decisionID: decision.id, choice: DecisionChoice(answer))
         case .removeMembers(let members, let group, let withMessages):
             let chatID = try await chat(of: by, named: group), members = try keys(members)
-            return withMessages ? .removeMembersWithMessages(chatID: chatID, members: members) : .removeMembers(chatID: chatID, members: members)
+            return .removeMembers(chatID: chatID, members: members, withMessages: withMessages)
         case .leave(let group): return .leave(chatID: try await chat(of: by, named: group))
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
@@ -98,9 +93,8 @@ extension StepInterpreter {
         case .acceptJoin(let member, let role, let group):
             return .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(member), role: Role(role))
         case .rejectJoin(let member, let group): return .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(member))
-        case .deleteGroup(let keepHistory, let group): return .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: keepHistory)
-        case .deleteGroupSilently(let keepHistory, let group):
-            return .deleteGroupSilently(chatID: try await chat(of: by, named: group), keepHistory: keepHistory)
+        case .deleteGroup(let keepHistory, let notify, let group):
+            return .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: keepHistory, notify: notify)
         case .shareHistory(let member, let group): return .shareHistory(chatID: try await chat(of: by, named: group), member: try key(member))
         case .setPreferences(let changes, let group):
             var preferences = GroupPreferences()
