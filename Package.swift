@@ -55,7 +55,10 @@ let package = Package(
         // Marmot MIP-00…03 codecs and rules over MLS and Nostr.
         .target(
             name: "Marmot",
-            dependencies: ["Base64Encoding", "ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Base64Encoding", "ErrorCodes", "MLS", "Nostr", "TLSCodec", "HexEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 
@@ -148,7 +151,10 @@ let package = Package(
 
         // Fuzzing: the untrusted-input decoders as targets (library), and their libFuzzer entry
         // point / corpus replayer (built with -sanitize=fuzzer only by ci/fuzz).
-        .target(name: "FuzzTargets", dependencies: ["DriverProtocol", "Marmot", "MLS", "NativeSwiftEngine", "Nostr", "ScenarioModel", "TLSCodec"], swiftSettings: strict),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["DriverProtocol", "Marmot", "MLS", "NativeSwiftEngine", "Nostr", "ScenarioModel", "TLSCodec"],
+            swiftSettings: strict),
         .executableTarget(name: "MarmotFuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
 
         // MLS timing benchmark (wall clock and system randomness are allowed in executables only).
@@ -181,7 +187,8 @@ let package = Package(
         .testTarget(
             name: "ExternalProcessEngineTests",
             dependencies: [
-                "ExternalProcessEngine", "DriverProtocol", "ProcessSupport", "EngineInterface", "Nostr", "ConformanceTestSupport", "EngineTestSupport",
+                "ExternalProcessEngine", "DriverProtocol", "ProcessSupport", "EngineInterface", "Nostr", "ConformanceTestSupport",
+                "EngineTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -200,14 +207,18 @@ let package = Package(
         ),
         .testTarget(
             name: "DriverServiceTests",
-            dependencies: ["DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler", "Base64Encoding", "ConformanceTestSupport"],
+            dependencies: [
+                "DriverService", "NativeSwiftEngine", "EngineInterface", "Nostr", "DeterministicScheduler", "Base64Encoding",
+                "ConformanceTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "MarmotConformCLITests", dependencies: ["ConformanceTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: [
-                "ScenarioModel", "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation", "EngineInterface", "Nostr",
+                "ScenarioModel", "ScenarioRunner", "ConformanceTestSupport", "NativeSwiftEngine", "GroupCore", "Simulation",
+                "EngineInterface", "Nostr",
                 "EngineTestSupport", "ExternalProcessEngine", "DeterministicScheduler",
             ],
             swiftSettings: strict

@@ -41,7 +41,8 @@ package enum GeneratedDocument {
         let url = Vectors.repositoryRoot.appendingPathComponent(path)
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         let split = text.range(of: marker).map(\.lowerBound) ?? text.endIndex
-        var head = String(text[..<split]), tail = String(text[split...])
+        var head = String(text[..<split])
+        var tail = String(text[split...])
         if ProcessInfo.processInfo.environment["UPDATE_RECEIVER_CHECKS"] == "1" {
             switch part {
             case .beforeMarker: head = generated

@@ -1,7 +1,7 @@
+import Foundation
 // Runs a Python script from the project's venv (created by ci/setup) as a subprocess, so that
 // tests can check our output against real peers (nostr-sdk, mdk-python).
 import ProcessSupport
-import Foundation
 
 package enum PythonVenv {
     /// Why a peer check could not run.

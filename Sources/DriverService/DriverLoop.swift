@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// The driver's process side: request lines from stdin, response lines to stdout (flushed one by
 /// one), until stdin closes; then exit status 0. Work per line is bounded: a line longer than

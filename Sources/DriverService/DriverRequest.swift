@@ -1,6 +1,6 @@
 import Base64Encoding
-import EngineInterface
 import DriverProtocol
+import EngineInterface
 import HexEncoding
 import Nostr
 

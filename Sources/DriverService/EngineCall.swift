@@ -1,6 +1,6 @@
 import Base64Encoding
-import EngineInterface
 import DriverProtocol
+import EngineInterface
 import Nostr
 
 /// One engine method call: the request's params to a ``ProtocolEngine`` call, its answer to the
@@ -14,7 +14,8 @@ enum EngineCall {
             throw EngineError(.internal, "\(method.rawValue) is served by the driver, not an instance")
         case .createKeyPackage:
             let draft = try await engine.createKeyPackage(
-                for: try params.pubkey("public_key"), relays: try params.strings("relays"), protected: try params.bool("protected", default: false))
+                for: try params.pubkey("public_key"), relays: try params.strings("relays"),
+                protected: try params.bool("protected", default: false))
             return Records.keyPackage(draft)
         case .parseKeyPackage:
             try await engine.validateKeyPackage(try params.event("event"))
@@ -23,7 +24,8 @@ enum EngineCall {
             let created = try await engine.createGroup(try creation(params))
             return ["group": Records.group(created.group), "welcome_rumors": .array(try created.welcomeRumors.map(Records.rumor))]
         case .addMembers:
-            return try Records.update(try await engine.addMembers(to: try params.group(), keyPackages: try params.events("key_package_events")))
+            return try Records.update(
+                try await engine.addMembers(to: try params.group(), keyPackages: try params.events("key_package_events")))
         case .removeMembers:
             return try Records.update(try await engine.removeMembers(from: try params.group(), pubkeys: try params.pubkeys("pubkeys")))
         case .leaveGroup: return try Records.update(try await engine.leaveGroup(try params.group()))
@@ -54,7 +56,8 @@ enum EngineCall {
     {
         switch method {
         case .processWelcome:
-            let welcome = try await engine.processWelcome(wrapperID: try params.eventID("wrapper_event_id"), rumor: try params.rumor("rumor"))
+            let welcome = try await engine.processWelcome(
+                wrapperID: try params.eventID("wrapper_event_id"), rumor: try params.rumor("rumor"))
             return ["welcome": Records.welcome(welcome)]
         case .acceptWelcome: return ["group": Records.group(try await engine.acceptWelcome(try params.eventID("welcome_id")))]
         case .declineWelcome:
@@ -94,7 +97,9 @@ enum EngineCall {
         let hash = try fields.bytes("hash", count: GroupImage.hashLength)
         let key = try fields.bytes("key", count: GroupImage.keyLength)
         let nonce = try fields.bytes("nonce", count: GroupImage.nonceLength)
-        guard let image = GroupImage(hash: hash, key: key, nonce: nonce) else { throw fields.bad("image", "has fields of the wrong lengths") }
+        guard let image = GroupImage(hash: hash, key: key, nonce: nonce) else {
+            throw fields.bad("image", "has fields of the wrong lengths")
+        }
         return image
     }
 

@@ -52,9 +52,10 @@ extension GroupImage: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let image = GroupImage(
-            hash: try container.decode([UInt8].self, forKey: .hash), key: try container.decode([UInt8].self, forKey: .key),
-            nonce: try container.decode([UInt8].self, forKey: .nonce))
+        guard
+            let image = GroupImage(
+                hash: try container.decode([UInt8].self, forKey: .hash), key: try container.decode([UInt8].self, forKey: .key),
+                nonce: try container.decode([UInt8].self, forKey: .nonce))
         else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "image fields of the wrong length"))
         }

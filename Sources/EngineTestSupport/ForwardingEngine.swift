@@ -9,7 +9,8 @@ package protocol ForwardingEngine: ProtocolEngine {
 extension ForwardingEngine {
     package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult { try await base.processMessage(event) }
     package func capabilities() async throws(EngineError) -> EngineCapabilities { try await base.capabilities() }
-    package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError) -> KeyPackageDraft {
+    package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError) -> KeyPackageDraft
+    {
         try await base.createKeyPackage(for: publicKey, relays: relays, protected: protected)
     }
     package func validateKeyPackage(_ event: Event) async throws(EngineError) { try await base.validateKeyPackage(event) }

@@ -15,8 +15,10 @@ extension DriverProcess {
         let offered = try await capabilities().capabilities
         let missing = Self.worldCapabilities.filter { !offered.contains($0) }.map(\.rawValue)
         guard missing.isEmpty else {
-            throw EngineError(.worldUnavailable, "the driver does not run its engine on the world's clock and seed "
-                + "(hello lacks \(missing.joined(separator: ", "))): its world shim is not preloaded")
+            throw EngineError(
+                .worldUnavailable,
+                "the driver does not run its engine on the world's clock and seed "
+                    + "(hello lacks \(missing.joined(separator: ", "))): its world shim is not preloaded")
         }
     }
 

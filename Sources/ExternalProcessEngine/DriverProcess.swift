@@ -1,12 +1,13 @@
+import DriverProtocol
+import EngineInterface
+import Nostr
+import ProcessSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EngineInterface
-import Nostr
-import DriverProtocol
-import ProcessSupport
 
 /// One running driver process speaking docs/driver-protocol.md over its stdin/stdout. It may host many
 /// engine instances (``makeEngine(instance:encryptionKey:config:world:)``); requests from all of them

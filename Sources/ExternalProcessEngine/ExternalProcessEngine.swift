@@ -29,9 +29,11 @@ package struct ExternalProcessEngine: ProtocolEngine {
     package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
         -> KeyPackageDraft
     {
-        let reply = try await call(.createKeyPackage, [
-            "public_key": .string(publicKey.hex), "relays": .strings(relays), "protected": .bool(protected),
-        ])
+        let reply = try await call(
+            .createKeyPackage,
+            [
+                "public_key": .string(publicKey.hex), "relays": .strings(relays), "protected": .bool(protected),
+            ])
         return try reply.keyPackageDraft()
     }
 
@@ -40,14 +42,16 @@ package struct ExternalProcessEngine: ProtocolEngine {
     }
 
     package func createGroup(_ request: GroupCreation) async throws(EngineError) -> CreatedGroup {
-        let reply = try await call(.createGroup, [
-            "creator": .string(request.creator.hex),
-            "key_package_events": .array(request.keyPackages.map(\.jsonValue)),
-            "name": .string(request.name),
-            "description": .string(request.description),
-            "relays": .strings(request.relays),
-            "admins": .strings(request.admins.map(\.hex)),
-        ])
+        let reply = try await call(
+            .createGroup,
+            [
+                "creator": .string(request.creator.hex),
+                "key_package_events": .array(request.keyPackages.map(\.jsonValue)),
+                "name": .string(request.name),
+                "description": .string(request.description),
+                "relays": .strings(request.relays),
+                "admins": .strings(request.admins.map(\.hex)),
+            ])
         return CreatedGroup(group: try reply.object("group").groupSnapshot(), welcomeRumors: try reply.rumors("welcome_rumors"))
     }
 

@@ -3,8 +3,8 @@
 // expected answer to garbage. The same table drives the libFuzzer entry point (`marmot-fuzz`
 // built with -sanitize=fuzzer), the corpus replay and the regression test over committed inputs.
 import DriverProtocol
-import Marmot
 import MLS
+import Marmot
 import NativeSwiftEngine
 import Nostr
 import ScenarioModel

@@ -22,7 +22,7 @@ extension Array where Element == UInt8 {
     /// Decodes hex text into bytes.
     /// - Throws: `HexDecodingError` naming the first offending position.
     package init(hex: some StringProtocol, case letterCase: HexCase = .any) throws(HexDecodingError) {
-        let utf8 = Array<UInt8>(hex.utf8)
+        let utf8 = [UInt8](hex.utf8)
         guard utf8.count % 2 == 0 else { throw .oddLength(utf8.count) }
         var out = [UInt8]()
         out.reserveCapacity(utf8.count / 2)

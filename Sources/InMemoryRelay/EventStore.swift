@@ -164,7 +164,9 @@ struct EventStore: Sendable {
             let candidates = candidateSlots(for: filter)
             try budget.spend(candidates.count)
             for slot in candidates where !seen.contains(slot) {
-                guard let stored = slots[slot], !(honouringExpiration && stored.isExpired(at: now)), stored.matches(filter) else { continue }
+                guard let stored = slots[slot], !(honouringExpiration && stored.isExpired(at: now)), stored.matches(filter) else {
+                    continue
+                }
                 seen.insert(slot)
                 body(stored)
             }

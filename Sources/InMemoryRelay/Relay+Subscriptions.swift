@@ -6,8 +6,12 @@ extension Relay {
         if let refusal = tooManyFilters(key, filters) { return [refusal] }
         if !subscriptions.contains(key), subscriptions.count(for: key.connection) >= policy.maximumSubscriptionsPerConnection {
             record("refuse REQ \(key.id): too many subscriptions")
-            return [closed(key.id, MachineReadablePrefix.rateLimited.message(
-                "at most \(policy.maximumSubscriptionsPerConnection) open subscriptions per connection"), to: key.connection)]
+            return [
+                closed(
+                    key.id,
+                    MachineReadablePrefix.rateLimited.message(
+                        "at most \(policy.maximumSubscriptionsPerConnection) open subscriptions per connection"), to: key.connection)
+            ]
         }
         var budget = ScanBudget(policy.maximumEventsScannedPerRequest)
         guard let stored = try? query(filters, now: now, for: key.connection, budget: &budget) else {
@@ -31,11 +35,13 @@ extension Relay {
         } catch {
             return [tooExpensive(key)]
         }
-        return [RelayOutput(
-            connection: key.connection,
-            frame: RelayMessage.count(subscription: key.id, count: UInt64(counted)).json(),
-            meaning: .count(key.id)
-        )]
+        return [
+            RelayOutput(
+                connection: key.connection,
+                frame: RelayMessage.count(subscription: key.id, count: UInt64(counted)).json(),
+                meaning: .count(key.id)
+            )
+        ]
     }
 
     /// A REQ or COUNT with more filters than the policy allows is refused with CLOSED before any
@@ -43,15 +49,19 @@ extension Relay {
     private mutating func tooManyFilters(_ key: SubscriptionKey, _ filters: [Filter]) -> RelayOutput? {
         guard filters.count > policy.maximumFiltersPerRequest else { return nil }
         record("refuse \(key.id): \(filters.count) filters")
-        return closed(key.id, MachineReadablePrefix.rateLimited.message(
-            "at most \(policy.maximumFiltersPerRequest) filters per request"), to: key.connection)
+        return closed(
+            key.id,
+            MachineReadablePrefix.rateLimited.message(
+                "at most \(policy.maximumFiltersPerRequest) filters per request"), to: key.connection)
     }
 
     private mutating func tooExpensive(_ key: SubscriptionKey) -> RelayOutput {
         let bound = policy.maximumEventsScannedPerRequest
         record("refuse \(key.id): over \(bound) events to examine")
-        return closed(key.id, MachineReadablePrefix.rateLimited.message(
-            "query too broad: it would examine more than \(bound) stored events"), to: key.connection)
+        return closed(
+            key.id,
+            MachineReadablePrefix.rateLimited.message(
+                "query too broad: it would examine more than \(bound) stored events"), to: key.connection)
     }
 
     /// R9–R11: the union of each filter's newest `limit` matches, deduplicated, in one NIP-01

@@ -91,8 +91,11 @@ package struct Relay: Sendable {
         }
         guard frame.utf8.count <= policy.maximumFrameBytes else {
             record("refuse frame of \(frame.utf8.count) bytes")
-            return [notice(MachineReadablePrefix.invalid.message(
-                "frame of \(frame.utf8.count) bytes exceeds the limit of \(policy.maximumFrameBytes)"), to: connection)]
+            return [
+                notice(
+                    MachineReadablePrefix.invalid.message(
+                        "frame of \(frame.utf8.count) bytes exceeds the limit of \(policy.maximumFrameBytes)"), to: connection)
+            ]
         }
         let value: JSONValue
         do { value = try JSONValue(parsing: frame) } catch {

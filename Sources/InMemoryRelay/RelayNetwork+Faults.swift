@@ -139,8 +139,10 @@ extension RelayNetwork {
     mutating func schedule(_ transit: Transit, extraDelay: VirtualDuration) -> VirtualInstant {
         var delay = latency
         if jitter.microseconds > 0 {
-            delay = VirtualDuration(microseconds: delay.advancedMicroseconds(by: VirtualDuration(
-                microseconds: UInt64.random(in: 0...jitter.microseconds, using: &networkStream))))
+            delay = VirtualDuration(
+                microseconds: delay.advancedMicroseconds(
+                    by: VirtualDuration(
+                        microseconds: UInt64.random(in: 0...jitter.microseconds, using: &networkStream))))
         }
         var arrival = scheduler.now.advanced(by: delay)
         // A WebSocket runs over TCP: jitter never lets a frame overtake an earlier one on its link.

@@ -274,7 +274,9 @@ package struct RelayNetwork: Sendable {
 
     mutating func routeOutput(_ output: RelayOutput, from relay: String) {
         guard let member = hosts[relay]?.connections.first(where: { $0.value == output.connection })?.key else { return }
-        route(Transit(member: member, relay: relay, toRelay: false, frame: output.frame, meaning: output.meaning, connection: output.connection))
+        route(
+            Transit(
+                member: member, relay: relay, toRelay: false, frame: output.frame, meaning: output.meaning, connection: output.connection))
     }
 }
 

@@ -30,44 +30,54 @@ struct MLSBench {
         var alice = try Group(creating: Array("bench".utf8), creator: creator, using: &rng)
 
         var created: CreatedCommit?
-        report("create a 100-member group (1 commit adding 99 + Welcome)", try clock.measure {
-            created = try alice.commit(adding: joiners.map { .add($0.keyPackage) }, using: &rng)
-        })
+        report(
+            "create a 100-member group (1 commit adding 99 + Welcome)",
+            try clock.measure {
+                created = try alice.commit(adding: joiners.map { .add($0.keyPackage) }, using: &rng)
+            })
         guard let first = created, let welcome = first.welcome else { return }
         alice = first.next
         var bob: Group?
-        report("  one invitee joins from that Welcome", try clock.measure {
-            bob = try Group(welcome: welcome, keyPackage: joiners[0])
-        })
+        report(
+            "  one invitee joins from that Welcome",
+            try clock.measure {
+                bob = try Group(welcome: welcome, keyPackage: joiners[0])
+            })
         guard var bob else { return }
 
         let more = try keyPackages(10, from: 100)
-        report("add 10 members (1 commit) + one member processes it", try clock.measure {
-            let add = try alice.commit(adding: more.map { .add($0.keyPackage) }, using: &rng)
-            _ = try bob.process(add.commit)
-            alice = add.next
-        })
+        report(
+            "add 10 members (1 commit) + one member processes it",
+            try clock.measure {
+                let add = try alice.commit(adding: more.map { .add($0.keyPackage) }, using: &rng)
+                _ = try bob.process(add.commit)
+                alice = add.next
+            })
 
         let removed = Array(stride(from: UInt32(2), to: 22, by: 2))
-        report("remove 10 members (1 commit) + one member processes it", try clock.measure {
-            let remove = try alice.commit(adding: removed.map { .remove(leaf: $0) }, using: &rng)
-            _ = try bob.process(remove.commit)
-            alice = remove.next
-        })
+        report(
+            "remove 10 members (1 commit) + one member processes it",
+            try clock.measure {
+                let remove = try alice.commit(adding: removed.map { .remove(leaf: $0) }, using: &rng)
+                _ = try bob.process(remove.commit)
+                alice = remove.next
+            })
         guard alice.epochAuthenticator == bob.epochAuthenticator else {
             print("mls-bench: members disagree on the epoch authenticator")
             return
         }
 
         let payload = Array(repeating: UInt8(0x61), count: 100)
-        report("protect + unprotect 1,000 application messages (100 B)", try clock.measure {
-            for _ in 0..<1_000 {
-                let message = try alice.protect(application: payload, using: &rng)
-                guard case .application(let data, _) = try bob.process(message), data == payload else {
-                    throw MLSError(.decryptionFailed, "round trip changed the payload")
+        report(
+            "protect + unprotect 1,000 application messages (100 B)",
+            try clock.measure {
+                for _ in 0..<1_000 {
+                    let message = try alice.protect(application: payload, using: &rng)
+                    guard case .application(let data, _) = try bob.process(message), data == payload else {
+                        throw MLSError(.decryptionFailed, "round trip changed the payload")
+                    }
                 }
-            }
-        })
+            })
         print("members: \(alice.tree.occupiedLeaves.count), epoch \(alice.epoch), authenticators agree")
     }
 }

@@ -55,7 +55,8 @@ extension MarmotConform {
                 Console.line(finding.holds ? "  ok    \(finding.check)" : "  FAIL  \(finding.check): \(finding.problem ?? "")")
             }
             let failed = findings.filter { !$0.holds }.count
-            Console.line(failed == 0 ? "the driver passes all \(findings.count) checks" : "the driver fails \(failed) of \(findings.count) checks")
+            Console.line(
+                failed == 0 ? "the driver passes all \(findings.count) checks" : "the driver fails \(failed) of \(findings.count) checks")
             if failed > 0 { throw ExitStatus.failure }
         }
     }

@@ -84,15 +84,18 @@ struct EngineContext {
             guard let defined = definitions[name] else {
                 let builtIn = EngineName.allCases.map(\.rawValue) + [EngineSelection.mixedWord]
                 let known = (builtIn + definitions.entries.map(\.name)).joined(separator: ", ")
-                throw usageError("unknown engine '\(name)': built in are \(builtIn.dropLast().joined(separator: ", ")) and \(EngineSelection.mixedWord); "
-                    + (file.map { "\(repo.display($0)) defines \(definitions.entries.map(\.name).joined(separator: ", "))" } ?? "no engines file (engines.yaml or --engines FILE)")
-                    + " (known: \(known)); a one-off driver is --engine driver:'CMD ARGS'")
+                throw usageError(
+                    "unknown engine '\(name)': built in are \(builtIn.dropLast().joined(separator: ", ")) and \(EngineSelection.mixedWord); "
+                        + (file.map { "\(repo.display($0)) defines \(definitions.entries.map(\.name).joined(separator: ", "))" }
+                            ?? "no engines file (engines.yaml or --engines FILE)")
+                        + " (known: \(known)); a one-off driver is --engine driver:'CMD ARGS'")
             }
             return command(defined)
         case .driver(let line):
             let words = CommandWords.split(line) ?? []
             return DriverCommand(
-                name: engine.rawValue, executable: Self.program(words[0], relativeTo: repo.workingDirectory), arguments: Array(words.dropFirst()),
+                name: engine.rawValue, executable: Self.program(words[0], relativeTo: repo.workingDirectory),
+                arguments: Array(words.dropFirst()),
                 environment: [:])
         }
     }

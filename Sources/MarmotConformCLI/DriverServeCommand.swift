@@ -29,19 +29,23 @@ extension MarmotConform {
         func run() async throws {
             let identity = try await NativeSwiftEngine(generator: SeededGenerator(seed: 0), clock: { 0 }).capabilities()
             // Forging hostile traffic is not part of the protocol: a hostile member pins the in-process engine.
-            let served = EngineCapabilities(name: identity.name, version: identity.version, capabilities: identity.capabilities.subtracting([.hostile]))
-            let server = DriverServer(identity: served, clientTag: NativeSwiftEngine.clientTag, profiled: { world, profile in
-                NativeSwiftEngine(generator: world.generator, clock: world.clock, profile: profile)
-            }, reopen: { world, directory, profile throws(EngineError) in
-                // A member that restarts: the engine's state file in the caller's directory.
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw EngineError(.storage, "cannot create \(directory): \(error)")
-                }
-                return try NativeSwiftEngine(
-                    generator: world.generator, clock: world.clock, stateFile: directory + "/swift-engine.state", profile: profile)
-            })
+            let served = EngineCapabilities(
+                name: identity.name, version: identity.version, capabilities: identity.capabilities.subtracting([.hostile]))
+            let server = DriverServer(
+                identity: served, clientTag: NativeSwiftEngine.clientTag,
+                profiled: { world, profile in
+                    NativeSwiftEngine(generator: world.generator, clock: world.clock, profile: profile)
+                },
+                reopen: { world, directory, profile throws(EngineError) in
+                    // A member that restarts: the engine's state file in the caller's directory.
+                    do {
+                        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    } catch {
+                        throw EngineError(.storage, "cannot create \(directory): \(error)")
+                    }
+                    return try NativeSwiftEngine(
+                        generator: world.generator, clock: world.clock, stateFile: directory + "/swift-engine.state", profile: profile)
+                })
             await DriverLoop.serve(server)
         }
     }

@@ -4,9 +4,9 @@ import DeterministicScheduler
 import Dispatch
 import EngineInterface
 import ExternalProcessEngine
-import ProcessSupport
-import NativeSwiftEngine
 import Foundation
+import NativeSwiftEngine
+import ProcessSupport
 import ScenarioRunner
 import Synchronization
 
@@ -40,29 +40,31 @@ enum Engines {
         }
         if let expected = command.expectedVersion, expected != version {
             await process.shutdown()
-            throw Unavailable(description: "the \(command.name) driver (\(command.description)) reports version \(version), "
-                + "the engines file expects \(expected)")
+            throw Unavailable(
+                description: "the \(command.name) driver (\(command.description)) reports version \(version), "
+                    + "the engines file expects \(expected)")
         }
         let counter = InstanceCounter()
         let open = OpenStores()
         // The driver protocol carries no profile: a driver's instances speak what its `capabilities`
         // declare (MDK 0.8.0: legacy only), and a member of another profile (`context.profile`)
         // makes its scenario `unsupported` before step one (StepInterpreter.unspokenProfile).
-        let entry = EngineSet.Entry(factory: { context in
-            let instance = "\(context.label)-\(await counter.next())"
-            let world = WorldFeed(clock: context.clock, generator: context.generator)
-            guard context.persistent else {
-                return try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world)
-            }
-            // A member that restarts: its instance before the restart closes (its app stopped), and
-            // the new one reopens the same store.
-            let directory = context.storageDirectory + "/driver"
-            if let previous = await open.take(directory) { try await process.close(previous) }
-            let engine = try await process.makeEngine(
-                instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
-            await open.put(engine, at: directory)
-            return engine
-        }, deterministic: true)
+        let entry = EngineSet.Entry(
+            factory: { context in
+                let instance = "\(context.label)-\(await counter.next())"
+                let world = WorldFeed(clock: context.clock, generator: context.generator)
+                guard context.persistent else {
+                    return try await process.makeEngine(instance: instance, encryptionKey: context.storageKey, world: world)
+                }
+                // A member that restarts: its instance before the restart closes (its app stopped), and
+                // the new one reopens the same store.
+                let directory = context.storageDirectory + "/driver"
+                if let previous = await open.take(directory) { try await process.close(previous) }
+                let engine = try await process.makeEngine(
+                    instance: instance, encryptionKey: context.storageKey, world: world, directory: directory)
+                await open.put(engine, at: directory)
+                return engine
+            }, deterministic: true)
         return (entry, version, { await process.shutdown() })
     }
 }
@@ -71,15 +73,16 @@ extension Engines {
     /// Our own engine on our own MLS: in process, seeded from the member's key, on the world's clock,
     /// so runs with it replay byte for byte; it speaks the member's profile (`context.profile`).
     static var swift: EngineSet.Entry {
-        EngineSet.Entry(factory: { context in
-            // A run that restarts members keeps each engine's state in its member's directory.
-            // A current-profile leaf carries the account's identity proof, signed with the member's
-            // account key, so the engine holds that key from the start.
-            try NativeSwiftEngine(
-                generator: context.generator, clock: context.clock,
-                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
-                profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [])
-        }, deterministic: true)
+        EngineSet.Entry(
+            factory: { context in
+                // A run that restarts members keeps each engine's state in its member's directory.
+                // A current-profile leaf carries the account's identity proof, signed with the member's
+                // account key, so the engine holds that key from the start.
+                try NativeSwiftEngine(
+                    generator: context.generator, clock: context.clock,
+                    stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
+                    profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [])
+            }, deterministic: true)
     }
 }
 

@@ -77,7 +77,8 @@ extension MarmotConform {
 
         func run() async throws {
             let plan = try plan()
-            let session = try await EngineSession.start(for: .swift, context: try options.engineContext(plan.repo), driverTimeout: options.driverTimeout)
+            let session = try await EngineSession.start(
+                for: .swift, context: try options.engineContext(plan.repo), driverTimeout: options.driverTimeout)
             let explorer = makeExplorer(plan, session)
             Console.line("marmot-conform explore: \(plan.scenario.file) on swift, seed \(seed), budget \(budget.text)")
             if listPoints { return await list(explorer, session) }
@@ -91,7 +92,9 @@ extension MarmotConform {
         func list(_ explorer: Explorer, _ session: EngineSession) async {
             let execution = await explorer.run([])
             await session.shutdown()
-            for (index, point) in execution.choicePoints.enumerated() { Console.line("\(index): \(point.label) (\(point.options) alternatives)") }
+            for (index, point) in execution.choicePoints.enumerated() {
+                Console.line("\(index): \(point.label) (\(point.options) alternatives)")
+            }
             Console.line("\(execution.choicePoints.count) choice point(s) on the default schedule")
         }
 
@@ -119,7 +122,8 @@ extension MarmotConform {
         func writeCapsule(_ failure: ExploreFailure, explorer: Explorer, plan: Plan, versions: [String: String]) throws -> URL {
             let probe = explorer.capsule(failure, text: plan.text, versions: versions, reproduce: "")
             let url = plan.capsuleURL.appendingPathComponent(probe.suggestedFileName)
-            let capsule = explorer.capsule(failure, text: plan.text, versions: versions, reproduce: "\(plan.repo.command) replay \(url.path)")
+            let capsule = explorer.capsule(
+                failure, text: plan.text, versions: versions, reproduce: "\(plan.repo.command) replay \(url.path)")
             let (data, name) = try capsule.encoded()
             try FileManager.default.createDirectory(at: plan.capsuleURL, withIntermediateDirectories: true)
             let written = plan.capsuleURL.appendingPathComponent(name)
@@ -145,7 +149,9 @@ enum ExploreSummary {
             lines.append("coverage: partial (budget spent with \(frontier.waiting) branch(es) unexplored)")
         }
         if let failure = report.failure {
-            lines.append("FAIL after \(frontier.schedules) schedule(s): schedule \(failure.found) shrunk to \(failure.schedule) in \(failure.shrinkRuns) run(s)")
+            lines.append(
+                "FAIL after \(frontier.schedules) schedule(s): schedule \(failure.found) shrunk to \(failure.schedule) in \(failure.shrinkRuns) run(s)"
+            )
             lines.append("failing: \(failure.failing.joined(separator: "; "))")
         }
         return lines

@@ -18,7 +18,8 @@ struct MarmotConform: AsyncParsableCommand {
             """,
         version: ToolVersion.current,
         subcommands: [
-            Run.self, Replay.self, Explore.self, Trace.self, Report.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self, FaultMatrixCommand.self, CatchUpDepthCommand.self, BenchRelay.self, MergeReports.self, Bench.self,
+            Run.self, Replay.self, Explore.self, Trace.self, Report.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self,
+            FaultMatrixCommand.self, CatchUpDepthCommand.self, BenchRelay.self, MergeReports.self, Bench.self,
             RelayServe.self, DriverServe.self, CheckDriver.self,
         ]
     )
@@ -79,7 +80,8 @@ extension MarmotConform {
             let (scenarios, invalid) = ScenarioFiles.load(try ScenarioFiles.collect(paths, in: repo))
             for (scenario, _) in scenarios {
                 let clauses = scenario.clauses.isEmpty ? "" : "  [\(scenario.clauses.joined(separator: "; "))]"
-                Console.line("\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
+                Console.line(
+                    "\(scenario.file)  \(scenario.name)  (\(scenario.members.count) members, \(scenario.steps.count) steps)\(clauses)")
             }
             if invalid > 0 { throw ExitStatus.failure }
         }

@@ -73,10 +73,11 @@ struct RunnerOptions: ParsableArguments {
     @Option(help: "The known-defects ledger (default: the repository's known-defects.yaml).")
     var ledger: String?
 
-    @Option(help: ArgumentHelp(
-        "An engines file (FILE.yaml: engines by name, docs/engines.md; default: engines.yaml at the repository root if present) "
-            + "or, with --matrix, the engines to assign (swift,mdk). May be given twice, once for each.",
-        valueName: "FILE.yaml|A,B"))
+    @Option(
+        help: ArgumentHelp(
+            "An engines file (FILE.yaml: engines by name, docs/engines.md; default: engines.yaml at the repository root if present) "
+                + "or, with --matrix, the engines to assign (swift,mdk). May be given twice, once for each.",
+            valueName: "FILE.yaml|A,B"))
     var engines: [EnginesArgument] = []
 
     /// The engines file named with `--engines`, if any.
@@ -90,17 +91,20 @@ struct RunnerOptions: ParsableArguments {
         try EngineContext.load(repo: repo, engines: enginesFile)
     }
 
-    @Option(help: ArgumentHelp(
-        "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails (at most 3600).",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds an engine driver may go without progress (no output, no CPU time) before its request fails (at most 3600).",
+            valueName: "seconds"))
     var driverTimeout: DriverTimeout = .standard
 
-    @Option(name: .customLong("profile"), help: ArgumentHelp(
-        "The Marmot profile of every member without one of its own (legacy: MIP-00…03 as MDK 0.8.0 speaks them; current: the adopted "
-            + "spec). Scenarios that do not apply to it are skipped as not applicable; an engine that does not speak it makes a "
-            + "scenario unsupported; checks of rules it does not hold are reported (info), not judged. "
-            + "The old names mdk-0.8.0 and marmot-current are accepted for legacy and current.",
-        valueName: MarmotProfile.allCases.map(\.rawValue).joined(separator: "|")))
+    @Option(
+        name: .customLong("profile"),
+        help: ArgumentHelp(
+            "The Marmot profile of every member without one of its own (legacy: MIP-00…03 as MDK 0.8.0 speaks them; current: the adopted "
+                + "spec). Scenarios that do not apply to it are skipped as not applicable; an engine that does not speak it makes a "
+                + "scenario unsupported; checks of rules it does not hold are reported (info), not judged. "
+                + "The old names mdk-0.8.0 and marmot-current are accepted for legacy and current.",
+            valueName: MarmotProfile.allCases.map(\.rawValue).joined(separator: "|")))
     var profileChoice = ProfileArgument(.standard)
 
     /// The run's profile (`--profile`).

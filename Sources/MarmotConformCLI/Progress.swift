@@ -37,7 +37,8 @@ enum ProgressPrinter {
             if !traces.isEmpty { line += ", \(traces.count) distinct traces" }
             Console.line(line)
         }
-        Console.line(String(format: "throughput: %.2f runs/s (%d runs in %.1f s)", Double(runs.count) / max(seconds, 0.001), runs.count, seconds))
+        Console.line(
+            String(format: "throughput: %.2f runs/s (%d runs in %.1f s)", Double(runs.count) / max(seconds, 0.001), runs.count, seconds))
     }
 }
 

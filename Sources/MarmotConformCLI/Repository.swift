@@ -67,7 +67,9 @@ struct Repository {
         if let explicit {
             let url = URL(fileURLWithPath: explicit, relativeTo: cwd).standardizedFileURL
             guard looksLikeRoot(url) else {
-                throw NotFound(description: "--root \(explicit): \(url.path) is not a marmot-conform repository (needs Package.swift, scenarios/ and vectors/)")
+                throw NotFound(
+                    description:
+                        "--root \(explicit): \(url.path) is not a marmot-conform repository (needs Package.swift, scenarios/ and vectors/)")
             }
             return Repository(root: url, workingDirectory: cwd)
         }
@@ -75,10 +77,11 @@ struct Repository {
             return Repository(root: root, workingDirectory: cwd)
         }
         if let root = ancestor(of: cwd) { return Repository(root: root, workingDirectory: cwd) }
-        throw NotFound(description: """
-            cannot find the marmot-conform repository from \(cwd.path) or from the executable's location; \
-            run inside a checkout or pass --root DIR
-            """)
+        throw NotFound(
+            description: """
+                cannot find the marmot-conform repository from \(cwd.path) or from the executable's location; \
+                run inside a checkout or pass --root DIR
+                """)
     }
 
     /// Whether the root is found from the executable alone (then a printed command needs no `--root`).

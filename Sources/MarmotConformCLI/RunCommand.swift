@@ -23,12 +23,16 @@ extension MarmotConform {
         @Argument(help: "Scenario files or folders (default: scenarios/).")
         var paths: [String] = ["scenarios"]
 
-        @Option(help: ArgumentHelp(
-            "Engine for members without one of their own: swift, mdk, mixed, a name from the engines file, or driver:'CMD ARGS'.",
-            valueName: "engine"))
+        @Option(
+            help: ArgumentHelp(
+                "Engine for members without one of their own: swift, mdk, mixed, a name from the engines file, or driver:'CMD ARGS'.",
+                valueName: "engine"))
         var engine: EngineSelection = .mdk
 
-        @Flag(help: "Run each scenario under every assignment of the --engines to its members (a pairwise-covering set when there are many) and print the interop matrix.")
+        @Flag(
+            help:
+                "Run each scenario under every assignment of the --engines to its members (a pairwise-covering set when there are many) and print the interop matrix."
+        )
         var matrix = false
 
         @Option(help: "With --matrix: write the matrix as Markdown to this file.")
@@ -40,7 +44,9 @@ extension MarmotConform {
         @Option(help: "The seed of the world (one run per scenario).")
         var seed: UInt64?
 
-        @Option(help: ArgumentHelp("A range of seeds, A..B inclusive, A ≤ B, at most a million (one run per scenario per seed).", valueName: "A..B"))
+        @Option(
+            help: ArgumentHelp(
+                "A range of seeds, A..B inclusive, A ≤ B, at most a million (one run per scenario per seed).", valueName: "A..B"))
         var seeds: SeedRange?
 
         @Option(help: "Run only scenarios whose name or file contains this text.")
@@ -64,14 +70,16 @@ extension MarmotConform {
         @Option(help: "Where failure capsules are written (default: run/capsules under the repository root).")
         var capsules: String?
 
-        @Option(help: ArgumentHelp(
-            "Run scenarios in this many worker processes (1: in this process). Reports are those of --jobs 1, in the same order.",
-            valueName: "N"))
+        @Option(
+            help: ArgumentHelp(
+                "Run scenarios in this many worker processes (1: in this process). Reports are those of --jobs 1, in the same order.",
+                valueName: "N"))
         var jobs = JobCount(1)
 
-        @Option(help: ArgumentHelp(
-            "Run only part K of N of the scenario × seed units (a CI matrix runs all N; merge-reports joins their JSON).",
-            valueName: "K/N"))
+        @Option(
+            help: ArgumentHelp(
+                "Run only part K of N of the scenario × seed units (a CI matrix runs all N; merge-reports joins their JSON).",
+                valueName: "K/N"))
         var shard: ShardSpec?
 
         @Flag(help: .hidden)
@@ -89,7 +97,9 @@ extension MarmotConform {
                 throw ValidationError("--matrix-md, --matrix-json and an engine list in --engines need --matrix")
             }
             if matrix, updateVectors { throw ValidationError("--matrix does not update vectors") }
-            if matrix, jobs.value > 1 || shard != nil { throw ValidationError("--matrix runs in one process: run it without --jobs and --shard") }
+            if matrix, jobs.value > 1 || shard != nil {
+                throw ValidationError("--matrix runs in one process: run it without --jobs and --shard")
+            }
         }
 
         /// What a run needs before any engine starts (no await here: Swift 6.3.1 crashed splitting a
@@ -119,7 +129,8 @@ extension MarmotConform {
             let seedList = seeds.map { Array($0.seeds) } ?? [seed ?? 1]
             let files = try ScenarioFiles.collect(paths, in: repo)
             let capsuleURL = capsules.map(repo.output) ?? repo.root.appendingPathComponent("run/capsules")
-            let junitURL = junit.map(repo.output), jsonURL = json.map(repo.output)
+            let junitURL = junit.map(repo.output)
+            let jsonURL = json.map(repo.output)
             try repo.enter()
             let resolvedPaths = paths.map { repo.input($0).path }
             var (scenarios, invalid) = ScenarioFiles.load(files, quiet: worker)
@@ -130,12 +141,14 @@ extension MarmotConform {
             let (applying, notApplicable) = ConformanceRunner.applicable(scenarios, to: options.profile)
             // As with a filter that selects none: a selection with nothing to run never "passes".
             if applying.isEmpty, !notApplicable.isEmpty, invalid == 0 {
-                throw usageError("no selected scenario applies to profile \(options.profile) "
-                    + "(\(notApplicable.count) apply to other profiles only; docs/profiles.md)")
+                throw usageError(
+                    "no selected scenario applies to profile \(options.profile) "
+                        + "(\(notApplicable.count) apply to other profiles only; docs/profiles.md)")
             }
             let all = RunUnits.all(scenarioCount: applying.count, seeds: seedList)
             return Plan(
-                repo: repo, seeds: seedList, scenarios: applying, notApplicable: notApplicable, invalid: invalid, ledgerURL: ledgerURL, engines: try options.engineContext(repo),
+                repo: repo, seeds: seedList, scenarios: applying, notApplicable: notApplicable, invalid: invalid, ledgerURL: ledgerURL,
+                engines: try options.engineContext(repo),
                 capsuleURL: capsuleURL, junit: junitURL, json: jsonURL, resolvedPaths: resolvedPaths,
                 units: shard.map { $0.select(all) } ?? all, allUnits: all.count)
         }
@@ -188,7 +201,8 @@ extension MarmotConform {
 
         func finish(_ plan: Plan, runs: [ScenarioRun], progress: RunProgress, request: RunRequest) throws {
             let part = shard.map { ShardRecord(index: $0.index, count: $0.count, units: plan.allUnits) }
-            var context = JSONReport.Context(profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger, shard: part)
+            var context = JSONReport.Context(
+                profile: request.profile, engineVersions: request.engineVersions, ledger: request.ledger, shard: part)
             context.notApplicable = plan.notApplicable
             try Reports.write(progress.timed, junit: plan.junit, json: plan.json, context: context)
             for skipped in plan.notApplicable { Console.line(skipped.line(under: request.profile)) }
@@ -238,7 +252,8 @@ extension MarmotConform {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")
             }
             return Loaded(
-                repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, engines: try options.engineContext(repo), scenario: scenario)
+                repo: repo, ledgerURL: ledgerURL, recorded: recorded, engine: engine, engines: try options.engineContext(repo),
+                scenario: scenario)
         }
 
         func request(_ loaded: Loaded, versions: [String: String]) throws -> RunRequest {
@@ -299,4 +314,3 @@ enum Today {
     /// The UTC date, for ledger expiry (the CLI is where the wall clock may be read).
     static var string: String { RunPlan.day(Date()) }
 }
-

@@ -19,7 +19,9 @@ extension MarmotConform.Run {
     func runMatrix(_ plan: Plan) async throws {
         let session = try await EngineSession.start(for: matrixEngines, context: plan.engines, driverTimeout: options.driverTimeout)
         let (columns, report) = matrixPlan(plan, session: session)
-        Console.line("marmot-conform: interop matrix, \(plan.scenarios.count) scenario(s), \(columns.count) run(s) on \(matrixEngines.map(\.rawValue).joined(separator: ", "))")
+        Console.line(
+            "marmot-conform: interop matrix, \(plan.scenarios.count) scenario(s), \(columns.count) run(s) on \(matrixEngines.map(\.rawValue).joined(separator: ", "))"
+        )
         let runner = ConformanceRunner(executor: executor(session))
         let progress = RunProgress(total: columns.count * plan.seeds.count)
         var cells: [(MatrixColumn, [ScenarioRun])] = []
@@ -40,9 +42,10 @@ extension MarmotConform.Run {
             let (assignments, coverage) = InteropMatrix.assignments(members: free.count, engines: matrixEngines)
             report.rows.append(.init(scenario: scenario.name, file: scenario.file, members: free, coverage: coverage, cells: []))
             for assignment in assignments {
-                columns.append(MatrixColumn(
-                    scenario: scenario, text: text, assignment: assignment,
-                    selection: Self.selection(for: assignment, scenario: scenario, session: session)))
+                columns.append(
+                    MatrixColumn(
+                        scenario: scenario, text: text, assignment: assignment,
+                        selection: Self.selection(for: assignment, scenario: scenario, session: session)))
             }
         }
         return (columns, report)

@@ -40,8 +40,10 @@ public struct ConformanceKit: Sendable {
     public var capsules: URL
     let factory: EngineFactory
 
-    public init(root: URL, engine: String, version: String, profile: String = "legacy", deterministic: Bool = true,
-                factory: @escaping EngineFactory) {
+    public init(
+        root: URL, engine: String, version: String, profile: String = "legacy", deterministic: Bool = true,
+        factory: @escaping EngineFactory
+    ) {
         self.root = root
         self.engine = engine
         self.version = version
@@ -65,7 +67,9 @@ public struct ConformanceKit: Sendable {
     /// Everything a run needs before any engine starts (synchronous: Swift 6.3.1 crashed splitting
     /// long async functions in release builds).
     func prepare(_ paths: [String], seeds: [UInt64]) throws(KitError) -> ([(Scenario, text: String)], RunRequest) {
-        guard engine != EngineSelection.mixedWord, !engine.isEmpty else { throw KitError(.badOption, "engine name '\(engine)' is reserved") }
+        guard engine != EngineSelection.mixedWord, !engine.isEmpty else {
+            throw KitError(.badOption, "engine name '\(engine)' is reserved")
+        }
         guard let claimed = MarmotProfile(named: profile) else {
             throw KitError(.badOption, "unknown profile '\(profile)' (\(MarmotProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -82,9 +86,12 @@ public struct ConformanceKit: Sendable {
 
     func engineSet() -> EngineSet {
         let factory = self.factory
-        return EngineSet([engine: EngineSet.Entry(factory: { context in
-            try await factory(KitMember(context))
-        }, deterministic: deterministic)])
+        return EngineSet([
+            engine: EngineSet.Entry(
+                factory: { context in
+                    try await factory(KitMember(context))
+                }, deterministic: deterministic)
+        ])
     }
 }
 

@@ -52,7 +52,9 @@ public struct KitResult: Sendable, Hashable, CustomStringConvertible {
         file = run.file
         seed = run.seed
         verdict = KitVerdict(run.verdict)
-        checks = run.checks.map { KitCheck(name: $0.check, clause: "\($0.clause.spec) \($0.clause.section)", verdict: KitVerdict($0.verdict), detail: $0.detail) }
+        checks = run.checks.map {
+            KitCheck(name: $0.check, clause: "\($0.clause.spec) \($0.clause.section)", verdict: KitVerdict($0.verdict), detail: $0.detail)
+        }
         notRun = run.notRun
         fingerprint = run.fingerprint
         capsule = run.capsule

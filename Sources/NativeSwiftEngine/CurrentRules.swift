@@ -1,7 +1,7 @@
 import EngineInterface
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // The current profile's group rules, as the judge MLS consults before it accepts a Welcome, a

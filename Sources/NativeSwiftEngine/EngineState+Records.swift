@@ -54,8 +54,8 @@
 //     PublicKey group_admins<V>; String group_relays<V>; PublicKey welcomer; uint32 member_count;
 // } PendingWelcomeState;
 import EngineInterface
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import TLSCodec
 
@@ -149,7 +149,8 @@ extension RollbackPoint {
             RivalBranch(mls: try Group(state: &r), createdAt: try r.readUInt64(), eventID: try r.readEventID())
         }
         if let rival, rival.mls.groupID != mls.groupID {
-            throw TLSCodecError(.inconsistentState, "a rollback point of group \(mls.groupID) keeps a competitor of group \(rival.mls.groupID)")
+            throw TLSCodecError(
+                .inconsistentState, "a rollback point of group \(mls.groupID) keeps a competitor of group \(rival.mls.groupID)")
         }
     }
 }

@@ -1,7 +1,7 @@
-import HexEncoding
 import EngineInterface
-import Marmot
+import HexEncoding
 import MLS
+import Marmot
 import Nostr
 
 /// One member's stored state of a group.

@@ -1,7 +1,7 @@
 import EngineInterface
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // The current profile's side of the operations that make something (docs/native-engine.md,
@@ -192,9 +192,10 @@ extension NativeSwiftEngine {
         let now = clock()
         var rumors: [UnsignedEvent] = []
         for event in keyPackageEvents {
-            rumors.append(try marmotStep { () throws(MarmotError) in
-                try CurrentWelcomeRumor.make(welcome: welcome, inviter: inviter, createdAt: now, keyPackageEvent: event, relays: relays)
-            })
+            rumors.append(
+                try marmotStep { () throws(MarmotError) in
+                    try CurrentWelcomeRumor.make(welcome: welcome, inviter: inviter, createdAt: now, keyPackageEvent: event, relays: relays)
+                })
         }
         return rumors
     }

@@ -1,7 +1,7 @@
 import EngineInterface
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // Receiving in the current profile: proposals and commits are judged by the current rules

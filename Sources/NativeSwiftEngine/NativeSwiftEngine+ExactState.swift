@@ -14,7 +14,8 @@ extension NativeSwiftEngine {
     /// (SHA-256 of the serialized tree) so that mixed groups compare it across engines.
     static func exactState(of mls: Group) throws(EngineError) -> ExactGroupState {
         let suite = mls.suite
-        let tree: [UInt8], context: [UInt8]
+        let tree: [UInt8]
+        let context: [UInt8]
         do {
             tree = try mls.tree.wire.tlsSerialized()
             context = try mls.context.tlsSerialized()

@@ -1,7 +1,7 @@
 import EngineInterface
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 extension NativeSwiftEngine {
@@ -216,11 +216,12 @@ extension NativeSwiftEngine {
         let now = clock()
         var rumors: [UnsignedEvent] = []
         for invitee in invitees {
-            rumors.append(try marmotStep { () throws(MarmotError) in
-                try WelcomeRumor.make(
-                    welcome: welcome, committer: committer, createdAt: now, relays: relays,
-                    keyPackageEvent: invitee.event.id, client: Self.clientTag)
-            })
+            rumors.append(
+                try marmotStep { () throws(MarmotError) in
+                    try WelcomeRumor.make(
+                        welcome: welcome, committer: committer, createdAt: now, relays: relays,
+                        keyPackageEvent: invitee.event.id, client: Self.clientTag)
+                })
         }
         return rumors
     }
@@ -230,5 +231,4 @@ extension NativeSwiftEngine {
     func seal(_ message: MLSMessage, in record: GroupRecord, createdAt: UInt64? = nil) throws(EngineError) -> Event {
         try seal(bytes: try marmotStep { () throws(MarmotError) in try tlsEncoded(message) }, in: record, createdAt: createdAt)
     }
-
 }

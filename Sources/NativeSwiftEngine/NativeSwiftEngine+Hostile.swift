@@ -1,6 +1,6 @@
 import EngineInterface
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // The hostile member (issue 14; docs/hostile-members.md): our engine, asked through
@@ -11,7 +11,10 @@ import Nostr
 extension NativeSwiftEngine: HostileEngine {
     package func forge(_ request: ForgeRequest) async throws(EngineError) -> ForgedTraffic {
         try persisting { () throws(EngineError) in
-            guard let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: { groups[$0]?.data.nostrGroupIDHex == request.nostrGroupID }),
+            guard
+                let id = groups.keys.sorted(by: { $0.hex < $1.hex }).first(where: {
+                    groups[$0]?.data.nostrGroupIDHex == request.nostrGroupID
+                }),
                 var record = groups[id]
             else { throw EngineError(.unknownGroup, "no group with h \(request.nostrGroupID)") }
             let now = clock()

@@ -1,7 +1,7 @@
 import EngineInterface
 import ErrorCodes
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import TLSCodec
 

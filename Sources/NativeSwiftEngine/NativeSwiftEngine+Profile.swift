@@ -1,6 +1,6 @@
 import EngineInterface
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // What differs between the two profiles at the kind-445 seam (docs/native-engine.md, "Current profile").

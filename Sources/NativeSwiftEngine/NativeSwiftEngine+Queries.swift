@@ -16,5 +16,7 @@ extension NativeSwiftEngine {
 
     package func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 { try record(group).mls.epoch }
 
-    package func messages(in group: MLSGroupID) async throws(EngineError) -> [EngineInterface.ReceivedMessage] { try record(group).messages }
+    package func messages(in group: MLSGroupID) async throws(EngineError) -> [EngineInterface.ReceivedMessage] {
+        try record(group).messages
+    }
 }

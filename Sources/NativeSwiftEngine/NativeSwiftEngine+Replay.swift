@@ -1,6 +1,6 @@
 import EngineInterface
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // Test seams for replaying another engine's captured bytes (Tests/NativeSwiftEngineTests/MDK011Vectors.swift):

@@ -1,6 +1,6 @@
 import EngineInterface
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 // A commit MIP-03 ranks first wins its epoch only while nobody has built on the competitor
@@ -43,7 +43,8 @@ extension NativeSwiftEngine {
             point.mls.epoch == epoch
         else { return }
         let committer = committerAccount(of: message, at: point.mls)
-        if let kept = point.rival, !ranksFirst((event.createdAt, event.id, committer), over: (kept.createdAt, kept.eventID, kept.committer)) {
+        if let kept = point.rival, !ranksFirst((event.createdAt, event.id, committer), over: (kept.createdAt, kept.eventID, kept.committer))
+        {
             return
         }
         var branch = record

@@ -1,7 +1,7 @@
 import EngineInterface
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 extension NativeSwiftEngine {

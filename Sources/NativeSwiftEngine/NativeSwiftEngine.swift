@@ -1,7 +1,7 @@
 import EngineInterface
 import ErrorCodes
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 /// The marmot-conform Marmot engine: MIP-00…03 on our own MLS, one instance per simulated member.
@@ -133,16 +133,15 @@ extension EngineError {
     init(_ error: MarmotError) {
         let name = error.code.name
         let code: EngineError.Code =
-            if name.hasPrefix("keyPackage.") { .invalidKeyPackage }
-            else if name.hasPrefix("welcome.") { .invalidWelcome }
-            else if name.hasPrefix("encoding.") { .invalidEncoding }
-            else if error.code == .noAdminRemains { .lastAdmin }
-            else if error.code == .invalidImage { .invalidImage }
-            else if error.code == .imageHashMismatch { .imageHashMismatch }
-            else if error.code == .imageUndecryptable { .imageUndecryptable }
-            else if error.code == .commitFromNonAdmin { .commitFromNonAdmin }
-            else if error.code == .profileMismatch { .profileMismatch }
-            else { .engineError }
+            if name.hasPrefix("keyPackage.") { .invalidKeyPackage } else if name.hasPrefix("welcome.") {
+                .invalidWelcome
+            } else if name.hasPrefix("encoding.") { .invalidEncoding } else if error.code == .noAdminRemains {
+                .lastAdmin
+            } else if error.code == .invalidImage { .invalidImage } else if error.code == .imageHashMismatch {
+                .imageHashMismatch
+            } else if error.code == .imageUndecryptable { .imageUndecryptable } else if error.code == .commitFromNonAdmin {
+                .commitFromNonAdmin
+            } else if error.code == .profileMismatch { .profileMismatch } else { .engineError }
         self.init(code, error.description)
     }
 

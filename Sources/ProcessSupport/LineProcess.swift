@@ -1,3 +1,5 @@
+import Subprocess
+
 // The one way the project runs a long-lived child spoken to in lines: what is yielded to `input`
 // is written to its stdin, its stdout and stderr are handed over line by line as they come, and the
 // call returns when it has exited. DriverProcess (the engine client), RawDriver (the protocol
@@ -9,7 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Subprocess
 
 package enum LineProcess {
     /// What the caller does with the child's life: each is awaited in order for one stream, so lines

@@ -1,3 +1,5 @@
+import Synchronization
+
 // The child processes this process started and that still run, so that an interrupted runner can
 // take them down with it. Every child the project starts goes through this target (swift-subprocess's
 // only importer), so this is the one place that knows them.
@@ -6,7 +8,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Every driver process this process started and that has not exited, so that the runner can take
 /// them down with it when it is interrupted (drivers also exit on their own when their parent dies).

@@ -3,6 +3,7 @@ import EngineInterface
 import FoundationEssentials
 import GroupCore
 import Nostr
+import Synchronization
 
 /// A member that starts again at `time`.
 struct PendingStart: Sendable {
@@ -39,10 +40,13 @@ final class StorageRoot: Sendable {
 
 private final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
-
-import Synchronization
 
 // A restart: the member's app stops and starts again from what it persisted. While it is down its
 // connections are closed (RelayNetwork+Restarts.swift), its timers are gone, and nothing reaches it;

@@ -62,9 +62,11 @@ package final class World {
     package internal(set) var restartFailures: [String] = []
 
     package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
-        self.init(configuration: configuration, makeEngine: { context in
-            try await engineFactory(context.label, context.storageKey)
-        })
+        self.init(
+            configuration: configuration,
+            makeEngine: { context in
+                try await engineFactory(context.label, context.storageKey)
+            })
     }
 
     package init(configuration: WorldConfiguration, makeEngine engineFactory: @escaping ContextualEngineFactory) {
@@ -160,8 +162,9 @@ package final class World {
             guard let member = members[label] else { continue }
             let current = await member.core.state()
             if member.host.view != current {
-                violations.append("\(label): the host shows rev \(member.host.view.rev), the core is at rev \(current.rev)"
-                    + (member.host.view.rev == current.rev ? " with another state" : ""))
+                violations.append(
+                    "\(label): the host shows rev \(member.host.view.rev), the core is at rev \(current.rev)"
+                        + (member.host.view.rev == current.rev ? " with another state" : ""))
             }
             if !member.host.regressions.isEmpty {
                 violations.append("\(label): the host's view went back (\(member.host.regressions.prefix(3).joined(separator: ", ")))")

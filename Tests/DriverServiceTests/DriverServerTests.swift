@@ -1,19 +1,23 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DeterministicScheduler
-@testable import DriverService
 import EngineInterface
 import NativeSwiftEngine
 import Nostr
 import Testing
+
+@testable import DriverService
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The driver side of the protocol in process: our engine behind `DriverServer`, on the world of
 /// each request (docs/driver-protocol.md, "Determinism").
 @Suite struct DriverServerTests {
     static func server() async throws -> DriverServer {
         let identity = try await NativeSwiftEngine(generator: SeededGenerator(seed: 0), clock: { 0 }).capabilities()
-        return DriverServer(identity: identity, clientTag: "test") { world in NativeSwiftEngine(generator: world.generator, clock: world.clock) }
+        return DriverServer(identity: identity, clientTag: "test") { world in
+            NativeSwiftEngine(generator: world.generator, clock: world.clock)
+        }
     }
 
     static let key = String(repeating: "07", count: 32)
@@ -23,9 +27,12 @@ import Testing
 
     static func keyPackage(_ server: DriverServer, seed: String, time: Int = 1_700_000_000) async throws -> [String: JSONValue] {
         let world = #"{"unix_time":\#(time),"seed":"\#(seed)"}"#
-        _ = await server.respond(to: line(#"{"id":1,"method":"create_instance","params":{"instance":"a","encryption_key":"\#(key)"},"world":\#(world)}"#))
-        let reply = await server.respond(to: line(
-            #"{"id":2,"method":"create_key_package","params":{"instance":"a","public_key":"\#(pubkey)","relays":["wss://r.test"]},"world":\#(world)}"#))
+        _ = await server.respond(
+            to: line(#"{"id":1,"method":"create_instance","params":{"instance":"a","encryption_key":"\#(key)"},"world":\#(world)}"#))
+        let reply = await server.respond(
+            to: line(
+                #"{"id":2,"method":"create_key_package","params":{"instance":"a","public_key":"\#(pubkey)","relays":["wss://r.test"]},"world":\#(world)}"#
+            ))
         return try #require(try JSONValue(parsing: reply).object?["result"]?.object, "\(reply)")
     }
 
@@ -59,27 +66,37 @@ import Testing
     /// come back empty.
     @Test func directoryInstancesReopenTheirStateOrAreRefused() async throws {
         let directory = "/tmp/driver-server-test-\(getpid())"
-        defer { _ = unlink(directory + "/swift-engine.state"); _ = rmdir(directory) }
+        defer {
+            _ = unlink(directory + "/swift-engine.state")
+            _ = rmdir(directory)
+        }
         _ = mkdir(directory, 0o700)
         let identity = try await NativeSwiftEngine(generator: SeededGenerator(seed: 0), clock: { 0 }).capabilities()
-        let server = DriverServer(identity: identity, clientTag: "test", factory: { world in
-            NativeSwiftEngine(generator: world.generator, clock: world.clock)
-        }, reopen: { world, directory throws(EngineError) in
-            try NativeSwiftEngine(generator: world.generator, clock: world.clock, stateFile: directory + "/swift-engine.state")
-        })
+        let server = DriverServer(
+            identity: identity, clientTag: "test",
+            factory: { world in
+                NativeSwiftEngine(generator: world.generator, clock: world.clock)
+            },
+            reopen: { world, directory throws(EngineError) in
+                try NativeSwiftEngine(generator: world.generator, clock: world.clock, stateFile: directory + "/swift-engine.state")
+            })
         let world = #"{"unix_time":1700000000,"seed":"\#(String(repeating: "ab", count: 32))"}"#
         func create(_ name: String) async -> String {
-            await server.respond(to: Self.line(
-                #"{"id":1,"method":"create_instance","params":{"instance":"\#(name)","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#))
+            await server.respond(
+                to: Self.line(
+                    #"{"id":1,"method":"create_instance","params":{"instance":"\#(name)","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#
+                ))
         }
         #expect(await create("a").contains(#""result""#))
         let group = #""creator":"\#(Self.pubkey)","name":"g","description":"","admins":["\#(Self.pubkey)"],"relays":["wss://r.test"]"#
-        let made = await server.respond(to: Self.line(
-            #"{"id":2,"method":"create_group","params":{"instance":"a",\#(group),"key_package_events":[]},"world":\#(world)}"#))
+        let made = await server.respond(
+            to: Self.line(
+                #"{"id":2,"method":"create_group","params":{"instance":"a",\#(group),"key_package_events":[]},"world":\#(world)}"#))
         let closed = await server.respond(to: Self.line(#"{"id":3,"method":"close_instance","params":{"instance":"a"},"world":\#(world)}"#))
         #expect(closed.contains(#""result""#), "\(closed)")
         #expect(await create("b").contains(#""result""#))
-        let groups = await server.respond(to: Self.line(#"{"id":4,"method":"groups","params":{"instance":"b"},"world":{"unix_time":1700000000}}"#))
+        let groups = await server.respond(
+            to: Self.line(#"{"id":4,"method":"groups","params":{"instance":"b"},"world":{"unix_time":1700000000}}"#))
         if made.contains(#""result""#) {
             #expect(groups.contains(#""name":"g""#), "\(groups)")
         } else {
@@ -87,8 +104,10 @@ import Testing
         }
 
         let plain = try await Self.server()
-        let refused = await plain.respond(to: Self.line(
-            #"{"id":1,"method":"create_instance","params":{"instance":"a","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#))
+        let refused = await plain.respond(
+            to: Self.line(
+                #"{"id":1,"method":"create_instance","params":{"instance":"a","encryption_key":"\#(Self.key)","directory":"\#(directory)"},"world":\#(world)}"#
+            ))
         #expect(refused.contains(#""code":"bad_request""#), "\(refused)")
     }
 
@@ -109,8 +128,14 @@ import Testing
         close(descriptors[1])
         #expect(written == text.utf8.count)
         var reader = LineReader(fileDescriptor: descriptors[0], maximumLine: 1_000)
-        guard case .oversized? = reader.next() else { Issue.record("the long line was not refused"); return }
-        guard case .line(let next)? = reader.next() else { Issue.record("the next line was lost"); return }
+        guard case .oversized? = reader.next() else {
+            Issue.record("the long line was not refused")
+            return
+        }
+        guard case .line(let next)? = reader.next() else {
+            Issue.record("the next line was lost")
+            return
+        }
         #expect(String(decoding: next, as: UTF8.self) == "{\"id\":1}")
         #expect(reader.next() == nil)
         close(descriptors[0])

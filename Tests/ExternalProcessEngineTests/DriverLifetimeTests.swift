@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ConformanceTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The MDK driver never outlives the process that started it, even when that process dies without
 /// closing the driver's stdin (SIGKILL) and even while the pipe stays open elsewhere.
@@ -13,7 +14,8 @@ struct DriverLifetimeTests {
     static func isRunning(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
+            let close = stat.lastIndex(of: ")")
+        else { return true }
         return !stat[stat.index(after: close)...].hasPrefix(" Z")
     }
 
@@ -30,7 +32,8 @@ struct DriverLifetimeTests {
         let parent = Process()
         parent.executableURL = URL(fileURLWithPath: "/bin/sh")
         parent.arguments = ["-c", script]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         parent.standardInput = input
         parent.standardOutput = output
         try parent.run()
@@ -60,7 +63,9 @@ struct DriverLifetimeTests {
     static func readLine(_ handle: FileHandle) -> String? {
         var bytes: [UInt8] = []
         while true {
-            guard let byte = try? handle.read(upToCount: 1), let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            guard let byte = try? handle.read(upToCount: 1), let first = byte.first else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
             if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(first)
         }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ConformanceTestSupport
 import EngineInterface
 import ExternalProcessEngine
 import ProcessSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The client's handling of drivers that misbehave, using /bin/sh scripts as stand-in drivers.
 ///
@@ -72,7 +73,8 @@ import Testing
     /// A driver that keeps working forever without answering is still bounded by the deadline's limit.
     @Test func spinningDriverHitsTheLimit() async throws {
         let deadline = ProgressDeadline(silence: .seconds(30), limit: .milliseconds(500))
-        let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", "read request; while :; do :; done"], deadline: deadline)
+        let driver = await DriverProcess.launch(
+            executable: "/bin/sh", arguments: ["-c", "read request; while :; do :; done"], deadline: deadline)
         do {
             _ = try await driver.call(.hello)
             Issue.record("a spinning driver answered")

@@ -15,9 +15,10 @@ import Testing
         let source = try read("Sources/DriverProtocol/DriverMethod.swift")
         let pattern = try NSRegularExpression(pattern: #"case\s+`?\w+`?\s*=\s*"([a-z_]+)""#)
         let range = NSRange(source.startIndex..., in: source)
-        return Set(pattern.matches(in: source, range: range).compactMap { match in
-            Range(match.range(at: 1), in: source).map { String(source[$0]) }
-        })
+        return Set(
+            pattern.matches(in: source, range: range).compactMap { match in
+                Range(match.range(at: 1), in: source).map { String(source[$0]) }
+            })
     }
 
     /// Names documented as a method heading: `### \`name\`` (several names may share one heading).

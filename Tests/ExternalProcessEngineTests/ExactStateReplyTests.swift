@@ -6,7 +6,8 @@ import Testing
 @Suite struct ExactStateReplyTests {
     @Test func digestsTheDriverGivesAreKeptAndAbsentOnesAreNil() async throws {
         let digest = String(repeating: "Ab", count: 32)
-        let (driver, engine) = try await StandInDriver.engine(answering: #"{"epoch":3,"ratchet_tree_digest":"\#(digest)","tree_hash":null}"#)
+        let (driver, engine) = try await StandInDriver.engine(
+            answering: #"{"epoch":3,"ratchet_tree_digest":"\#(digest)","tree_hash":null}"#)
         let state = try await engine.exactState(of: MLSGroupID(hex: "00"))
         #expect(state.epoch == 3)
         #expect(state.ratchetTreeDigest == digest.lowercased())

@@ -4,7 +4,8 @@ import Testing
 
 /// Image fields in a driver's replies come from another program: decoded strictly, never trusted.
 @Suite struct GroupImageReplyTests {
-    static let hash = String(repeating: "ab", count: 32), key = String(repeating: "cd", count: 32), nonce = String(repeating: "ef", count: 12)
+    static let hash = String(repeating: "ab", count: 32), key = String(repeating: "cd", count: 32),
+        nonce = String(repeating: "ef", count: 12)
 
     static func group(_ image: String) -> String {
         #"{"group":{"mls_group_id":"00","nostr_group_id":"11","name":"n","description":"","admin_pubkeys":[],"epoch":1,"state":"active"\#(image)}}"#
@@ -12,8 +13,12 @@ import Testing
 
     @Test func aGroupNamesItsImageOnlyWhenTheHashIsThere() async throws {
         for (fields, expected) in [
-            (#","image_hash":"\#(Self.hash)","image_key":"\#(Self.key)","image_nonce":"\#(Self.nonce)""#,
-             GroupImage(hash: [UInt8](repeating: 0xab, count: 32), key: [UInt8](repeating: 0xcd, count: 32), nonce: [UInt8](repeating: 0xef, count: 12))),
+            (
+                #","image_hash":"\#(Self.hash)","image_key":"\#(Self.key)","image_nonce":"\#(Self.nonce)""#,
+                GroupImage(
+                    hash: [UInt8](repeating: 0xab, count: 32), key: [UInt8](repeating: 0xcd, count: 32),
+                    nonce: [UInt8](repeating: 0xef, count: 12))
+            ),
             (#","image_hash":null,"image_key":null,"image_nonce":null"#, nil),
             ("", nil),
         ] {
@@ -26,7 +31,7 @@ import Testing
     @Test(arguments: [
         group(#","image_hash":"\#(hash)","image_key":"\#(key)","image_nonce":"abcd""#),  // short nonce
         group(#","image_hash":"\#(hash)","image_key":null,"image_nonce":"\#(nonce)""#),  // hash without key
-        group(#","image_hash":"zz","image_key":"\#(key)","image_nonce":"\#(nonce)""#),   // not hex
+        group(#","image_hash":"zz","image_key":"\#(key)","image_nonce":"\#(nonce)""#),  // not hex
         group(#","image_hash":7"#),
     ])
     func malformedImageFieldsAreMalformedResponses(_ result: String) async throws {

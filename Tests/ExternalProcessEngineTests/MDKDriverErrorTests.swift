@@ -5,7 +5,10 @@ import Nostr
 import Testing
 
 /// MDK's refusals arrive as typed errors with the codes docs/driver-protocol.md lists.
-@Suite(.enabled(if: MDKDriver.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
+@Suite(
+    .enabled(
+        if: MDKDriver.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
 struct MDKDriverErrorTests {
     @Test func refusalsCarryProtocolCodes() async throws {
         let driver = try await MDKDriver.launch()
@@ -31,9 +34,10 @@ struct MDKDriverErrorTests {
         let protected = try await bob.engine.createKeyPackage(for: bob.pubkey, relays: Bench.relays, protected: true)
         #expect(protected.tags.contains(["-"]))
 
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "Errors",
-            relays: Bench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "Errors",
+                relays: Bench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         await #expect(throws: EngineError(.adminCannotLeave, "")) { _ = try await alice.engine.leaveGroup(group) }
         await #expect(throws: EngineError(.lastAdmin, "")) { _ = try await alice.engine.selfDemote(in: group) }

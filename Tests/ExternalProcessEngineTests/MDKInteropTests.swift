@@ -7,7 +7,10 @@ import Testing
 
 /// MDK 0.8.0 members driven through the Swift engine interface, end to end: our Nostr code signs the
 /// key packages and carries the welcomes; MDK does the MLS.
-@Suite(.enabled(if: MDKDriver.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
+@Suite(
+    .enabled(
+        if: MDKDriver.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the MDK interop tests"))
 struct MDKInteropTests {
     @Test func driverIdentifiesMDK080() async throws {
         let driver = try await MDKDriver.launch()
@@ -31,10 +34,11 @@ struct MDKInteropTests {
         // Two members: alice creates the group with bob's key package.
         let bobKeyPackage = try await bench.keyPackage(of: bob)
         try await alice.engine.validateKeyPackage(bobKeyPackage)
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Interop", description: "MDK through Swift",
-            relays: Bench.relays, admins: [alice.pubkey]
-        ))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Interop", description: "MDK through Swift",
+                relays: Bench.relays, admins: [alice.pubkey]
+            ))
         let group = created.group.mlsGroupID
         try #require(created.welcomeRumors.count == 1)
         #expect(created.welcomeRumors[0].tags.contains(["e", bobKeyPackage.id.hex]))
@@ -125,13 +129,16 @@ struct MDKInteropTests {
     private func rejectsNonAdminCommit(_ bench: inout Bench, alice: Member, bob: Member, carol: Member, dave: Member)
         async throws
     {
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [], name: "Second", relays: Bench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [], name: "Second", relays: Bench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         #expect(created.welcomeRumors.isEmpty)
-        let add = try await alice.engine.addMembers(to: group, keyPackages: [
-            try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave),
-        ])
+        let add = try await alice.engine.addMembers(
+            to: group,
+            keyPackages: [
+                try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave),
+            ])
         try await alice.engine.mergePendingCommit(in: group)
         for (invitee, rumor) in zip([bob, carol, dave], add.welcomeRumors) {
             _ = try await bench.join(invitee, rumor: rumor, from: alice, groupName: "Second")

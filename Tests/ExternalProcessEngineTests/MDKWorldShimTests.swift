@@ -36,7 +36,8 @@ struct MDKWorldShimTests {
         var bench = Bench(driver: driver, seed: 0x5EED)
         func member(_ name: String, keys: inout TestGenerator) async throws -> Member {
             let keypair = Keypair.generate(using: &keys)
-            let world = WorldFeed(clock: clock.reader, generator: TestGenerator(seed: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })))
+            let world = WorldFeed(
+                clock: clock.reader, generator: TestGenerator(seed: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })))
             let engine = try await driver.makeEngine(instance: prefix + name, encryptionKey: keys.bytes(32), world: world)
             return Member(name: name, keypair: keypair, engine: engine)
         }
@@ -63,8 +64,10 @@ struct MDKWorldShimTests {
         }
         try await disturb()
         clock.advance(3)
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: keyPackages, name: "Shim", description: "", relays: Bench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: keyPackages, name: "Shim", description: "", relays: Bench.relays, admins: [alice.pubkey]
+            ))
         let group = created.group.mlsGroupID
         transcript.note("group", group.hex)
         for rumor in created.welcomeRumors {
@@ -119,8 +122,11 @@ struct MDKWorldShimTests {
         var keys = TestGenerator(seed: 3)
         for seed in [UInt64(1), 2] {
             let engine = try await driver.makeEngine(
-                instance: "m\(seed)", encryptionKey: [UInt8](repeating: 1, count: 32), world: WorldFeed(clock: clock.reader, generator: TestGenerator(seed: seed)))
-            contents.append(try await engine.createKeyPackage(for: Keypair.generate(using: &keys).publicKey, relays: Bench.relays, protected: false).content)
+                instance: "m\(seed)", encryptionKey: [UInt8](repeating: 1, count: 32),
+                world: WorldFeed(clock: clock.reader, generator: TestGenerator(seed: seed)))
+            contents.append(
+                try await engine.createKeyPackage(for: Keypair.generate(using: &keys).publicKey, relays: Bench.relays, protected: false)
+                    .content)
         }
         #expect(contents[0] != contents[1])
         await driver.shutdown()

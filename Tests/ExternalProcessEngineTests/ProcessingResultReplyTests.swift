@@ -24,8 +24,10 @@ private let competitorHex = String(repeating: "0b", count: 32)
         let (driver, engine) = try await StandInDriver.engine(
             answering: #"{"type":"commit","mls_group_id":"00","replaced":"\#(replacedHex)","competitor":"\#(competitorHex)"}"#)
         let result = try await engine.processMessage(try Self.event())
-        #expect(result == .rivalCommit(
-            MLSGroupID(hex: "00"), replaced: try EventID(hex: replacedHex), competitor: try EventID(hex: competitorHex)))
+        #expect(
+            result
+                == .rivalCommit(
+                    MLSGroupID(hex: "00"), replaced: try EventID(hex: replacedHex), competitor: try EventID(hex: competitorHex)))
         await driver.shutdown()
     }
 

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The catch-up book on its own: stored events wait for their EOSE and come out oldest first,
 /// welcomes refused are kept only while a resubscription catches up, kept events are bounded
@@ -22,8 +23,10 @@ import Testing
 
     @Test func storedEventsWaitForTheirEOSEAndComeOutOldestFirst() throws {
         var book = CatchUpBook()
-        let newest = try Self.event("n", at: 30), oldest = try Self.event("o", at: 10)
-        let tieA = try Self.event("t1", at: 20), tieB = try Self.event("t2", at: 20)
+        let newest = try Self.event("n", at: 30)
+        let oldest = try Self.event("o", at: 10)
+        let tieA = try Self.event("t1", at: 20)
+        let tieB = try Self.event("t2", at: 20)
         // (Results are taken out of `#expect`, whose expansion cannot call a mutating method.)
         let early = book.buffer(newest, for: Self.key)
         #expect(!early, "no catch-up under way: handled at once")

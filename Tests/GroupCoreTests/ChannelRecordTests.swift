@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The channel bookkeeping on its own: profiles read from untrusted group descriptions, the link
 /// that exists only once a relay is active, and the "N/M relays connected" summary.
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func linkExistsOnceARelayIsActiveAndSummaryCountsServingRelays() {
-        let owner = Self.key(81), relays = [Self.key(82), Self.key(83), Self.key(84)]
+        let owner = Self.key(81)
+        let relays = [Self.key(82), Self.key(83), Self.key(84)]
         var record = ChannelRecord(
             channelID: "cd", name: "News", description: "", welcomeMessage: "", role: .owner, owners: [owner], relays: relays)
         for relay in relays { record.setStatus(.invited, of: relay) }

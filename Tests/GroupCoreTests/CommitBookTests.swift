@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The commit book on its own: one commit in flight per chat, each relay's answer counted once,
 /// the settle window's replacements, changes put off for one second after a new epoch, leave
@@ -97,10 +98,12 @@ import Testing
 
     @Test func aCommitIsReplacedOnlyWhereTheEpochDidNotMovePastIt() throws {
         var book = CommitBook()
-        let ours = try Self.commit("five", in: "c"), elsewhere = try Self.commit("six", in: "d")
+        let ours = try Self.commit("five", in: "c")
+        let elsewhere = try Self.commit("six", in: "d")
         book.startSettling(SettlingCommit(commit: ours, epoch: 5, timer: TimerToken(1)))
         book.startSettling(SettlingCommit(commit: elsewhere, epoch: 5, timer: TimerToken(2)))
-        let winner = try Self.event("winner"), later = try Self.event("later")
+        let winner = try Self.event("winner")
+        let later = try Self.event("later")
         #expect(book.markReplaced(in: "c", epochNow: 6, by: winner).isEmpty, "a commit on top of ours does not replace it")
         #expect(book.markReplaced(in: "c", epochNow: 5, by: winner).map(\.id) == [ours.eventID])
         #expect(book.settling[ours.eventID]?.replacedBy?.id == winner.id)
@@ -150,7 +153,9 @@ import Testing
 
     @Test func queuedInviteesWaitForTheCommitInFlight() throws {
         var book = CommitBook()
-        let first = try Self.event("kp1"), second = try Self.event("kp2"), third = try Self.event("kp3")
+        let first = try Self.event("kp1")
+        let second = try Self.event("kp2")
+        let third = try Self.event("kp3")
         #expect(book.queueInvitations([first, second], in: "c") == 2)
         #expect(book.queueInvitations([third], in: "c") == 3)
         book.begin(try Self.commit("nine", in: "c"))

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// Role-table control messages are untrusted input: every malformed one is a typed error.
 @Suite struct ControlMessageTests {
@@ -16,7 +17,10 @@ import Testing
         ControlMessage(.block(target), at: 8),
         ControlMessage(.unblock(target), at: 9),
         ControlMessage(.snapshot(roles: [target: .owner], blocked: [target], link: nil), at: 10),
-        ControlMessage(.snapshot(roles: [:], blocked: [], link: GroupLinkState(token: String(repeating: "0f", count: 16), role: .observer, approval: true, admin: target)), at: 11),
+        ControlMessage(
+            .snapshot(
+                roles: [:], blocked: [],
+                link: GroupLinkState(token: String(repeating: "0f", count: 16), role: .observer, approval: true, admin: target)), at: 11),
         ControlMessage(.link(token: String(repeating: "0f", count: 16), role: .member, approval: false), at: 12),
         ControlMessage(.joinDecided(requester: target, accepted: true), at: 13),
         ControlMessage(.deleteGroup(keepHistory: false), at: 14),
@@ -43,11 +47,14 @@ import Testing
         let text = ControlMessage(.preferences(GroupPreferences()), at: 16).json()
         #expect(!text.contains("voice-messages") && !text.contains("files") && !text.contains("direct-messages"))
         #expect(ControlMessage(.preferences(Self.mediaOff), at: 16).json().contains(#""voice-messages":false"#))
-        let old = #"{"v":1,"type":"preferences","at":1,"seq":0,"preferences":{"reactions":true,"full-deletion":true,"disappear-after":0,"history-for-new-members":true,"welcome":""}}"#
+        let old =
+            #"{"v":1,"type":"preferences","at":1,"seq":0,"preferences":{"reactions":true,"full-deletion":true,"disappear-after":0,"history-for-new-members":true,"welcome":""}}"#
         #expect(try ControlMessage(json: old) == ControlMessage(.preferences(GroupPreferences()), at: 1))
         // The trace writes every switch, on or off (docs/trace-vocabulary.md).
-        #expect(GroupPreferences().traceText
-            == #"{reactions=true full-deletion=true disappear-after=0 history-for-new-members=true welcome="" voice-messages=true files=true direct-messages=true}"#)
+        #expect(
+            GroupPreferences().traceText
+                == #"{reactions=true full-deletion=true disappear-after=0 history-for-new-members=true welcome="" voice-messages=true files=true direct-messages=true}"#
+        )
     }
 
     @Test(arguments: samples + [ControlMessage(.joined, at: 17, seq: 3)]) func roundTrips(_ message: ControlMessage) throws {
@@ -68,7 +75,8 @@ import Testing
         let bad = [
             "", "[]", "{}", #"{"v":2,"type":"block","at":1,"target":"00"}"#, #"{"v":1,"type":"block","at":-1}"#,
             #"{"v":1,"type":"set-role","at":1,"target":"\#(Self.target.hex)","role":"king"}"#,
-            #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1,"seq":0}"#, #"{"v":1,"type":"joined","at":1}"#,
+            #"{"v":1,"type":"delete","at":1,"message":"short"}"#, #"{"v":1,"type":"launch","at":1,"seq":0}"#,
+            #"{"v":1,"type":"joined","at":1}"#,
             #"{"v":1,"type":"snapshot","at":1,"roles":{"zz":"owner"},"blocked":[]}"#,
             #"{"v":1,"type":"set-roles","at":1,"seq":0,"roles":{}}"#,
             #"{"v":1,"type":"set-roles","at":1,"seq":0,"roles":{"\#(Self.target.hex)":"king"}}"#,

@@ -36,18 +36,21 @@ import Testing
         await harness.handle(.start)
         await harness.handle(.action(.sendMessage(chatID: unknown, text: "nowhere")))
         await harness.handle(.action(.openChat(chatID: unknown)))
-        await harness.handle(.action(.createGroup(
-            peers: [harness.keypair.publicKey], name: "me alone", description: "", onPartialFailure: .proceed)))
+        await harness.handle(
+            .action(
+                .createGroup(
+                    peers: [harness.keypair.publicKey], name: "me alone", description: "", onPartialFailure: .proceed)))
         await harness.handle(.action(.createGroup(peers: [], name: "nobody", description: "", onPartialFailure: .proceed)))
         // Paging, describing, moving and self-updating name a chat that must exist (and be open).
         await harness.handle(.action(.loadOlderMessages(chatID: unknown)))
         await harness.handle(.action(.updateDescription(chatID: unknown, description: "d")))
         await harness.handle(.action(.updateRelays(chatID: unknown, relays: ["wss://r"])))
         await harness.handle(.action(.selfUpdate(chatID: unknown)))
-        #expect(await harness.state().errors.map(\.code) == [
-            .notStarted, .unknownChat, .unknownChat, .invalidAction, .invalidAction,
-            .invalidAction, .unknownChat, .unknownChat, .unknownChat,
-        ])
+        #expect(
+            await harness.state().errors.map(\.code) == [
+                .notStarted, .unknownChat, .unknownChat, .invalidAction, .invalidAction,
+                .invalidAction, .unknownChat, .unknownChat, .unknownChat,
+            ])
         // The engine's refusal of our own key package is reported with the engine's code.
         var publishing = CoreHarness(seed: 12, publishesKeyPackage: true)
         await publishing.handle(.start)
@@ -104,7 +107,8 @@ import Testing
         var generator = TestGenerator(seed: seed)
         for frame in valid {
             let bytes = Array(frame.utf8)
-            let hostile = Mutations.properPrefixes(of: bytes).map(Array.init)
+            let hostile =
+                Mutations.properPrefixes(of: bytes).map(Array.init)
                 + Mutations.mutants(of: bytes, count: 40, using: &generator)
             for input in hostile {
                 await harness.handle(.relayFrame(url: url, frame: String(decoding: input, as: UTF8.self)))

@@ -8,8 +8,10 @@ import Testing
     @Test func setImageNamesAChatThatMustExist() async throws {
         var harness = CoreHarness(seed: 31)
         await harness.handle(.start)
-        let effects = await harness.handle(.action(.setImage(
-            chatID: String(repeating: "0", count: 64), image: ImageFile(bytes: [0x89, 0x50], mimeType: "image/png"))))
+        let effects = await harness.handle(
+            .action(
+                .setImage(
+                    chatID: String(repeating: "0", count: 64), image: ImageFile(bytes: [0x89, 0x50], mimeType: "image/png"))))
         #expect(await harness.state().errors.map(\.code) == [.unknownChat])
         // Refused before the engine is asked: nothing is uploaded.
         #expect(!effects.contains { if case .uploadBlob = $0 { true } else { false } })

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// History packets are untrusted input: a malformed one, or one whose entry was altered, is refused
 /// whole with a typed reason, and mutated bytes never trap.

@@ -16,8 +16,10 @@ import Testing
         ).signed(with: peers[5], using: &harness.generator)
         await harness.frame(.event(subscription: "dir", event: relayList), from: CoreHarness.discovery)
 
-        await harness.handle(.action(.createGroup(
-            peers: peers.map(\.publicKey), name: "x", description: "", onPartialFailure: .proceed)))
+        await harness.handle(
+            .action(
+                .createGroup(
+                    peers: peers.map(\.publicKey), name: "x", description: "", onPartialFailure: .proceed)))
         let requests = peers.map { harness.keyPackageRequests(for: $0.publicKey) }
         #expect(requests.map(\.count) == Array(repeating: 1, count: 8), "one lookup per invitee, all at once")
         #expect(requests[5].first?.url == down && requests[0].first?.url == CoreHarness.keyPackages)
@@ -46,10 +48,11 @@ import Testing
 
         let state = await harness.state()
         let reasons = state.failedPeers.map(\.reason)
-        #expect(reasons == [
-            .wrongCiphersuite, .missingExtensions, .expired, .noKeyPackage, .invalidSignature, .relayDown, .timeout,
-            .invalidKeyPackage,
-        ])
+        #expect(
+            reasons == [
+                .wrongCiphersuite, .missingExtensions, .expired, .noKeyPackage, .invalidSignature, .relayDown, .timeout,
+                .invalidKeyPackage,
+            ])
         #expect(state.failedPeers.map(\.pubkey) == peers.map(\.publicKey))
         #expect(state.failedPeers[4].detail.contains(NostrError.Code.eventIDMismatch.name))
         #expect(state.failedPeers[7].detail.contains("engine_unavailable"))
@@ -69,9 +72,12 @@ import Testing
         // Only the first problem is reported, and an author mismatch is an invalid key package.
         let stranger = Keypair.generate(using: &harness.generator)
         await harness.frame(.event(subscription: subscription, event: try harness.keyPackage(by: stranger)), from: url)
-        await harness.frame(.event(subscription: subscription, event: try harness.keyPackage(by: peer) {
-            $0[2] = ["mls_ciphersuite", "0x0003"]
-        }), from: url)
+        await harness.frame(
+            .event(
+                subscription: subscription,
+                event: try harness.keyPackage(by: peer) {
+                    $0[2] = ["mls_ciphersuite", "0x0003"]
+                }), from: url)
         await harness.frame(.endOfStoredEvents(subscription), from: url)
         let state = await harness.state()
         #expect(state.failedPeers.map(\.reason) == [.invalidKeyPackage])

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The notification rules on their own: titles per context, the 100-character body cut, and the
 /// messages that must stay silent.
@@ -19,21 +20,26 @@ import Testing
 
     @Test func titlesNameSenderAndGroupOrChannel() throws {
         let chatID = String(repeating: "cd", count: 32)
-        let group = try #require(NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 1))
+        let group = try #require(
+            NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 1))
         #expect(group.title == "Bob in Team" && group.body == "hi" && group.threadID == chatID)
-        #expect(group.payload == NotificationPayload(
-            chatID: chatID, messageID: String(repeating: "ab", count: 32), senderID: Self.sender.hex, isGroup: true,
-            timestamp: 1_700_000_123))
+        #expect(
+            group.payload
+                == NotificationPayload(
+                    chatID: chatID, messageID: String(repeating: "ab", count: 32), senderID: Self.sender.hex, isGroup: true,
+                    timestamp: 1_700_000_123))
         let direct = try #require(NotificationRules.intent(for: message("hi"), chatID: chatID, context: .direct, muted: false, badge: 1))
         #expect(direct.title == "Bob" && !direct.payload.isGroup)
-        let channel = try #require(NotificationRules.intent(for: message("news"), chatID: chatID, context: .channel(name: "News"), muted: false, badge: 1))
+        let channel = try #require(
+            NotificationRules.intent(for: message("news"), chatID: chatID, context: .channel(name: "News"), muted: false, badge: 1))
         #expect(channel.title == "News")
     }
 
     /// The payload's type, the sound and the badge as the product story writes them.
     @Test func payloadTypeSoundAndBadge() throws {
         let chatID = String(repeating: "cd", count: 32)
-        let intent = try #require(NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 7))
+        let intent = try #require(
+            NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 7))
         #expect(intent.payload.type == .newMessage && intent.payload.type.rawValue == "new_message")
         #expect(intent.sound == "default" && intent.badge == 7)
         #expect(NotificationRules.sound(muted: true) == nil && NotificationRules.sound(muted: false) == "default")
@@ -42,13 +48,17 @@ import Testing
     /// The product story's fallbacks: an unnamed group is "Group Chat", an unknown sender "Someone".
     @Test func titlesFallBackForUnnamedGroupsAndUnknownSenders() throws {
         let chatID = String(repeating: "cd", count: 32)
-        let unnamed = try #require(NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: ""), muted: false, badge: 1))
+        let unnamed = try #require(
+            NotificationRules.intent(for: message("hi"), chatID: chatID, context: .group(name: ""), muted: false, badge: 1))
         #expect(unnamed.title == "Bob in Group Chat")
-        let unknown = try #require(NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 1))
+        let unknown = try #require(
+            NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .group(name: "Team"), muted: false, badge: 1))
         #expect(unknown.title == "Someone in Team")
-        let both = try #require(NotificationRules.intent(for: message("hi", name: ""), chatID: chatID, context: .group(name: ""), muted: false, badge: 1))
+        let both = try #require(
+            NotificationRules.intent(for: message("hi", name: ""), chatID: chatID, context: .group(name: ""), muted: false, badge: 1))
         #expect(both.title == "Someone in Group Chat")
-        let direct = try #require(NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .direct, muted: false, badge: 1))
+        let direct = try #require(
+            NotificationRules.intent(for: message("hi", name: nil), chatID: chatID, context: .direct, muted: false, badge: 1))
         #expect(direct.title == "Someone")
     }
 

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The recovery rules that live in small GroupCore types, on their own (the world tests in
 /// SimulationTests show them against faults).

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import GroupCore
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The role table judges the member an entry acts on as the table's order stands at that entry,
 /// not by today's admin list nor by the list its receiver held when reading it: a change an admin
@@ -28,7 +29,10 @@ import Testing
         book.creator = Self.owner
         // The creator's creation snapshot ranks every founding member (bob a member).
         let ranks: [PublicKey: Role] = [Self.owner: .owner, Self.admin: .member, Self.bob: .member]
-        book.add(entry("created", by: Self.owner, at: 1, admins: [Self.owner], .snapshot(roles: ranks, blocked: [], link: nil, preferences: nil, status: [:])))
+        book.add(
+            entry(
+                "created", by: Self.owner, at: 1, admins: [Self.owner],
+                .snapshot(roles: ranks, blocked: [], link: nil, preferences: nil, status: [:])))
         let heldThen: Set<PublicKey> = lateRead ? [Self.owner, Self.admin, Self.bob] : [Self.owner, Self.admin]
         let moderate = entry("moderate", by: Self.admin, at: 10, admins: heldThen, .setRole(target: Self.bob, role: .moderator))
         let promote = entry("promote", by: Self.owner, at: 20, admins: [Self.owner, Self.admin], .setRole(target: Self.bob, role: .admin))
@@ -62,7 +66,8 @@ import Testing
     @Test func aChangeBeforeADemotionStaysRefused() {
         var book = promotedLater(inOrder: true, lateRead: false)
         book.add(entry("forged", by: Self.admin, at: 30, admins: [Self.owner, Self.admin, Self.bob], .block(Self.bob)))
-        book.add(entry("demote", by: Self.owner, at: 40, admins: [Self.owner, Self.admin, Self.bob], .setRole(target: Self.bob, role: .member)))
+        book.add(
+            entry("demote", by: Self.owner, at: 40, admins: [Self.owner, Self.admin, Self.bob], .setRole(target: Self.bob, role: .member)))
         let view = book.view(admins: [Self.owner, Self.admin], disabled: [], now: 100)
         #expect(view.rejections.map(\.reason) == [PermissionCheck.blockTargetNotBelow.reason])
         #expect(view.blocked.isEmpty)

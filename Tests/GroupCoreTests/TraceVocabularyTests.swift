@@ -129,19 +129,25 @@ import Testing
     }
 
     @Test func textsAreTheDocumentedOnes() {
-        let b = Self.bob.hex, c = Self.carol.hex
-        #expect(AppAction.createGroup(peers: [Self.bob], name: "Team", description: "").traceText
-            == #"create-group peers=[\#(b)] name="Team" description="" on-partial-failure=proceed admins=[] roles=[]"#)
-        #expect(AppAction.addMembers(chatID: "c1", peers: [Self.carol], roles: [RoleAssignment(member: Self.carol, role: .observer)]).traceText
-            == #"add-members chat="c1" peers=[\#(c)] on-partial-failure=proceed roles=[\#(c):observer]"#)
-        #expect(AppAction.removeMembers(chatID: "c1", members: [Self.bob], withMessages: true).traceText
-            == #"remove-members chat="c1" members=[\#(b)] with-messages=true"#)
-        #expect(AppAction.deleteGroup(chatID: "c1", keepHistory: false, notify: false).traceText
-            == #"delete-group chat="c1" keep-history=false notify=false"#)
+        let b = Self.bob.hex
+        let c = Self.carol.hex
+        #expect(
+            AppAction.createGroup(peers: [Self.bob], name: "Team", description: "").traceText
+                == #"create-group peers=[\#(b)] name="Team" description="" on-partial-failure=proceed admins=[] roles=[]"#)
+        #expect(
+            AppAction.addMembers(chatID: "c1", peers: [Self.carol], roles: [RoleAssignment(member: Self.carol, role: .observer)]).traceText
+                == #"add-members chat="c1" peers=[\#(c)] on-partial-failure=proceed roles=[\#(c):observer]"#)
+        #expect(
+            AppAction.removeMembers(chatID: "c1", members: [Self.bob], withMessages: true).traceText
+                == #"remove-members chat="c1" members=[\#(b)] with-messages=true"#)
+        #expect(
+            AppAction.deleteGroup(chatID: "c1", keepHistory: false, notify: false).traceText
+                == #"delete-group chat="c1" keep-history=false notify=false"#)
         #expect(AppAction.forged(.leave(chatID: "c1")).traceText == #"forged leave chat="c1""#)
         #expect(AppAction.sendMessage(chatID: "c1", text: "a \"b\"\nc\\").traceText == #"send-message chat="c1" text="a \"b\"\nc\\""#)
-        #expect(AppAction.setImage(chatID: "c", image: ImageFile(bytes: Array(repeating: 7, count: 4_096), mimeType: "image/png")).traceText
-            == #"set-image chat="c" image={bytes=4096 mime="image/png"}"#)
+        #expect(
+            AppAction.setImage(chatID: "c", image: ImageFile(bytes: Array(repeating: 7, count: 4_096), mimeType: "image/png")).traceText
+                == #"set-image chat="c" image={bytes=4096 mime="image/png"}"#)
         #expect(CoreInput.timer(TimerToken(7)).traceText == "timer token=t7")
         #expect(CoreInput.blob(hash: "cd", bytes: nil).traceText == #"blob hash="cd" bytes=none"#)
     }
@@ -152,8 +158,10 @@ import Testing
             (.addMembers(chatID: "c", peers: [Self.bob]), .addMembers(chatID: "c", peers: [Self.bob], onPartialFailure: .abort)),
             (.removeMembers(chatID: "c", members: [Self.bob]), .removeMembers(chatID: "c", members: [Self.bob], withMessages: true)),
             (.deleteGroup(chatID: "c", keepHistory: true), .deleteGroup(chatID: "c", keepHistory: true, notify: false)),
-            (.createGroup(peers: [Self.bob], name: "T", description: ""),
-             .createGroup(peers: [Self.bob], name: "T", description: "", roles: [RoleAssignment(member: Self.bob, role: .admin)])),
+            (
+                .createGroup(peers: [Self.bob], name: "T", description: ""),
+                .createGroup(peers: [Self.bob], name: "T", description: "", roles: [RoleAssignment(member: Self.bob, role: .admin)])
+            ),
         ]
         for (plain, optioned) in pairs { #expect(plain.traceText != optioned.traceText) }
     }

@@ -1,7 +1,8 @@
 import DeterministicScheduler
-@testable import GroupCore
 import Simulation
 import Testing
+
+@testable import GroupCore
 
 /// The host's rules for `rev` (docs/architecture.md, "The host and `rev`") and the oracle that
 /// judges them ("host view"), with its twin: a host that applies stale updates is caught.

@@ -10,8 +10,9 @@ import Testing
     private func run(seed: UInt64) async throws -> (RunRecord, end: VirtualInstant) {
         let world = World(configuration: WorldConfiguration(seed: seed), makeEngine: { _ in RefusingEngine() })
         world.network.jitter = .milliseconds(15)
-        world.network.addFault(FaultRule(
-            scope: .member("alice"), direction: .toMember, selector: FrameSelector(verbs: ["EVENT"]), action: .duplicate))
+        world.network.addFault(
+            FaultRule(
+                scope: .member("alice"), direction: .toMember, selector: FrameSelector(verbs: ["EVENT"]), action: .duplicate))
         for label in ["alice", "bob", "carol"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
         let peers = try ["bob", "carol"].map { try #require(world.member($0)?.publicKey) }
@@ -60,7 +61,8 @@ import Testing
         try #require(bobUpdates >= 1)
         world.loseRecordedUpdate(of: "bob", at: bobUpdates - 1)
         let after = await world.updateStreamViolations()
-        let expected = bobUpdates == 1 ? "bob: state() is at rev 1 but no update reached the host" : "bob: state() differs from the last update"
+        let expected =
+            bobUpdates == 1 ? "bob: state() is at rev 1 but no update reached the host" : "bob: state() differs from the last update"
         #expect(after.contains(expected), "\(after)")
     }
 

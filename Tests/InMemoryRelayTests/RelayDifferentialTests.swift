@@ -19,10 +19,12 @@ import Testing
     // ≥ 2,000 generated steps across ≥ 20 seeds, compared after the §4.3 normalizations only.
     @Test(.enabled(if: runnable, "needs .venv (ci/setup) and .build/debug/marmot-conform (swift build --build-tests)"))
     func zeroDivergencesAgainstLocalRelay() async throws {
-        let result = try await PythonVenv.run(script: "ci/interop/relay_diff.py", arguments: [
-            "--ours", Self.binary.path, "--seeds", "20", "--steps", "100",
-            "--fixtures", Vectors.repositoryRoot.appendingPathComponent("Tests/InMemoryRelayTests/Fixtures/relay-diff").path,
-        ])
+        let result = try await PythonVenv.run(
+            script: "ci/interop/relay_diff.py",
+            arguments: [
+                "--ours", Self.binary.path, "--seeds", "20", "--steps", "100",
+                "--fixtures", Vectors.repositoryRoot.appendingPathComponent("Tests/InMemoryRelayTests/Fixtures/relay-diff").path,
+            ])
         let output = String(decoding: result.stdout, as: UTF8.self)
         let summary = output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(result.status == 0, "\(output)\n\(result.stderr)")

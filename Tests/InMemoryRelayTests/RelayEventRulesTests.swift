@@ -148,7 +148,12 @@ extension String {
     /// A hung relay (`answers: false`) reads every frame and answers none, malformed ones included,
     /// and stores nothing: the same relay answering shows the frames would have been answered.
     @Test func aHungRelayAnswersNothingAndStoresNothing() throws {
-        var hung = RelayHarness(policy: { var policy = RelayPolicy(); policy.answers = false; return policy }())
+        var hung = RelayHarness(
+            policy: {
+                var policy = RelayPolicy()
+                policy.answers = false
+                return policy
+            }())
         let note = try hung.event(.textNote, content: "hello")
         #expect(try hung.publish(note).isEmpty)
         #expect(try hung.request("q", [Filter(kinds: [.textNote])]).isEmpty)

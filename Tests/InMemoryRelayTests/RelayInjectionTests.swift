@@ -29,7 +29,10 @@ import Testing
         _ = world.messages(for: "carol")
         // Content altered after signing (id and signature stale), as a corrupting path delivers it.
         let genuine = try world.event(.groupEvent, by: "alice", tags: [["h", "g1"]], content: "x")
-        guard var fields = genuine.jsonValue.object else { Issue.record("event is not an object"); return }
+        guard var fields = genuine.jsonValue.object else {
+            Issue.record("event is not an object")
+            return
+        }
         fields["content"] = .string("altered")
         let forged = try Event.decodeUnverified(.object(fields))
         #expect(world.network.handOver(forged, to: "bob", via: "group") == 1)

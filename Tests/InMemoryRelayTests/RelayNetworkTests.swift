@@ -101,9 +101,10 @@ import Testing
         world.subscribe("bob", to: "group", "g", [Filter(kinds: [1])])
         world.network.runUntilIdle()
         _ = world.messages(for: "bob")
-        world.network.addFault(FaultRule(
-            scope: .link(member: "alice", relay: "group"), direction: .toRelay, selector: FrameSelector(kinds: [1]),
-            action: .delay(.seconds(1)), occurrences: .first(1)))
+        world.network.addFault(
+            FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toRelay, selector: FrameSelector(kinds: [1]),
+                action: .delay(.seconds(1)), occurrences: .first(1)))
         let first = try world.event(1, by: "alice", content: "first")
         let second = try world.event(1, by: "alice", content: "second")
         world.publish(first, by: "alice", to: "group")
@@ -159,9 +160,10 @@ import Testing
 
     @Test func rejectWithPrefixAnswersWithoutReachingTheRelay() throws {
         var world = World(seed: 8)
-        world.network.addFault(FaultRule(
-            scope: .relay("kp"), selector: FrameSelector(kinds: [.keyPackage]),
-            action: .reject(prefix: .rateLimited, message: "slow down")))
+        world.network.addFault(
+            FaultRule(
+                scope: .relay("kp"), selector: FrameSelector(kinds: [.keyPackage]),
+                action: .reject(prefix: .rateLimited, message: "slow down")))
         let keyPackage = try world.event(.keyPackage, by: "carol", tags: [["d", "slot"]])
         world.publish(keyPackage, by: "carol", to: "kp")
         world.network.runUntilIdle()
@@ -249,11 +251,14 @@ import Testing
         var choices = world.network.scheduler.generator.child("script")
         world.network.addFault(FaultRule(selector: FrameSelector(kinds: [.groupEvent]), action: .duplicate, occurrences: .nth(3)))
         world.network.addFault(FaultRule(direction: .toRelay, selector: FrameSelector(authorLabel: "carol"), action: .reorder))
-        world.network.addFault(FaultRule(direction: .toMember, selector: FrameSelector(verbs: ["EOSE"]), action: .delay(.milliseconds(300))))
+        world.network.addFault(
+            FaultRule(direction: .toMember, selector: FrameSelector(verbs: ["EOSE"]), action: .delay(.milliseconds(300))))
         world.network.addFault(FaultRule(scope: .relay("kp"), selector: FrameSelector(kinds: [.keyPackage]), action: .hold("kp")))
         world.network.addFault(FaultRule(selector: FrameSelector(group: "g2"), action: .withholdOK, occurrences: .first(2)))
-        world.network.addFault(FaultRule(scope: .link(member: "bob", relay: "group"), action: .reject(prefix: .blocked, message: "no"),
-                                         occurrences: .nth(4)))
+        world.network.addFault(
+            FaultRule(
+                scope: .link(member: "bob", relay: "group"), action: .reject(prefix: .blocked, message: "no"),
+                occurrences: .nth(4)))
         let members = ["alice", "bob", "carol"]
         for step in 0..<120 {
             let member = members[Int.random(in: 0..<3, using: &choices)]

@@ -39,7 +39,8 @@ import Testing
 
     @Test func countCountsDistinctMatchesOfEveryFilter() throws {
         var harness = try filledHarness()
-        let replies = try harness.send(#"["COUNT","c",{"kinds":[1],"limit":1},{"kinds":[1,2]},{"authors":["\#(harness.bob.publicKey.hex)"]}]"#)
+        let replies = try harness.send(
+            #"["COUNT","c",{"kinds":[1],"limit":1},{"kinds":[1,2]},{"authors":["\#(harness.bob.publicKey.hex)"]}]"#)
         #expect(replies.first?.1 == .count(subscription: "c", count: 120))
     }
 

@@ -3,8 +3,8 @@
 // required capabilities, and the caller's judge. Captured MDK bytes are in CapturedCurrentProfileTests.
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 @Suite struct AppDataTests {
     static let suite = CipherSuite.x25519AES128GCMSHA256Ed25519
@@ -186,8 +186,9 @@ import TLSCodec
     @Test func requiredComponents() throws {
         var rng = TestGenerator(seed: 0x636f_6d70)
         var (alice, bob) = try Self.aliceAndBob(&rng)
-        let requireProfile = Proposal.appDataUpdate(AppDataUpdate(
-            componentID: ComponentID.appComponents, operation: .update(try AppComponents(componentIDs: [0x8001]).tlsSerialized())))
+        let requireProfile = Proposal.appDataUpdate(
+            AppDataUpdate(
+                componentID: ComponentID.appComponents, operation: .update(try AppComponents(componentIDs: [0x8001]).tlsSerialized())))
         let created = try alice.commit(adding: [requireProfile], using: &rng)
         try Self.deliver(created.commit, to: &bob)
         alice = created.next
@@ -198,8 +199,10 @@ import TLSCodec
         let dave = try Self.member("dave", proposals: [Proposal.Kind.appDataUpdate], using: &rng)
         _ = try alice.commit(adding: [.add(dave.keyPackage)], using: &rng)
 
-        let requireMore = Proposal.appDataUpdate(AppDataUpdate(
-            componentID: ComponentID.appComponents, operation: .update(try AppComponents(componentIDs: [0x8001, 0x8002]).tlsSerialized())))
+        let requireMore = Proposal.appDataUpdate(
+            AppDataUpdate(
+                componentID: ComponentID.appComponents,
+                operation: .update(try AppComponents(componentIDs: [0x8001, 0x8002]).tlsSerialized())))
         #expect(throws: MLSError(.missingCapability, "")) { _ = try alice.commit(adding: [requireMore], using: &rng) }
         // Twin: dropping the requirement binds no one.
         let requireNone = Proposal.appDataUpdate(AppDataUpdate(componentID: ComponentID.appComponents, operation: .remove))

@@ -7,8 +7,8 @@
 import ConformanceTestSupport
 import Foundation
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// The recorded private keys of a joiner or observer.
 struct CapturedKeys: Decodable {

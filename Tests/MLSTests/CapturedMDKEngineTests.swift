@@ -7,8 +7,8 @@ import ConformanceTestSupport
 import Crypto
 import Foundation
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 struct CapturedStep: Decodable {
     let name: String

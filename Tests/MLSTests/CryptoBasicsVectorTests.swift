@@ -5,16 +5,45 @@ import Testing
 /// crypto-basics.json: every labeled primitive of RFC 9420 §5.
 @Suite struct CryptoBasicsVectorTests {
     struct Case: SuiteCase {
-        struct RefHash: Decodable { let label: String; let value: Hex; let out: Hex }
-        struct ExpandWithLabel: Decodable { let secret: Hex; let label: String; let context: Hex; let length: Int; let out: Hex }
-        struct DeriveSecret: Decodable { let secret: Hex; let label: String; let out: Hex }
-        struct DeriveTreeSecret: Decodable {
-            let secret: Hex; let label: String; let generation: UInt32; let length: Int; let out: Hex
+        struct RefHash: Decodable {
+            let label: String
+            let value: Hex
+            let out: Hex
         }
-        struct SignWithLabel: Decodable { let priv: Hex; let pub: Hex; let content: Hex; let label: String; let signature: Hex }
+        struct ExpandWithLabel: Decodable {
+            let secret: Hex
+            let label: String
+            let context: Hex
+            let length: Int
+            let out: Hex
+        }
+        struct DeriveSecret: Decodable {
+            let secret: Hex
+            let label: String
+            let out: Hex
+        }
+        struct DeriveTreeSecret: Decodable {
+            let secret: Hex
+            let label: String
+            let generation: UInt32
+            let length: Int
+            let out: Hex
+        }
+        struct SignWithLabel: Decodable {
+            let priv: Hex
+            let pub: Hex
+            let content: Hex
+            let label: String
+            let signature: Hex
+        }
         struct EncryptWithLabel: Decodable {
-            let priv: Hex; let pub: Hex; let label: String; let context: Hex; let plaintext: Hex
-            let kem_output: Hex; let ciphertext: Hex
+            let priv: Hex
+            let pub: Hex
+            let label: String
+            let context: Hex
+            let plaintext: Hex
+            let kem_output: Hex
+            let ciphertext: Hex
         }
         let cipher_suite: UInt16
         let ref_hash: RefHash

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// RFC 9420 §13.4: an extension list with two extensions of one type is refused wherever a list
 /// is read — key package, leaf node, group context, group info and GroupContextExtensions proposal —

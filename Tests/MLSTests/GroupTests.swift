@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// Groups made entirely by our code: every member must agree on the epoch authenticator at every
 /// epoch, and application messages must flow both ways. All messages cross the wire as bytes.

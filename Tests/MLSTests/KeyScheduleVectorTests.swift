@@ -1,11 +1,16 @@
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// key-schedule.json, psk_secret.json and transcript-hashes.json.
 @Suite struct KeyScheduleVectorTests {
     struct KeyScheduleCase: SuiteCase {
-        struct Exporter: Decodable { let label: String; let context: Hex; let length: Int; let secret: Hex }
+        struct Exporter: Decodable {
+            let label: String
+            let context: Hex
+            let length: Int
+            let secret: Hex
+        }
         struct Epoch: Decodable {
             let tree_hash: Hex
             let commit_secret: Hex
@@ -65,7 +70,11 @@ import TLSCodec
     }
 
     struct PSKCase: SuiteCase {
-        struct PSK: Decodable { let psk_id: Hex; let psk: Hex; let psk_nonce: Hex }
+        struct PSK: Decodable {
+            let psk_id: Hex
+            let psk: Hex
+            let psk_nonce: Hex
+        }
         let cipher_suite: UInt16
         let psks: [PSK]
         let psk_secret: Hex

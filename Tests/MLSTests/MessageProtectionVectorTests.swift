@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// message-protection.json: unprotect the given PublicMessages and PrivateMessages, and protect
 /// the plain contents ourselves and unprotect them again.

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// messages.json: every message and proposal body decodes and re-encodes to the same bytes.
 @Suite struct MessagesVectorTests {
@@ -28,12 +28,18 @@ import TLSCodec
         var fields: [(name: String, bytes: [UInt8], roundTrip: ([UInt8]) throws -> [UInt8])] {
             [
                 ("mls_welcome", mls_welcome.bytes, { try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.welcome) }),
-                ("mls_group_info", mls_group_info.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.groupInfo)
-                }),
-                ("mls_key_package", mls_key_package.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.keyPackage)
-                }),
+                (
+                    "mls_group_info", mls_group_info.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.groupInfo)
+                    }
+                ),
+                (
+                    "mls_key_package", mls_key_package.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.keyPackage)
+                    }
+                ),
                 ("ratchet_tree", ratchet_tree.bytes, { try roundTrip(RatchetTreeNodes.self, $0) }),
                 ("group_secrets", group_secrets.bytes, { try roundTrip(GroupSecrets.self, $0) }),
                 ("add_proposal", add_proposal.bytes, { try proposalBody(Proposal.Kind.add, $0) }),
@@ -41,25 +47,43 @@ import TLSCodec
                 ("remove_proposal", remove_proposal.bytes, { try proposalBody(Proposal.Kind.remove, $0) }),
                 ("pre_shared_key_proposal", pre_shared_key_proposal.bytes, { try proposalBody(Proposal.Kind.psk, $0) }),
                 ("re_init_proposal", re_init_proposal.bytes, { try proposalBody(Proposal.Kind.reInit, $0) }),
-                ("external_init_proposal", external_init_proposal.bytes, {
-                    try proposalBody(Proposal.Kind.externalInit, $0)
-                }),
-                ("group_context_extensions_proposal", group_context_extensions_proposal.bytes, {
-                    try proposalBody(Proposal.Kind.groupContextExtensions, $0)
-                }),
+                (
+                    "external_init_proposal", external_init_proposal.bytes,
+                    {
+                        try proposalBody(Proposal.Kind.externalInit, $0)
+                    }
+                ),
+                (
+                    "group_context_extensions_proposal", group_context_extensions_proposal.bytes,
+                    {
+                        try proposalBody(Proposal.Kind.groupContextExtensions, $0)
+                    }
+                ),
                 ("commit", commit.bytes, { try roundTrip(Commit.self, $0) }),
-                ("public_message_application", public_message_application.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
-                }),
-                ("public_message_proposal", public_message_proposal.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
-                }),
-                ("public_message_commit", public_message_commit.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
-                }),
-                ("private_message", private_message.bytes, {
-                    try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.privateMessage)
-                }),
+                (
+                    "public_message_application", public_message_application.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
+                    }
+                ),
+                (
+                    "public_message_proposal", public_message_proposal.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
+                    }
+                ),
+                (
+                    "public_message_commit", public_message_commit.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.publicMessage)
+                    }
+                ),
+                (
+                    "private_message", private_message.bytes,
+                    {
+                        try roundTrip(MLSMessage.self, $0, wireFormat: WireFormat.privateMessage)
+                    }
+                ),
             ]
         }
     }

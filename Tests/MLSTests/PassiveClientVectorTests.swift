@@ -1,12 +1,15 @@
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// passive-client-welcome.json, passive-client-handling-commit.json, passive-client-random.json:
 /// join from the Welcome, then follow every commit and compare epoch authenticators.
 @Suite struct PassiveClientVectorTests {
     struct Case: SuiteCase {
-        struct PSK: Decodable { let psk_id: Hex; let psk: Hex }
+        struct PSK: Decodable {
+            let psk_id: Hex
+            let psk: Hex
+        }
         struct Epoch: Decodable {
             let proposals: [Hex]
             let commit: Hex

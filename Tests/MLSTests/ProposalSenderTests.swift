@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import MLS
-import Testing
 import TLSCodec
+import Testing
+
+@testable import MLS
 
 /// The sender rules of RFC 9420 §12.1.8 beyond the member's ExternalInit of the proof table
 /// (docs/receiver-checks.md, `proposalSender`): an external sender named in the group's

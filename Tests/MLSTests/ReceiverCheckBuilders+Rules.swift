@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import MLS
-import Testing
 import TLSCodec
+import Testing
+
+@testable import MLS
 
 /// Builders for the negative cases of the sender, leaf-source, capability and joiner rules
 /// (ReceiverCheckTests+Rules): each message is valid up to the check under test, the honest sender's
@@ -138,15 +139,17 @@ extension ReceiverCheckTests {
     @Test func flawlessRuleTwinsAreAccepted() throws {
         try Self.bobProcessesExternalCommit { _ in [] }
         try Self.carolProcessesSelfRemove(carolCapabilities: Self.memberCapabilities(credentials: [Credential.basicType]))
-        try Self.bobProcessesCommit({ world in
-            try Self.requireSelfRemove(&world)
-            let dave = try Self.stranger("dave", &world, capabilities: Self.memberCapabilities(credentials: [Credential.basicType]))
-            return [.add(world.members[dave].keyPackage.keyPackage)]
-        }, forcePath: false)
-        try Self.bobProcessesCommit({ world in
-            let dave = try Self.stranger("dave", &world, capabilities: Self.memberCapabilities(credentials: [Credential.basicType]))
-            return [.add(world.members[dave].keyPackage.keyPackage)]
-        }, forcePath: false)
+        try Self.bobProcessesCommit(
+            { world in
+                try Self.requireSelfRemove(&world)
+                let dave = try Self.stranger("dave", &world, capabilities: Self.memberCapabilities(credentials: [Credential.basicType]))
+                return [.add(world.members[dave].keyPackage.keyPackage)]
+            }, forcePath: false)
+        try Self.bobProcessesCommit(
+            { world in
+                let dave = try Self.stranger("dave", &world, capabilities: Self.memberCapabilities(credentials: [Credential.basicType]))
+                return [.add(world.members[dave].keyPackage.keyPackage)]
+            }, forcePath: false)
         try Self.bobProcessesCommit { world in
             try Self.requireSelfRemove(&world)
             try world.propose(2, .update(try Self.updateLeaf(of: 2, &world)))
@@ -162,9 +165,10 @@ extension ReceiverCheckTests {
         try Self.bobProcessesCommit(
             { world in [try Self.resignedKeyPackage(&world, leafSource: .keyPackage(Lifetime(notBefore: 0, notAfter: 100))) { _ in }] },
             receivedAt: 50)
-        try Self.bobProcessesCommit({ world in
-            try Self.registerExternalSender(try Self.serviceKey().publicKey, &world)
-            return [try Self.resignedKeyPackage(&world) { _ in }]
-        }, forcePath: false)
+        try Self.bobProcessesCommit(
+            { world in
+                try Self.registerExternalSender(try Self.serviceKey().publicKey, &world)
+                return [try Self.resignedKeyPackage(&world) { _ in }]
+            }, forcePath: false)
     }
 }

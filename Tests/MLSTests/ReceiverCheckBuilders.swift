@@ -1,7 +1,8 @@
 import ConformanceTestSupport
-@testable import MLS
-import Testing
 import TLSCodec
+import Testing
+
+@testable import MLS
 
 /// Builders for the negative cases of ReceiverCheckTests that UncheckedBuilderTests has no helper
 /// for: each message is valid up to the check under test. Where the honest sender would refuse to

@@ -1,5 +1,6 @@
-@testable import MLS
 import Testing
+
+@testable import MLS
 
 /// The attacks of the sender rules, leaf sources, capabilities and the joiner's tree checks
 /// (ReceiverCheckBuilders+Rules builds them); ReceiverCheckTests runs them with the others.
@@ -9,7 +10,8 @@ extension ReceiverCheckTests {
         switch check {
         case .proposalSender:
             Attack(name: "alice's member-framed ExternalInit proposal", expected: "mls.invalidProposal") {
-                _ = try Builders.bobReceives(.proposal(.externalInit(kemOutput: [UInt8](repeating: 9, count: 32))), flaw: nil, as: .publicMessage)
+                _ = try Builders.bobReceives(
+                    .proposal(.externalInit(kemOutput: [UInt8](repeating: 9, count: 32))), flaw: nil, as: .publicMessage)
             }
         case .externalInitInMemberCommit:
             Attack(name: "alice's commit carrying an ExternalInit", expected: "mls.invalidProposal") {
@@ -29,17 +31,24 @@ extension ReceiverCheckTests {
                 try bobProcessesCommit({ _ in [.remove(leaf: 0)] }, senderSkips: [.committerRemoved])
             }
         case .keyPackageLeafSource:
-            Attack(name: "commit adding a KeyPackage whose leaf has source update, re-signed by its owner", expected: "mls.invalidProposal") {
+            Attack(name: "commit adding a KeyPackage whose leaf has source update, re-signed by its owner", expected: "mls.invalidProposal")
+            {
                 try bobProcessesCommit(
                     { world in [try resignedKeyPackage(&world, leafSource: .update) { _ in }] }, senderSkips: [.keyPackageLeafSource])
             }
         case .keyPackageInitKey:
-            Attack(name: "commit adding a KeyPackage whose init_key is its encryption key, re-signed by its owner", expected: "mls.invalidProposal") {
+            Attack(
+                name: "commit adding a KeyPackage whose init_key is its encryption key, re-signed by its owner",
+                expected: "mls.invalidProposal"
+            ) {
                 try bobProcessesCommit(
-                    { world in [try resignedKeyPackage(&world) { $0.initKey = $0.leafNode.encryptionKey }] }, senderSkips: [.keyPackageInitKey])
+                    { world in [try resignedKeyPackage(&world) { $0.initKey = $0.leafNode.encryptionKey }] },
+                    senderSkips: [.keyPackageInitKey])
             }
         case .updateLeafSource:
-            Attack(name: "commit of carol's Update (by reference) whose leaf has source commit, signed by her", expected: "mls.invalidProposal") {
+            Attack(
+                name: "commit of carol's Update (by reference) whose leaf has source commit, signed by her", expected: "mls.invalidProposal"
+            ) {
                 try bobProcessesCommit(
                     { world in
                         let leaf = try updateLeaf(
@@ -57,7 +66,9 @@ extension ReceiverCheckTests {
                 try bobProcessesCommit({ _ in [] }, flaw: .pathKeyRepeated)
             }
         case .pathParentHash:
-            Attack(name: "self-update whose UpdatePath leaf parent_hash is off by one bit, signed by alice", expected: "mls.invalidParentHash") {
+            Attack(
+                name: "self-update whose UpdatePath leaf parent_hash is off by one bit, signed by alice", expected: "mls.invalidParentHash"
+            ) {
                 try bobProcessesCommit({ _ in [] }, flaw: .pathLeafParentHash)
             }
         case .addCapabilities:
@@ -79,7 +90,9 @@ extension ReceiverCheckTests {
                     }, forcePath: false, senderSkips: [.addCredentialTypes])
             }
         case .updateCapabilities:
-            Attack(name: "commit of carol's Update (by reference) whose leaf drops the required SelfRemove", expected: "mls.missingCapability") {
+            Attack(
+                name: "commit of carol's Update (by reference) whose leaf drops the required SelfRemove", expected: "mls.missingCapability"
+            ) {
                 try bobProcessesCommit(
                     { world in
                         try requireSelfRemove(&world)
@@ -88,13 +101,19 @@ extension ReceiverCheckTests {
                     }, senderSkips: [.updateCapabilities])
             }
         case .extensionsCapabilities:
-            Attack(name: "alice's GroupContextExtensions requiring extension 0xFF0A, which only her new leaf lists", expected: "mls.missingCapability") {
+            Attack(
+                name: "alice's GroupContextExtensions requiring extension 0xFF0A, which only her new leaf lists",
+                expected: "mls.missingCapability"
+            ) {
                 try bobProcessesCommit(
                     { world in [try extensions(world, adding: try requiredCapabilities(extensions: [0xFF0A]))] },
                     flaw: .pathLeafSupports(0xFF0A), senderSkips: [.extensionsCapabilities])
             }
         case .proposalTypeSupport:
-            Attack(name: "commit of bob's SelfRemove (by reference) received by carol, who does not list SelfRemove", expected: "mls.missingCapability") {
+            Attack(
+                name: "commit of bob's SelfRemove (by reference) received by carol, who does not list SelfRemove",
+                expected: "mls.missingCapability"
+            ) {
                 try carolProcessesSelfRemove(senderSkips: [.proposalTypeSupport])
             }
         case .joinerLeafSignatures:
@@ -102,15 +121,21 @@ extension ReceiverCheckTests {
                 _ = try Builders.bobJoins(flaw: .welcomeLeafSignature)
             }
         case .joinerKeyUniqueness:
-            Attack(name: "Welcome whose tree holds alice's leaf carrying bob's encryption key, re-signed by her", expected: "mls.invalidTree") {
+            Attack(
+                name: "Welcome whose tree holds alice's leaf carrying bob's encryption key, re-signed by her", expected: "mls.invalidTree"
+            ) {
                 _ = try Builders.bobJoins(flaw: .welcomeLeafKeyReuse)
             }
         case .joinerCapabilities:
-            Attack(name: "Welcome whose tree holds alice's leaf listing no credential type, re-signed by her", expected: "mls.missingCapability") {
+            Attack(
+                name: "Welcome whose tree holds alice's leaf listing no credential type, re-signed by her",
+                expected: "mls.missingCapability"
+            ) {
                 _ = try Builders.bobJoins(flaw: .welcomeLeafCredentials)
             }
         case .joinerOwnLeaf:
-            Attack(name: "Welcome whose tree replaces bob's leaf by a stranger's carrying bob's encryption key", expected: "mls.notInvited") {
+            Attack(name: "Welcome whose tree replaces bob's leaf by a stranger's carrying bob's encryption key", expected: "mls.notInvited")
+            {
                 _ = try Builders.bobJoins(flaw: .welcomeForeignLeaf)
             }
         case .joinerPrivateKeys:
@@ -141,7 +166,9 @@ extension ReceiverCheckTests {
                     receivedAt: 1_000)
             }
         case .pathDerivedKeys:
-            Attack(name: "self-update whose last UpdatePath node key is not the one its path secret derives", expected: "mls.invalidUpdatePath") {
+            Attack(
+                name: "self-update whose last UpdatePath node key is not the one its path secret derives", expected: "mls.invalidUpdatePath"
+            ) {
                 try bobProcessesCommit({ _ in [] }, flaw: .pathNodeKey)
             }
         case .groupInfoConfirmationTag:

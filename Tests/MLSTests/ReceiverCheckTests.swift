@@ -1,8 +1,9 @@
 import ConformanceTestSupport
 import Foundation
-@testable import MLS
-import Testing
 import TLSCodec
+import Testing
+
+@testable import MLS
 
 /// Every receiver check with a test switch (MLS/Group/ReceiverCheck.swift) has a negative case that
 /// it alone stops: with every check on, the case is refused with the check's own code; with that
@@ -77,7 +78,8 @@ import TLSCodec
                 try bobProcessesCommit({ _ in [.remove(leaf: 2)] }, flaw: .noPath)
             }
         case .updatePathShape:
-            Attack(name: "self-update whose UpdatePath has one node more than the filtered direct path", expected: "mls.invalidUpdatePath") {
+            Attack(name: "self-update whose UpdatePath has one node more than the filtered direct path", expected: "mls.invalidUpdatePath")
+            {
                 try bobProcessesCommit({ _ in [] }, flaw: .extraPathNode)
             }
         case .unmergedLeaves:
@@ -110,7 +112,8 @@ import TLSCodec
                 _ = try Builders.bobJoins(flaw: .groupContextVersion)
             }
         case .joinerExtensions:
-            Attack(name: "Welcome whose GroupContext carries extension 0xFF0A the joiner does not list", expected: "mls.missingCapability") {
+            Attack(name: "Welcome whose GroupContext carries extension 0xFF0A the joiner does not list", expected: "mls.missingCapability")
+            {
                 _ = try Builders.bobJoins(flaw: .unsupportedContextExtension)
             }
         case .welcomeKeyPackageSuite:
@@ -124,7 +127,10 @@ import TLSCodec
                     senderSkips: [.keyPackageSignature])
             }
         case .keyPackageLeafSignature:
-            Attack(name: "commit adding a KeyPackage whose leaf signature is off by one bit, re-signed by its owner", expected: "mls.badSignature") {
+            Attack(
+                name: "commit adding a KeyPackage whose leaf signature is off by one bit, re-signed by its owner",
+                expected: "mls.badSignature"
+            ) {
                 try bobProcessesCommit(
                     { world in [try resignedKeyPackage(&world) { $0.leafNode.signature[0] ^= 0x01 }] },
                     senderSkips: [.keyPackageLeafSignature])
@@ -160,7 +166,8 @@ import TLSCodec
                     { world in Array(repeating: try sameExtensions(world), count: 2) }, senderSkips: [.singleGroupContextExtensions])
             }
         case .updateLeafSignature:
-            Attack(name: "commit of carol's Update (by reference) whose leaf signature is off by one bit", expected: "mls.invalidProposal") {
+            Attack(name: "commit of carol's Update (by reference) whose leaf signature is off by one bit", expected: "mls.invalidProposal")
+            {
                 try bobProcessesCommit(
                     { world in
                         try world.propose(2, .update(try updateLeaf(of: 2, &world, change: { $0.signature[0] ^= 0x01 })))
@@ -181,8 +188,10 @@ import TLSCodec
             Attack(name: "commit of a ReInit next to a GroupContextExtensions", expected: "mls.invalidProposal") {
                 try bobProcessesCommit(
                     { world in
-                        [.reInit(groupID: Array("next".utf8), version: ProtocolVersion.mls10, cipherSuite: 1, extensions: []),
-                         try sameExtensions(world)]
+                        [
+                            .reInit(groupID: Array("next".utf8), version: ProtocolVersion.mls10, cipherSuite: 1, extensions: []),
+                            try sameExtensions(world),
+                        ]
                     }, senderSkips: [.reInitAlone])
             }
         case .resumptionUsage:
@@ -224,7 +233,8 @@ import TLSCodec
 
     /// Every switch has its row in the document, and every row shows the check making a difference.
     @Test func everySwitchHasAProofRow() throws {
-        let rows = try GeneratedDocument.checkRows(.beforeMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker)
+        let rows = try GeneratedDocument.checkRows(
+            .beforeMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker)
         #expect(rows.map(\.check) == ReceiverCheck.allCases.map(\.rawValue))
         for row in rows { #expect(row.on != row.off, "\(row.check)") }
     }

@@ -4,7 +4,12 @@ import Testing
 /// secret-tree.json: sender-data keys and every leaf's handshake and application keys.
 @Suite struct SecretTreeVectorTests {
     struct Case: SuiteCase {
-        struct SenderData: Decodable { let sender_data_secret: Hex; let ciphertext: Hex; let key: Hex; let nonce: Hex }
+        struct SenderData: Decodable {
+            let sender_data_secret: Hex
+            let ciphertext: Hex
+            let key: Hex
+            let nonce: Hex
+        }
         struct Generation: Decodable {
             let generation: UInt32
             let handshake_key: Hex

@@ -1,14 +1,17 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// treekem.json: merge and decrypt every UpdatePath as every other member, then create our own
 /// UpdatePath from each sender and have every other member decrypt it.
 @Suite struct TreeKEMVectorTests {
     struct Case: SuiteCase {
         struct LeafPrivate: Decodable {
-            struct PathSecret: Decodable { let node: UInt32; let path_secret: Hex }
+            struct PathSecret: Decodable {
+                let node: UInt32
+                let path_secret: Hex
+            }
             let index: UInt32
             let encryption_priv: Hex
             let signature_priv: Hex

@@ -1,6 +1,6 @@
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// tree-validation.json and tree-operations.json.
 @Suite struct TreeVectorTests {

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// Negative tests that reach each deep receiver check: the unchecked builders (Group+Unchecked)
 /// make a message valid up to the check under test and break only that, so the receiver must fail
@@ -35,7 +35,8 @@ import TLSCodec
     @Test func flawlessMessagesAreAccepted() throws {
         #expect(try Self.bobReceives(Self.text, flaw: nil) == .application(Array("hi".utf8), sender: 0))
         let proposal = Proposal.remove(leaf: 2)
-        #expect(try Self.bobReceives(.proposal(proposal), flaw: nil, as: .publicMessage) == .proposal(proposal, sender: .member(leafIndex: 0)))
+        #expect(
+            try Self.bobReceives(.proposal(proposal), flaw: nil, as: .publicMessage) == .proposal(proposal, sender: .member(leafIndex: 0)))
     }
 
     @Test func messageFlawsReachTheirChecks() throws {

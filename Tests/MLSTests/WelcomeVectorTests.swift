@@ -1,6 +1,6 @@
 import MLS
-import Testing
 import TLSCodec
+import Testing
 
 /// welcome.json: open the Welcome with init_priv, check the GroupInfo signature and confirmation tag.
 @Suite struct WelcomeVectorTests {

@@ -65,7 +65,9 @@ import Testing
     @Test func theKitAndItsEngineProtocolArePublicButNotTheHostileSeam() throws {
         let files = try Self.repositoryFiles()
         for target in ["MarmotConformanceKit", "EngineInterface"] {
-            #expect(files.filter { $0.target == target }.contains { !Self.publicLines(in: $0.text).isEmpty }, "\(target) declares its API public")
+            #expect(
+                files.filter { $0.target == target }.contains { !Self.publicLines(in: $0.text).isEmpty },
+                "\(target) declares its API public")
         }
         let hostile = files.filter { $0.file.hasSuffix("EngineInterface/HostileEngine.swift") }
         #expect(hostile.count == 1)

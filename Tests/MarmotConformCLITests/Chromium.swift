@@ -38,7 +38,9 @@ enum Chromium {
             "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)", "--dump-dom", file.absoluteURL.absoluteString,
         ]
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-dom-\(UUID().uuidString).html")
-        guard FileManager.default.createFile(atPath: output.path, contents: nil) else { throw Failure(description: "cannot create \(output.path)") }
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw Failure(description: "cannot create \(output.path)")
+        }
         defer { try? FileManager.default.removeItem(at: output) }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice

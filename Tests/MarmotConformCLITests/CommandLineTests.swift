@@ -37,8 +37,9 @@ import Testing
     @Test func versionIsTheOneDefinedInTheSources() throws {
         let source = try String(
             contentsOf: Vectors.repositoryRoot.appendingPathComponent("Sources/MarmotConformCLI/Version.swift"), encoding: .utf8)
-        let defined = try #require(source.components(separatedBy: "static let current = \"").dropFirst().first?
-            .components(separatedBy: "\"").first)
+        let defined = try #require(
+            source.components(separatedBy: "static let current = \"").dropFirst().first?
+                .components(separatedBy: "\"").first)
         let output = try RunAndReplayTests.run(["--version"], in: Self.root)
         #expect(output.status == 0)
         #expect(output.text == defined + "\n")
@@ -111,7 +112,8 @@ import Testing
     }
 
     @Test func traceFlagPrintsTheTraceStepByStepBeforeTheVerdict() throws {
-        let output = try RunAndReplayTests.run(["run", "scenarios/group-lifecycle/four-members.yaml", "--engine", "swift", "--trace"], in: Self.root)
+        let output = try RunAndReplayTests.run(
+            ["run", "scenarios/group-lifecycle/four-members.yaml", "--engine", "swift", "--trace"], in: Self.root)
         #expect(output.status == 0)
         let trace = try #require(output.text.range(of: "--- trace of scenarios/group-lifecycle/four-members.yaml [swift, seed 1]"))
         let verdict = try #require(output.text.range(of: "[1/1] PASS"))

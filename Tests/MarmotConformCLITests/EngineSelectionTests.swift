@@ -46,7 +46,8 @@ import Testing
 
     /// An engines-file entry runs the suite by name; a `version` the driver does not report refuses it.
     @Test func anEnginesFileEntryRunsByNameAndItsVersionIsChecked() throws {
-        let (directory, file) = try Self.enginesFile("""
+        let (directory, file) = try Self.enginesFile(
+            """
             - name: swift-out-of-process
               command: marmot-conform
               arguments: [driver, swift]
@@ -79,7 +80,8 @@ import Testing
     @Test func theMatrixRunsEveryAssignmentAndWritesMarkdownAndJSON() throws {
         let (directory, file) = try Self.enginesFile("- name: sd\n  command: marmot-conform\n  arguments: [driver, swift]\n")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let markdown = directory.appendingPathComponent("matrix.md"), json = directory.appendingPathComponent("matrix.json")
+        let markdown = directory.appendingPathComponent("matrix.md")
+        let json = directory.appendingPathComponent("matrix.json")
         let output = try Self.run([
             "run", "scenarios/group-lifecycle/four-members.yaml", "--matrix", "--engines", "swift,sd", "--engines", file,
             "--matrix-md", markdown.path, "--matrix-json", json.path,

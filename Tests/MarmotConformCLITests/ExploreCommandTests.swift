@@ -11,26 +11,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("race.yaml")
         try """
-            name: three-member rename race
-            vector: false
-            members:
-              - { label: alice }
-              - { label: bob }
-              - { label: carol }
-            steps:
-              - deliver: all
-              - create-group: { by: alice, with: [bob, carol], admins: [bob], name: Team }
-              - deliver: all
-              - name: both admins rename
-                parallel:
-                  - rename: { by: alice, to: Alpha }
-                  - rename: { by: bob, to: Bravo }
-              - deliver: all
-              - wait: { until: converged, within: 1m }
-              - check: { race-winner: both admins rename }
-            expect:
-              converged: true
-            """.write(to: file, atomically: true, encoding: .utf8)
+        name: three-member rename race
+        vector: false
+        members:
+          - { label: alice }
+          - { label: bob }
+          - { label: carol }
+        steps:
+          - deliver: all
+          - create-group: { by: alice, with: [bob, carol], admins: [bob], name: Team }
+          - deliver: all
+          - name: both admins rename
+            parallel:
+              - rename: { by: alice, to: Alpha }
+              - rename: { by: bob, to: Bravo }
+          - deliver: all
+          - wait: { until: converged, within: 1m }
+          - check: { race-winner: both admins rename }
+        expect:
+          converged: true
+        """.write(to: file, atomically: true, encoding: .utf8)
         let listed = try RunAndReplayTests.run(["explore", file.path, "--seed", "3", "--list-points"])
         #expect(listed.status == 0, "\(listed.text)")
         #expect(listed.text.contains("0: parallel both admins rename (2 alternatives)"))

@@ -12,15 +12,19 @@ import Testing
         let directory: URL
         let broken: URL
         var selection: [String] {
-            ["run", "scenarios/mip02-timing", "scenarios/group-lifecycle/four-members.yaml", broken.path,
-             "--engine", "swift", "--seeds", "1..2", "--check-determinism", "--capsules", directory.appendingPathComponent("capsules").path]
+            [
+                "run", "scenarios/mip02-timing", "scenarios/group-lifecycle/four-members.yaml", broken.path,
+                "--engine", "swift", "--seeds", "1..2", "--check-determinism", "--capsules",
+                directory.appendingPathComponent("capsules").path,
+            ]
         }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
         static func make() throws -> Fixture {
             let directory = try RunAndReplayTests.temporaryDirectory()
             let original = try String(
-                contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/mip02-timing/welcome-waits-for-ok.yaml"), encoding: .utf8)
+                contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/mip02-timing/welcome-waits-for-ok.yaml"),
+                encoding: .utf8)
             let broken = original.replacingOccurrences(
                 of: "bob: { chats: [{ name: Team, members: [alice, bob, carol] }] }",
                 with: "bob: { chats: [{ name: Team, members: [alice, bob, dave] }] }")
@@ -63,11 +67,13 @@ import Testing
     @Test func shardsMergeIntoTheUnshardedReport() throws {
         let fixture = try Fixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let whole = try RunAndReplayTests.run(fixture.selection + ["--json", fixture.path("whole.json"), "--junit", fixture.path("whole.xml")])
+        let whole = try RunAndReplayTests.run(
+            fixture.selection + ["--json", fixture.path("whole.json"), "--junit", fixture.path("whole.xml")])
         #expect(whole.status == 1)
         var shardTexts: [String] = []
         for (index, jobs) in [(1, "1"), (2, "2"), (3, "1")] {
-            let part = try RunAndReplayTests.run(fixture.selection + ["--shard", "\(index)/3", "--jobs", jobs, "--json", fixture.path("\(index).json")])
+            let part = try RunAndReplayTests.run(
+                fixture.selection + ["--shard", "\(index)/3", "--jobs", jobs, "--json", fixture.path("\(index).json")])
             shardTexts.append(part.text)
         }
         // Every unit ran exactly once across the shards.
@@ -75,12 +81,16 @@ import Testing
         let wholeLines = whole.text.split(separator: "\n").filter { $0.hasPrefix("[") }
         #expect(lines.count == wholeLines.count, "\(shardTexts)")
         let merged = try RunAndReplayTests.run(
-            ["merge-reports", fixture.path("3.json"), fixture.path("1.json"), fixture.path("2.json"),
-             "--json", fixture.path("merged.json"), "--junit", fixture.path("merged.xml")])
+            [
+                "merge-reports", fixture.path("3.json"), fixture.path("1.json"), fixture.path("2.json"),
+                "--json", fixture.path("merged.json"), "--junit", fixture.path("merged.xml"),
+            ])
         #expect(merged.status == 1, "a failing run in a shard fails the merge: \(merged.text)")
         #expect(try Self.untimed(Self.read(fixture.path("whole.json"))) == Self.untimed(Self.read(fixture.path("merged.json"))))
         #expect(try Self.untimed(Self.read(fixture.path("whole.xml"))) == Self.untimed(Self.read(fixture.path("merged.xml"))))
-        let incomplete = try RunAndReplayTests.run(["merge-reports", fixture.path("1.json"), fixture.path("2.json"), "--json", fixture.path("x.json")])
+        let incomplete = try RunAndReplayTests.run([
+            "merge-reports", fixture.path("1.json"), fixture.path("2.json"), "--json", fixture.path("x.json"),
+        ])
         #expect(incomplete.status == 64 && incomplete.text.contains("missing shard(s) 3/3"), "\(incomplete.text)")
         let plain = try RunAndReplayTests.run(["merge-reports", fixture.path("whole.json"), "--json", fixture.path("y.json")])
         #expect(plain.status == 64 && plain.text.contains("not a shard's report"), "\(plain.text)")
@@ -90,8 +100,11 @@ import Testing
         let fixture = try Fixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let output = try RunAndReplayTests.run(
-            ["run", "scenarios/mip02-timing/welcome-waits-for-ok.yaml", "scenarios/group-lifecycle/four-members.yaml", "--engine", "swift", "--seeds", "1..2",
-             "--jobs", "2", "--json", fixture.path("r.json")],
+            [
+                "run", "scenarios/mip02-timing/welcome-waits-for-ok.yaml", "scenarios/group-lifecycle/four-members.yaml", "--engine",
+                "swift", "--seeds", "1..2",
+                "--jobs", "2", "--json", fixture.path("r.json"),
+            ],
             environment: ["MARMOT_CONFORM_WORKER_EXIT_ON": "welcome-waits-for-ok"])
         #expect(output.status == 1, "\(output.text)")
         let line = try #require(output.text.split(separator: "\n").first { $0.contains("welcome-waits-for-ok.yaml [") })

@@ -4,7 +4,10 @@ import Testing
 
 /// Runs the built `marmot-conform` binary as a user would, on our deterministic engine.
 @Suite(.serialized) struct RunAndReplayTests {
-    struct Output { let status: Int32; let text: String }
+    struct Output {
+        let status: Int32
+        let text: String
+    }
 
     /// The binary sits next to the test bundle in SwiftPM's build folder.
     static var binary: URL? {
@@ -45,7 +48,8 @@ import Testing
     @Test func shippedScenariosPassOnTheSwiftEngineWithDeterminismChecked() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let json = directory.appendingPathComponent("run.json"), markdown = directory.appendingPathComponent("report.md")
+        let json = directory.appendingPathComponent("run.json")
+        let markdown = directory.appendingPathComponent("report.md")
         let output = try Self.run(["run", "--engine", "swift", "--check-determinism", "--json", json.path])
         #expect(output.status == 0, "\(output.text)")
         #expect(output.text.contains(" passed, 0 failed"))
@@ -78,14 +82,16 @@ import Testing
         #expect(failed.text.contains(#"bob.chats[0].members[2]: expected "dave", observed "carol""#), "\(failed.text)")
         #expect(failed.text.contains("MIP-01 \"Group State Changes\""))
         // The reproduce command names the binary and the file by absolute paths, so it works as printed.
-        let reproduce = try #require(failed.text.split(separator: "\n").first { $0.contains("reproduce: ") }?
-            .components(separatedBy: "reproduce: ").last)
+        let reproduce = try #require(
+            failed.text.split(separator: "\n").first { $0.contains("reproduce: ") }?
+                .components(separatedBy: "reproduce: ").last)
         #expect(reproduce.hasPrefix("/") && reproduce.hasSuffix(" run \(file.path) --engine swift --seed 3"), "\(reproduce)")
         let capsule = capsules.appendingPathComponent("broken-swift-seed3.capsule.json")
         #expect(FileManager.default.fileExists(atPath: capsule.path))
 
-        let again = try Self.run(["-c", reproduce + " --capsules " + directory.appendingPathComponent("again").path],
-                                 in: URL(fileURLWithPath: "/"), executable: URL(fileURLWithPath: "/bin/sh"))
+        let again = try Self.run(
+            ["-c", reproduce + " --capsules " + directory.appendingPathComponent("again").path],
+            in: URL(fileURLWithPath: "/"), executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(again.status == 1)
         #expect(again.text.contains(#"bob.chats[0].members[2]: expected "dave", observed "carol""#), "\(again.text)")
 
@@ -94,7 +100,8 @@ import Testing
         #expect(replayed.text.contains("reproduced: the same"), "\(replayed.text)")
 
         // The capsule drawn: a page with an inline SVG (no script) and Mermaid text with the failure.
-        let page = directory.appendingPathComponent("trace.html"), mermaid = directory.appendingPathComponent("trace.mmd")
+        let page = directory.appendingPathComponent("trace.html")
+        let mermaid = directory.appendingPathComponent("trace.mmd")
         let drawn = try Self.run(["trace", capsule.path, "--html", page.path, "--mermaid", mermaid.path], in: URL(fileURLWithPath: "/"))
         #expect(drawn.status == 0, "\(drawn.text)")
         let html = try String(contentsOf: page, encoding: .utf8)
@@ -108,7 +115,8 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("bad.yaml")
-        try "name: x\nmembers:\n  - { label: alice }\nsteps:\n  - send: { by: alice, txt: hi }\n".write(to: file, atomically: true, encoding: .utf8)
+        try "name: x\nmembers:\n  - { label: alice }\nsteps:\n  - send: { by: alice, txt: hi }\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let output = try Self.run(["validate", file.path])
         #expect(output.status != 0)
         #expect(output.text.contains("\(file.path):5:24: unknown key 'txt' in step 'send' (did you mean 'text'?)"))

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import Testing
 

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import TLSCodec
 import Testing
@@ -93,4 +93,3 @@ import Testing
         #expect(a.pubkey != b.pubkey)
     }
 }
-

@@ -1,9 +1,9 @@
 import ConformanceTestSupport
-import HexEncoding
-import Marmot
-import MLS
-import Nostr
 import Foundation
+import HexEncoding
+import MLS
+import Marmot
+import Nostr
 import Testing
 
 /// MIP-00 key-package events published by MDK 0.8.0: ours must accept them, recompute their `i` tag,

@@ -1,7 +1,7 @@
 import ConformanceTestSupport
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import Testing
 
@@ -121,7 +121,8 @@ import Testing
             let createdAt = try #require(try MDKVectors.value(file, "\(race)/\(name)/created_at") as? Int)
             return (UInt64(createdAt), try EventID(hex: try MDKVectors.string(file, "\(race)/\(name)/id")))
         }
-        let a = try commit("commit_A_alice"), b = try commit("commit_B_bob")
+        let a = try commit("commit_A_alice")
+        let b = try commit("commit_B_bob")
         let expected = try MDKVectors.string(file, "\(race)/mip03_expected_winner")
         #expect(CommitOrdering.prefers(a, over: b) == (expected == "A"))
         #expect(CommitOrdering.prefers(b, over: a) == (expected == "B"))

@@ -1,9 +1,9 @@
 import ConformanceTestSupport
-import EngineTestSupport
 import EngineInterface
+import EngineTestSupport
 import NativeSwiftEngine
-import Testing
 import Nostr
+import Testing
 
 extension MemberBench {
     /// A fixed time for Swift-only tests (the KeyPackage lifetimes and 445 windows are relative to it).
@@ -31,9 +31,10 @@ extension MemberBench {
         var keyPackages: [Event] = []
         for invitee in invitees { keyPackages.append(try await keyPackage(of: invitee)) }
         for event in keyPackages { try await creator.engine.validateKeyPackage(event) }
-        let created = try await creator.engine.createGroup(GroupCreation(
-            creator: creator.pubkey, keyPackages: keyPackages, name: name, description: description,
-            relays: Self.relays, admins: admins.map(\.pubkey)))
+        let created = try await creator.engine.createGroup(
+            GroupCreation(
+                creator: creator.pubkey, keyPackages: keyPackages, name: name, description: description,
+                relays: Self.relays, admins: admins.map(\.pubkey)))
         #expect(created.welcomeRumors.count == invitees.count)
         #expect(created.group.epoch == (invitees.isEmpty ? 0 : 1))
         for (invitee, (rumor, keyPackage)) in zip(invitees, zip(created.welcomeRumors, keyPackages)) {

@@ -34,10 +34,12 @@ struct CurrentProfileTests {
     }
 
     @Test func currentMembersTalk() async throws {
-        let alice = Self.member(1, .current), bob = Self.member(2, .current)
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await Self.keyPackage(of: bob)], name: "Current", description: "d",
-            relays: Self.relays, admins: [alice.pubkey]))
+        let alice = Self.member(1, .current)
+        let bob = Self.member(2, .current)
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [try await Self.keyPackage(of: bob)], name: "Current", description: "d",
+                relays: Self.relays, admins: [alice.pubkey]))
         #expect(created.welcomeRumors.count == 1)
         let pending = try await bob.engine.processWelcome(
             wrapperID: try EventID(bytes: [UInt8](repeating: 1, count: 32)), rumor: created.welcomeRumors[0])
@@ -91,7 +93,9 @@ struct CurrentProfileTests {
     }
 
     @Test func profilesRefuseEachOther() async throws {
-        let current = Self.member(3, .current), legacy = Self.member(4, .legacy), other = Self.member(5, .current)
+        let current = Self.member(3, .current)
+        let legacy = Self.member(4, .legacy)
+        let other = Self.member(5, .current)
         let currentPackage = try await Self.keyPackage(of: current)
         // Twin: a current key package validates on a current member.
         try await other.engine.validateKeyPackage(currentPackage)
@@ -114,14 +118,16 @@ struct CurrentProfileTests {
         // Inviting across profiles ends in the same typed refusal on the inviter's side.
         let legacyInviter = Self.member(9, .legacy)
         await #expect(throws: EngineError(.profileMismatch, "")) {
-            _ = try await legacyInviter.engine.createGroup(GroupCreation(
-                creator: legacyInviter.pubkey, keyPackages: [currentPackage], name: "Old", relays: Self.relays,
-                admins: [legacyInviter.pubkey]))
+            _ = try await legacyInviter.engine.createGroup(
+                GroupCreation(
+                    creator: legacyInviter.pubkey, keyPackages: [currentPackage], name: "Old", relays: Self.relays,
+                    admins: [legacyInviter.pubkey]))
         }
         await #expect(throws: EngineError(.profileMismatch, "")) {
-            _ = try await current.engine.createGroup(GroupCreation(
-                creator: current.pubkey, keyPackages: [legacyPackage], name: "New", relays: Self.relays,
-                admins: [current.pubkey]))
+            _ = try await current.engine.createGroup(
+                GroupCreation(
+                    creator: current.pubkey, keyPackages: [legacyPackage], name: "New", relays: Self.relays,
+                    admins: [current.pubkey]))
         }
         #expect(try await current.engine.groups().isEmpty)
     }

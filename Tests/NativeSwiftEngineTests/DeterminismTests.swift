@@ -1,8 +1,8 @@
 import Crypto
 import EngineInterface
 import EngineTestSupport
-import NativeSwiftEngine
 import HexEncoding
+import NativeSwiftEngine
 import Nostr
 import Testing
 
@@ -11,12 +11,15 @@ import Testing
     /// Creates a group, adds a member, renames, and exchanges messages; returns every event and rumor as JSON.
     func transcript(seed: UInt64) async throws -> [String] {
         var bench = MemberBench(seed: seed)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         var out: [String] = []
         let bobKP = try await bench.keyPackage(of: bob)
         out.append(bobKP.json())
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [bobKP], name: "D", relays: MemberBench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [bobKP], name: "D", relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         out.append(group.hex)
         out += created.welcomeRumors.map { $0.rumorJSON() }

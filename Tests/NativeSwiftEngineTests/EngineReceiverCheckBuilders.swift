@@ -2,12 +2,13 @@ import ConformanceTestSupport
 import EngineInterface
 import EngineTestSupport
 import Foundation
-import Marmot
 import MLS
-@testable import NativeSwiftEngine
+import Marmot
 import Nostr
-import Testing
 import TLSCodec
+import Testing
+
+@testable import NativeSwiftEngine
 
 /// Builders for the engine-level negative cases that need more than a forged event: key-package
 /// events with one field broken (re-signed by their author), and Welcomes of real groups our MLS
@@ -102,7 +103,8 @@ extension EngineReceiverCheckTests {
     /// alice's honest Welcome to dave, delivered to erin instead (who holds a key package of her own).
     static func erinOpensDavesWelcome(seed: UInt64) async throws -> String {
         var room = try await Room(seed: seed)
-        let dave = room.bench.swiftMember("dave"), erin = room.bench.swiftMember("erin")
+        let dave = room.bench.swiftMember("dave")
+        let erin = room.bench.swiftMember("erin")
         _ = try await room.bench.keyPackage(of: erin)
         let added = try await room.alice.engine.addMembers(to: room.group, keyPackages: [try await room.bench.keyPackage(of: dave)])
         let (wrapper, unwrapped) = try room.bench.deliverWelcome(added.welcomeRumors[0], from: room.alice, to: erin)

@@ -4,9 +4,10 @@ import EngineTestSupport
 import Foundation
 import HexEncoding
 import Marmot
-@testable import NativeSwiftEngine
 import Nostr
 import Testing
+
+@testable import NativeSwiftEngine
 
 /// Every Marmot-level receiver check of our engine (Marmot/Rules/MarmotReceiverCheck.swift) has an
 /// attack that it alone stops, driven through `NativeSwiftEngine` with the hostile member's forgeries
@@ -45,7 +46,8 @@ import Testing
 
         /// An honest chat message from mallory, its kind-445 envelope re-signed by a fresh key after `change`.
         mutating func message(envelope change: (inout UnsignedEvent) -> Void) async throws -> Event {
-            let event = try await mallory.engine.createMessage(in: group, sender: mallory.pubkey, kind: .chatMessage, content: "hi", tags: [])
+            let event = try await mallory.engine.createMessage(
+                in: group, sender: mallory.pubkey, kind: .chatMessage, content: "hi", tags: [])
             var unsigned = event.unsigned
             change(&unsigned)
             let oneTime = Keypair.generate(using: &bench.generator)
@@ -99,7 +101,8 @@ import Testing
                 var room = try await Room(seed: 74)
                 var unsigned = try await room.bench.keyPackage(of: room.bob).unsigned
                 unsigned.pubkey = room.mallory.pubkey
-                try await room.alice.engine.validateKeyPackage(try unsigned.signed(with: room.mallory.keypair, using: &room.bench.generator))
+                try await room.alice.engine.validateKeyPackage(
+                    try unsigned.signed(with: room.mallory.keypair, using: &room.bench.generator))
                 return "accepted"
             }
         case .eventKind:
@@ -151,7 +154,8 @@ import Testing
         case .pathIdentity:
             Attack(name: "admin's commit whose UpdatePath leaf names another member (AdminPolicy)", expected: "admin.identityChanged") {
                 var bench = MemberBench(seed: 66)
-                let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+                let alice = bench.swiftMember("alice")
+                let bob = bench.swiftMember("bob")
                 return policyAnswer(
                     CommitSummary(
                         committer: 0, committerIdentity: alice.pubkey, proposals: [], pathCredential: .basic(identity: bob.pubkey.bytes)),
@@ -164,8 +168,10 @@ import Testing
             ) {
                 // The leaf names the committer, so a check against the committer (not the proposer) passes it.
                 var bench = MemberBench(seed: 73)
-                let alice = bench.swiftMember("alice"), mallory = bench.swiftMember("mallory")
-                let leaf = try KeyPackageEvent.validate(try await bench.keyPackage(of: alice), now: bench.keyPackageTime).keyPackage.leafNode
+                let alice = bench.swiftMember("alice")
+                let mallory = bench.swiftMember("mallory")
+                let leaf = try KeyPackageEvent.validate(try await bench.keyPackage(of: alice), now: bench.keyPackageTime).keyPackage
+                    .leafNode
                 return policyAnswer(
                     CommitSummary(
                         committer: 0, committerIdentity: alice.pubkey, proposals: [(.update(leaf), .member(leafIndex: 2))],
@@ -382,9 +388,11 @@ import Testing
         var giftWrapRows: [GeneratedDocument.CheckRow] = []
         for check in GiftWrapCheck.allCases {
             let attack = Self.attack(for: check)
-            giftWrapRows.append((
-                check.rawValue, attack.name, await Self.giftWrapOutcome(of: attack, disabling: nil), await Self.giftWrapOutcome(of: attack, disabling: check)
-            ))
+            giftWrapRows.append(
+                (
+                    check.rawValue, attack.name, await Self.giftWrapOutcome(of: attack, disabling: nil),
+                    await Self.giftWrapOutcome(of: attack, disabling: check)
+                ))
         }
         let giftWrapIntro = [
             "### Gift wraps (NIP-59)",
@@ -393,7 +401,8 @@ import Testing
             "every gift wrap it receives (welcomes, link requests, channel control) before any engine sees the",
             "rumor: alice's rumor for bob, sealed and wrapped by hand so that one layer breaks one rule.",
         ]
-        let generated = GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n"
+        let generated =
+            GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n"
             + GeneratedDocument.checkTable(intro: giftWrapIntro, rows: giftWrapRows) + "\n"
             + Self.unswitched.joined(separator: "\n") + "\n"
         let current = try GeneratedDocument.current(

@@ -1,4 +1,5 @@
 import ConformanceTestSupport
+
 @testable import Nostr
 
 /// The NIP-59 rules of `GiftWrap.unwrap` (Nostr/NIP59/GiftWrapCheck.swift), each with a gift wrap
@@ -33,8 +34,10 @@ extension EngineReceiverCheckTests {
         mutating func wrap(_ sealJSON: String, kind: Kind = .giftWrap) throws -> Event {
             let oneTime = Keypair.generate(using: &generator)
             let content = try NIP44.encrypt(sealJSON, from: oneTime.secretKey, to: bob.publicKey, using: &generator)
-            return try UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now, kind: kind, tags: [["p", bob.publicKey.hex]], content: content)
-                .signed(with: oneTime, using: &generator)
+            return try UnsignedEvent(
+                pubkey: oneTime.publicKey, createdAt: now, kind: kind, tags: [["p", bob.publicKey.hex]], content: content
+            )
+            .signed(with: oneTime, using: &generator)
         }
 
         /// `event` with the last bit of its signature flipped, as a relay frame would hand it over

@@ -56,8 +56,9 @@ enum ImageFixture {
 
     @Test func wrongKeyWithTheRightHashIsUndecryptable() async throws {
         let prepared = try await Self.engine().prepareGroupImage(try ImageFixture.png, mimeType: "image/png")
-        let wrongKey = try #require(GroupImage(
-            hash: prepared.image.hash, key: ImageFixture.flipped(prepared.image.key, at: 0), nonce: prepared.image.nonce))
+        let wrongKey = try #require(
+            GroupImage(
+                hash: prepared.image.hash, key: ImageFixture.flipped(prepared.image.key, at: 0), nonce: prepared.image.nonce))
         await #expect(throws: EngineError(.imageUndecryptable, "")) {
             try await Self.engine().decryptGroupImage(prepared.encrypted, with: wrongKey)
         }
@@ -69,7 +70,9 @@ enum ImageFixture {
         await #expect(throws: EngineError(.invalidImage, "")) {
             try await Self.engine().prepareGroupImage(Array("not a picture".utf8), mimeType: "image/png")
         }
-        await #expect(throws: EngineError(.invalidImage, "")) { try await Self.engine().prepareGroupImage(png, mimeType: "application/pdf") }
+        await #expect(throws: EngineError(.invalidImage, "")) {
+            try await Self.engine().prepareGroupImage(png, mimeType: "application/pdf")
+        }
         // MIME parameters and case do not matter (as for MDK).
         _ = try await Self.engine().prepareGroupImage(png, mimeType: "Image/PNG; q=1")
     }
@@ -93,7 +96,8 @@ enum ImageFixture {
 
 /// The same images across engines: what MDK 0.8.0 prepares our engine opens, and the reverse, in the
 /// bare functions and through a mixed group's commits.
-@Suite(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
+@Suite(
+    .enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
 struct GroupImageInteropTests {
     @Test func eachEngineOpensTheOthersImage() async throws {
         let driver = try await MDK.launch()
@@ -116,9 +120,12 @@ struct GroupImageInteropTests {
         for engine in [mdk.engine, swift as any ProtocolEngine] {
             await #expect(throws: EngineError(.imageHashMismatch, "")) { try await engine.decryptGroupImage(tampered, with: fromMDK.image) }
         }
-        let wrongKey = try #require(GroupImage(
-            hash: fromSwift.image.hash, key: ImageFixture.flipped(fromSwift.image.key, at: 0), nonce: fromSwift.image.nonce))
-        await #expect(throws: EngineError(.imageUndecryptable, "")) { try await mdk.engine.decryptGroupImage(fromSwift.encrypted, with: wrongKey) }
+        let wrongKey = try #require(
+            GroupImage(
+                hash: fromSwift.image.hash, key: ImageFixture.flipped(fromSwift.image.key, at: 0), nonce: fromSwift.image.nonce))
+        await #expect(throws: EngineError(.imageUndecryptable, "")) {
+            try await mdk.engine.decryptGroupImage(fromSwift.encrypted, with: wrongKey)
+        }
         await #expect(throws: EngineError(.invalidImage, "")) { try await mdk.engine.prepareGroupImage(png, mimeType: "image/jpeg") }
         await driver.shutdown()
     }
@@ -131,11 +138,13 @@ struct GroupImageInteropTests {
         let group = try await bench.createGroup(by: alice, inviting: [bob], name: "Pictured", admins: [alice, bob], description: "")
 
         let ours = try await alice.engine.prepareGroupImage(try ImageFixture.png, mimeType: "image/png")
-        try await MemberBench.commit(try await alice.engine.updateGroupData(of: group, GroupDataChanges(image: ours.image)), by: alice, to: [bob])
+        try await MemberBench.commit(
+            try await alice.engine.updateGroupData(of: group, GroupDataChanges(image: ours.image)), by: alice, to: [bob])
         #expect(try await bob.engine.group(group).image == ours.image)
 
         let theirs = try await bob.engine.prepareGroupImage(try ImageFixture.png, mimeType: "image/png")
-        try await MemberBench.commit(try await bob.engine.updateGroupData(of: group, GroupDataChanges(image: theirs.image)), by: bob, to: [alice])
+        try await MemberBench.commit(
+            try await bob.engine.updateGroupData(of: group, GroupDataChanges(image: theirs.image)), by: bob, to: [alice])
         let seen = try #require(try await alice.engine.group(group).image)
         #expect(seen == theirs.image)
         #expect(try await alice.engine.decryptGroupImage(theirs.encrypted, with: seen).starts(with: [0x89, 0x50, 0x4E, 0x47]))

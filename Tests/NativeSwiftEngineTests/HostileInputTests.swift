@@ -2,9 +2,10 @@ import ConformanceTestSupport
 import EngineInterface
 import EngineTestSupport
 import Marmot
-@testable import NativeSwiftEngine
 import Nostr
 import Testing
+
+@testable import NativeSwiftEngine
 
 /// Hostile input reaches the engine as typed outcomes, never a trap or a state change.
 @Suite struct HostileInputTests {
@@ -12,7 +13,8 @@ import Testing
     /// layer, must all be refused without moving the receiver; the genuine commit still applies after.
     @Test func mutatedCommitsAreRefusedWithoutStateChange() async throws {
         var bench = MemberBench(seed: 20)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
         let group = try await bench.createGroup(by: alice, inviting: [bob], name: "H", admins: [alice])
         let rename = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "renamed"))
         let receiver = try #require(bob.engine as? NativeSwiftEngine)
@@ -36,10 +38,12 @@ import Testing
     /// Mutated welcome contents are refused with a typed error and leave nothing pending.
     @Test func mutatedWelcomesAreRefused() async throws {
         var bench = MemberBench(seed: 22)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "W", relays: MemberBench.relays,
-            admins: [alice.pubkey]))
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "W", relays: MemberBench.relays,
+                admins: [alice.pubkey]))
         let rumor = created.welcomeRumors[0]
         let bytes = try Base64Content.decode(rumor.content)
         var generator = TestGenerator(seed: 23)

@@ -1,10 +1,11 @@
 import ConformanceTestSupport
 import EngineInterface
 import EngineTestSupport
-@testable import NativeSwiftEngine
 import Nostr
 import Synchronization
 import Testing
+
+@testable import NativeSwiftEngine
 
 /// The engine-level receiver rules that the hostile scenarios (scenarios/hostile/) exercise, each
 /// next to the honest case it must not catch. The attacks come from our engine's own hostile member.
@@ -27,20 +28,24 @@ import Testing
     {
         let hostile = try #require(member.engine as? NativeSwiftEngine)
         let h = try await member.engine.group(group).nostrGroupID
-        return try await hostile.forge(ForgeRequest(
-            attack: attack, nostrGroupID: h, target: target?.pubkey, targetKeyPackage: keyPackage, sender: member.pubkey))
+        return try await hostile.forge(
+            ForgeRequest(
+                attack: attack, nostrGroupID: h, target: target?.pubkey, targetKeyPackage: keyPackage, sender: member.pubkey))
     }
 
     @Test func aMessageWrittenAfterItsSendersRemovalIsRefusedOneWrittenBeforeIsRead() async throws {
         var bench = MemberBench(seed: 40)
         let clock = TestClock()
-        let alice = Self.member("alice", bench: &bench, clock: clock), bob = Self.member("bob", bench: &bench, clock: clock)
+        let alice = Self.member("alice", bench: &bench, clock: clock)
+        let bob = Self.member("bob", bench: &bench, clock: clock)
         let mallory = Self.member("mallory", bench: &bench, clock: clock)
         let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "R", admins: [alice])
         // Written before the removal, delivered after it: a late message, still read.
-        let early = try await mallory.engine.createMessage(in: group, sender: mallory.pubkey, kind: .chatMessage, content: "before", tags: [])
+        let early = try await mallory.engine.createMessage(
+            in: group, sender: mallory.pubkey, kind: .chatMessage, content: "before", tags: [])
         clock.advance(by: 5)
-        try await MemberBench.commit(try await alice.engine.removeMembers(from: group, pubkeys: [mallory.pubkey]), by: alice, to: [bob, mallory])
+        try await MemberBench.commit(
+            try await alice.engine.removeMembers(from: group, pubkeys: [mallory.pubkey]), by: alice, to: [bob, mallory])
         clock.advance(by: 5)
         let late = try await Self.forge(.removedMemberMessage, by: mallory, in: group)
         #expect(try await bob.engine.processMessage(late.events[0]) == .unprocessable(group, reason: "sender_removed"))
@@ -53,7 +58,9 @@ import Testing
 
     @Test func aWelcomeIntoAHeldGroupOrOntoItsHIsRefused() async throws {
         var bench = MemberBench(seed: 41)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), mallory = bench.swiftMember("mallory")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let mallory = bench.swiftMember("mallory")
         let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "W", admins: [alice])
         let rename = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "renamed"))
         try await MemberBench.commit(rename, by: alice, to: [bob, mallory])

@@ -377,7 +377,8 @@ struct MDK011Vectors {
                 }
                 print("  refused \(name): \(error.code.name): \(error.reason)")
                 #expect(matches("\(error.code.name): \(error.reason)", because), "\(name): refused for \(error), not \(because)")
-                let held = try await engine.groups(), pending = try await engine.pendingWelcomes()
+                let held = try await engine.groups()
+                let pending = try await engine.pendingWelcomes()
                 #expect(held.isEmpty && pending.isEmpty, "\(name): half-joined")
                 counts.forgeriesRefused += 1
             }

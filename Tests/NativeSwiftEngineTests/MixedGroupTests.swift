@@ -37,9 +37,9 @@ extension MemberBench {
 
 /// Mixed groups: our engine and MDK 0.8.0 in one group, each side creating, welcoming and committing,
 /// both on the bench's fixed clock (MDK through its world shim).
-@Suite(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
+@Suite(
+    .enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable the mixed tests"))
 struct MixedGroupTests {
-
     @Test func swiftCreatorInvitesMDKMembers() async throws {
         let driver = try await MDK.launch()
         var bench = MemberBench(seed: 10, now: MemberBench.fixedTime)
@@ -56,7 +56,8 @@ struct MixedGroupTests {
         try await MemberBench.exchange("from mdk", from: bob, to: [alice, carol], in: group)
 
         // A Swift commit processed by MDK: rename and make bob an admin.
-        let promote = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Mixed 2", admins: [alice.pubkey, bob.pubkey]))
+        let promote = try await alice.engine.updateGroupData(
+            of: group, GroupDataChanges(name: "Mixed 2", admins: [alice.pubkey, bob.pubkey]))
         try await MemberBench.commit(promote, by: alice, to: [bob, carol])
         expected.name = "Mixed 2"
         expected.admins = [alice, bob]
@@ -173,7 +174,8 @@ struct MixedGroupTests {
         let dave = bench.swiftMember("dave")
         let group = try await bench.createGroup(by: alice, inviting: [], name: "Legacy", admins: [alice])
         let add = try await alice.engine.addMembers(
-            to: group, keyPackages: [
+            to: group,
+            keyPackages: [
                 try await bench.keyPackage(of: bob), try await bench.keyPackage(of: carol), try await bench.keyPackage(of: dave),
             ])
         try await alice.engine.mergePendingCommit(in: group)
@@ -211,8 +213,10 @@ struct MixedGroupTests {
         var bench = MemberBench(seed: 13, now: MemberBench.fixedTime)
         let alice = bench.swiftMember("alice")
         let bob = try await bench.mdkMember("bob", in: driver)
-        let carol = try await bench.mdkMember("carol", in: driver), dave = bench.swiftMember("dave")
-        let erin = try await bench.mdkMember("erin", in: driver), frank = bench.swiftMember("frank")
+        let carol = try await bench.mdkMember("carol", in: driver)
+        let dave = bench.swiftMember("dave")
+        let erin = try await bench.mdkMember("erin", in: driver)
+        let frank = bench.swiftMember("frank")
         let group = try await bench.createGroup(
             by: alice, inviting: [bob, carol, dave, erin, frank], name: "Race", admins: [alice, bob])
 

@@ -53,14 +53,18 @@ import Testing
     @Test(arguments: [UInt64(21), 22, 23])
     func swiftCommitterYieldsToABetterCommit(seed: UInt64) async throws {
         var bench = MemberBench(seed: seed, now: 1_700_000_000)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         try await race(alice: alice, bob: bob, carol: carol, bench: &bench)
     }
 
     /// Our engine's plain merge keeps the state before the commit as well.
     @Test func swiftPlainMergeStillYields() async throws {
         var bench = MemberBench(seed: 25, now: 1_700_000_000)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         #expect(try await race(alice: alice, bob: bob, carol: carol, bench: &bench, plain: true))
     }
 
@@ -68,7 +72,9 @@ import Testing
     /// plain merge (the defect known-defects.yaml records): the committer refuses the winner and
     /// stays on its own commit. Pinned to 0.8.0: a fixed MDK fails the plain case, and the ledger
     /// entries go.
-    @Test(.enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"), arguments: [false, true])
+    @Test(
+        .enabled(if: MDK.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup"),
+        arguments: [false, true])
     func mdkCommitterYieldsOnlyWhenItsCommitWasHandedBack(plain: Bool) async throws {
         let driver = try await MDK.launch()
         var bench = MemberBench(seed: plain ? 26 : 24, now: MemberBench.fixedTime)
@@ -99,8 +105,10 @@ import Testing
 
     @Test func swiftLateProposalIsNotACompetitor() async throws {
         var bench = MemberBench(seed: 27, now: 1_700_000_000)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
+        let dave = bench.swiftMember("dave")
         try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)
     }
 
@@ -108,8 +116,10 @@ import Testing
     func mdkLateProposalIsNotACompetitor() async throws {
         let driver = try await MDK.launch()
         var bench = MemberBench(seed: 28, now: MemberBench.fixedTime)
-        let alice = try await bench.mdkMember("alice", in: driver), bob = try await bench.mdkMember("bob", in: driver)
-        let carol = try await bench.mdkMember("carol", in: driver), dave = try await bench.mdkMember("dave", in: driver)
+        let alice = try await bench.mdkMember("alice", in: driver)
+        let bob = try await bench.mdkMember("bob", in: driver)
+        let carol = try await bench.mdkMember("carol", in: driver)
+        let dave = try await bench.mdkMember("dave", in: driver)
         try await lateProposal(alice: alice, bob: bob, carol: carol, dave: dave, bench: &bench)
         await driver.shutdown()
     }

@@ -1,6 +1,6 @@
 import EngineInterface
-import Foundation
 import EngineTestSupport
+import Foundation
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -28,7 +28,9 @@ import Testing
     /// `second`'s, with carol's self-update on top of it applied by `second`.
     func race(seed: UInt64) async throws -> (Race, successor: GroupEvolution) {
         var bench = MemberBench(seed: seed)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "Team", admins: [alice, bob])
         let epoch = try await alice.engine.group(group).epoch
         let alpha = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Alpha"))
@@ -116,8 +118,10 @@ import Testing
     /// any losing competitor.
     @Test func aCommitGivenUpForABetterOneIsFollowedWhenBuiltOn() async throws {
         var bench = MemberBench(seed: 34)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let carol = bench.swiftMember("carol"), erin = bench.swiftMember("erin")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
+        let erin = bench.swiftMember("erin")
         let group = try await bench.createGroup(by: alice, inviting: [bob, carol, erin], name: "Team", admins: [alice, bob])
         let epoch = try await alice.engine.group(group).epoch
         let alpha = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Alpha"))
@@ -133,7 +137,9 @@ import Testing
         // erin: the second commit, then the first (which replaces it), then carol's on the second.
         #expect(try await erin.engine.processMessage(second.event) == .commit(group))
         #expect(try await erin.engine.processMessage(first.event) == .commit(group))
-        #expect(try await erin.engine.processMessage(successor.event) == .rivalCommit(group, replaced: first.event.id, competitor: second.event.id))
+        #expect(
+            try await erin.engine.processMessage(successor.event)
+                == .rivalCommit(group, replaced: first.event.id, competitor: second.event.id))
         // The first author, as in the race above.
         #expect(try await firstAuthor.engine.processMessage(first.event) == .commit(group))
         _ = try await firstAuthor.engine.processMessage(second.event)

@@ -30,14 +30,17 @@ import Testing
         var bytes: [UInt8] = []
         let encode = try await clock.measure { for _ in 0..<rounds { bytes = try await engine.stateBytes() } } / rounds
         let path = directory.path + "/creator.state"
-        let write = try clock.measure {
-            for _ in 0..<rounds { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) }
-        } / rounds
-        let load = try clock.measure {
-            for _ in 0..<rounds { _ = try NativeSwiftEngine.persisting(at: path, stream: ContinuingStream(seed: 1)) }
-        } / rounds
-        print("state file, \(members) members (the creator's after 6 commits: 5 past epochs, a rollback point): \(bytes.count) B; "
-            + "encode \(Self.ms(encode)), atomic write \(Self.ms(write)), load \(Self.ms(load))")
+        let write =
+            try clock.measure {
+                for _ in 0..<rounds { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) }
+            } / rounds
+        let load =
+            try clock.measure {
+                for _ in 0..<rounds { _ = try NativeSwiftEngine.persisting(at: path, stream: ContinuingStream(seed: 1)) }
+            } / rounds
+        print(
+            "state file, \(members) members (the creator's after 6 commits: 5 past epochs, a rollback point): \(bytes.count) B; "
+                + "encode \(Self.ms(encode)), atomic write \(Self.ms(write)), load \(Self.ms(load))")
         #expect(try NativeSwiftEngine.reencodedState(bytes) == bytes)
     }
 

@@ -33,7 +33,8 @@ import Testing
 
     @Test func flippedBytesAreTypedErrorsOrLoadableStates() async throws {
         let bytes = try await StateRecipe.small.bytes()
-        var refused = 0, loaded = 0
+        var refused = 0
+        var loaded = 0
         for offset in bytes.indices {
             var damaged = bytes
             damaged[offset] ^= 0xFF

@@ -55,7 +55,8 @@ import Testing
     @Test func bobRestartsAtEveryPointAndGoesOnAsHisTwinWould() async throws {
         let directory = try StateDirectory()
         var bench = MemberBench(seed: 2020)
-        let alice = bench.swiftMember("alice"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let carol = bench.swiftMember("carol")
         let bob = try RestartingBob(
             path: directory.path + "/bob.state", seed: bench.generator.next(), keypair: Keypair.generate(using: &bench.generator))
         #expect(!FileManager.default.fileExists(atPath: bob.path), "nothing changed yet, nothing written")
@@ -66,9 +67,10 @@ import Testing
         #expect(bobKeyPackage.content == twinDraft.content, "the twin made the same key package")
         try await bob.restart("after the key package")
 
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [bobKeyPackage, try await bench.keyPackage(of: carol)], name: "Durable",
-            relays: MemberBench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [bobKeyPackage, try await bench.keyPackage(of: carol)], name: "Durable",
+                relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         let (wrapperID, rumor) = try bench.deliverWelcome(created.welcomeRumors[0], from: alice, to: bob.member)
         let pending = try await bob.engine.processWelcome(wrapperID: wrapperID, rumor: rumor)
@@ -191,8 +193,9 @@ import Testing
 
         let keyPackage = try await bench.keyPackage(of: carol)
         #expect(await engine.writeCount == 1, "the key package's private part is new state")
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [keyPackage], name: "Quiet", relays: MemberBench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [keyPackage], name: "Quiet", relays: MemberBench.relays, admins: [alice.pubkey]))
         _ = try await bench.join(carol, rumor: created.welcomeRumors[0], from: alice, groupName: "Quiet")
         let joined = await engine.writeCount
         #expect(joined == 3, "processing and accepting the welcome each changed the state")

@@ -58,16 +58,18 @@ enum StateRecipe: String, CaseIterable {
 
     func bytes() async throws -> [UInt8] {
         var bench = MemberBench(seed: 2022)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
         let subject: Member
         switch self {
         case .keyPackage:
             _ = try await bench.keyPackage(of: bob)
             subject = bob
         case .pendingWelcome:
-            let created = try await alice.engine.createGroup(GroupCreation(
-                creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "Invited",
-                relays: MemberBench.relays, admins: [alice.pubkey]))
+            let created = try await alice.engine.createGroup(
+                GroupCreation(
+                    creator: alice.pubkey, keyPackages: [try await bench.keyPackage(of: bob)], name: "Invited",
+                    relays: MemberBench.relays, admins: [alice.pubkey]))
             let (wrapperID, rumor) = try bench.deliverWelcome(created.welcomeRumors[0], from: alice, to: bob)
             _ = try await bob.engine.processWelcome(wrapperID: wrapperID, rumor: rumor)
             subject = bob

@@ -1,8 +1,8 @@
 import ConformanceTestSupport
-import Foundation
-import HexEncoding
 import EngineInterface
 import EngineTestSupport
+import Foundation
+import HexEncoding
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -11,19 +11,24 @@ import Testing
 @Suite struct SwiftGroupTests {
     @Test func lifecycleCreateAddRemoveRenameLeave() async throws {
         var bench = MemberBench(seed: 1)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
+        let dave = bench.swiftMember("dave")
 
         let bobKeyPackage = try await bench.keyPackage(of: bob)
         try await alice.engine.validateKeyPackage(bobKeyPackage)
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Team", description: "Plans", relays: MemberBench.relays,
-            admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [bobKeyPackage], name: "Team", description: "Plans", relays: MemberBench.relays,
+                admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         try #require(created.welcomeRumors.count == 1)
-        #expect(created.welcomeRumors[0].tags == [
-            ["relays"] + MemberBench.relays, ["e", bobKeyPackage.id.hex], ["client", NativeSwiftEngine.clientTag], ["encoding", "base64"],
-        ])
+        #expect(
+            created.welcomeRumors[0].tags == [
+                ["relays"] + MemberBench.relays, ["e", bobKeyPackage.id.hex], ["client", NativeSwiftEngine.clientTag],
+                ["encoding", "base64"],
+            ])
         _ = try await bench.join(bob, rumor: created.welcomeRumors[0], from: alice, groupName: "Team")
         var expected = GroupExpectation(members: [alice, bob], admins: [alice], name: "Team", epoch: 1)
         try await expected.check(group, step: "created")
@@ -49,7 +54,8 @@ import Testing
         expected.epoch = 3
         try await expected.check(group, step: "removed dave")
 
-        let rename = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "Renamed", admins: [alice.pubkey, bob.pubkey]))
+        let rename = try await alice.engine.updateGroupData(
+            of: group, GroupDataChanges(name: "Renamed", admins: [alice.pubkey, bob.pubkey]))
         try await MemberBench.commit(rename, by: alice, to: [bob, carol])
         expected.name = "Renamed"
         expected.admins = [alice, bob]
@@ -77,30 +83,40 @@ import Testing
 
     @Test func refusalsHaveTypedCodes() async throws {
         var bench = MemberBench(seed: 2)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         let group = try await bench.createGroup(by: alice, inviting: [bob, carol], name: "G", admins: [alice])
 
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.updateGroupData(of: group, GroupDataChanges(name: "x")) }
         await #expect(throws: EngineError(.notAdmin, "")) { try await bob.engine.removeMembers(from: group, pubkeys: [carol.pubkey]) }
         await #expect(throws: EngineError(.adminCannotLeave, "")) { try await alice.engine.leaveGroup(group) }
-        await #expect(throws: EngineError(.cannotRemoveSelf, "")) { try await alice.engine.removeMembers(from: group, pubkeys: [alice.pubkey]) }
+        await #expect(throws: EngineError(.cannotRemoveSelf, "")) {
+            try await alice.engine.removeMembers(from: group, pubkeys: [alice.pubkey])
+        }
         await #expect(throws: EngineError(.lastAdmin, "")) { try await alice.engine.selfDemote(in: group) }
         await #expect(throws: EngineError(.unknownGroup, "")) { try await alice.engine.epoch(of: MLSGroupID(hex: "00")) }
-        await #expect(throws: EngineError(.unknownWelcome, "")) { try await bob.engine.acceptWelcome(try EventID(bytes: [UInt8](repeating: 0, count: 32))) }
+        await #expect(throws: EngineError(.unknownWelcome, "")) {
+            try await bob.engine.acceptWelcome(try EventID(bytes: [UInt8](repeating: 0, count: 32)))
+        }
 
         // A rumor claiming another author, a duplicate, and an event for no known group.
         let spoof = try await bob.engine.createMessage(in: group, sender: alice.pubkey, kind: .chatMessage, content: "I am alice", tags: [])
         #expect(try await carol.engine.processMessage(spoof) == .unprocessable(group, reason: "author_mismatch"))
         let hello = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "hi", tags: [])
-        guard case .applicationMessage = try await carol.engine.processMessage(hello) else { Issue.record("hello refused"); return }
+        guard case .applicationMessage = try await carol.engine.processMessage(hello) else {
+            Issue.record("hello refused")
+            return
+        }
         #expect(try await carol.engine.processMessage(hello) == .unprocessable(group, reason: "duplicate"))
         // Unlike MDK, our engine checks the outer Nostr signature.
         let forgedJSON = hello.json().replacingOccurrences(of: hello.sig.hexString, with: String(repeating: "f", count: 128))
         let forged = try Event.decodeUnverified(try JSONValue(parsing: forgedJSON))
         #expect(try await bob.engine.processMessage(forged) == .rejected(EngineError(.invalidInput, "")))
         let stranger = bench.swiftMember("stranger")
-        let other = try await stranger.engine.createGroup(GroupCreation(
-            creator: stranger.pubkey, keyPackages: [], name: "Other", relays: MemberBench.relays, admins: [stranger.pubkey]))
+        let other = try await stranger.engine.createGroup(
+            GroupCreation(
+                creator: stranger.pubkey, keyPackages: [], name: "Other", relays: MemberBench.relays, admins: [stranger.pubkey]))
         let foreign = try await stranger.engine.createMessage(
             in: other.group.mlsGroupID, sender: stranger.pubkey, kind: .chatMessage, content: "?", tags: [])
         #expect(try await carol.engine.processMessage(foreign) == .rejected(EngineError(.unknownGroup, "")))
@@ -114,16 +130,21 @@ import Testing
     private func tampered(_ event: Event) throws -> Event {
         var generator = TestGenerator(seed: 99)
         let keypair = Keypair.generate(using: &generator)
-        return try UnsignedEvent(pubkey: keypair.publicKey, createdAt: event.createdAt, kind: event.kind, tags: event.tags, content: event.content)
-            .signed(with: keypair, using: &generator)
+        return try UnsignedEvent(
+            pubkey: keypair.publicKey, createdAt: event.createdAt, kind: event.kind, tags: event.tags, content: event.content
+        )
+        .signed(with: keypair, using: &generator)
     }
 
     @Test func nonAdminCommitIsRejected() async throws {
         var bench = MemberBench(seed: 3)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob"), carol = bench.swiftMember("carol")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
         // Created without invitees: RequiredCapabilities has no SelfRemove, so leaving is a legacy Remove.
-        let created = try await alice.engine.createGroup(GroupCreation(
-            creator: alice.pubkey, keyPackages: [], name: "Legacy", relays: MemberBench.relays, admins: [alice.pubkey]))
+        let created = try await alice.engine.createGroup(
+            GroupCreation(
+                creator: alice.pubkey, keyPackages: [], name: "Legacy", relays: MemberBench.relays, admins: [alice.pubkey]))
         let group = created.group.mlsGroupID
         #expect(created.group.epoch == 0)
         let add = try await alice.engine.addMembers(
@@ -137,7 +158,10 @@ import Testing
 
         let leave = try await carol.engine.leaveGroup(group)
         #expect(try await bob.engine.processMessage(leave.event) == .pendingProposal(group))
-        guard case .proposal = try await alice.engine.processMessage(leave.event) else { Issue.record("alice did not answer"); return }
+        guard case .proposal = try await alice.engine.processMessage(leave.event) else {
+            Issue.record("alice did not answer")
+            return
+        }
         try await alice.engine.clearPendingCommit(in: group)
         let nonAdminCommit = try await bob.engine.selfUpdate(in: group)
         let result = try await alice.engine.processMessage(nonAdminCommit.event)
@@ -148,7 +172,8 @@ import Testing
 
     @Test func applicationMessagesFromFiveEpochsBackDecryptSixDoNot() async throws {
         var bench = MemberBench(seed: 4)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
         let group = try await bench.createGroup(by: alice, inviting: [bob], name: "E", admins: [alice])
         let six = try await bob.engine.createMessage(in: group, sender: bob.pubkey, kind: .chatMessage, content: "six", tags: [])
         try await MemberBench.commit(try await alice.engine.selfUpdate(in: group), by: alice, to: [bob])
@@ -165,8 +190,10 @@ import Testing
 
     @Test func competingCommitsConvergeOnTheEarlierEvent() async throws {
         var bench = MemberBench(seed: 5)
-        let alice = bench.swiftMember("alice"), bob = bench.swiftMember("bob")
-        let carol = bench.swiftMember("carol"), dave = bench.swiftMember("dave")
+        let alice = bench.swiftMember("alice")
+        let bob = bench.swiftMember("bob")
+        let carol = bench.swiftMember("carol")
+        let dave = bench.swiftMember("dave")
         let group = try await bench.createGroup(by: alice, inviting: [bob, carol, dave], name: "Race", admins: [alice, bob])
 
         let a = try await alice.engine.updateGroupData(of: group, GroupDataChanges(name: "A"))
@@ -185,4 +212,3 @@ import Testing
         try await MemberBench.exchange("after the race", from: carol, to: [dave], in: group)
     }
 }
-

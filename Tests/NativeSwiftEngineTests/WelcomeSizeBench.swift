@@ -1,8 +1,8 @@
 import ConformanceTestSupport
 import EngineInterface
 import EngineTestSupport
-import Marmot
 import MLS
+import Marmot
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -31,8 +31,9 @@ import Testing
     static func measure(engine: String, members: Int, creator: Member, invitees: [Member], bench: inout MemberBench) async throws {
         var keyPackages: [Event] = []
         for invitee in invitees { keyPackages.append(try await bench.keyPackage(of: invitee)) }
-        let created = try await creator.engine.createGroup(GroupCreation(
-            creator: creator.pubkey, keyPackages: keyPackages, name: "Scale", relays: MemberBench.relays, admins: [creator.pubkey]))
+        let created = try await creator.engine.createGroup(
+            GroupCreation(
+                creator: creator.pubkey, keyPackages: keyPackages, name: "Scale", relays: MemberBench.relays, admins: [creator.pubkey]))
         let rumor = try #require(created.welcomeRumors.first)
         let welcome = try WelcomeRumor.parse(rumor).welcome
         #expect(welcome.secrets.count == members - 1)
@@ -41,9 +42,10 @@ import Testing
 
         var fresh: [Event] = []
         for invitee in invitees { fresh.append(try await bench.keyPackage(of: invitee)) }
-        let smaller = try await creator.engine.createGroup(GroupCreation(
-            creator: creator.pubkey, keyPackages: Array(fresh.dropLast()), name: "Scale", relays: MemberBench.relays,
-            admins: [creator.pubkey]))
+        let smaller = try await creator.engine.createGroup(
+            GroupCreation(
+                creator: creator.pubkey, keyPackages: Array(fresh.dropLast()), name: "Scale", relays: MemberBench.relays,
+                admins: [creator.pubkey]))
         let add = try await creator.engine.addMembers(to: smaller.group.mlsGroupID, keyPackages: [fresh[fresh.count - 1]])
         let single = try #require(add.welcomeRumors.first)
         let one = try WelcomeRumor.parse(single).welcome

@@ -19,12 +19,13 @@ struct BIP340Row: Sendable, CustomTestStringConvertible {
 
     static func load() throws -> [BIP340Row] {
         let text = String(decoding: try Vectors.data("bip340/test-vectors.csv"), as: UTF8.self)
-        return try Vectors.nonEmpty(text.split(whereSeparator: \.isNewline).dropFirst().map { line in
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return BIP340Row(
-                index: Int(f[0]) ?? -1, secretKey: f[1], publicKey: f[2], auxRand: f[3], message: f[4],
-                signature: f[5], valid: f[6] == "TRUE", comment: f.count > 7 ? f[7...].joined(separator: ",") : "")
-        }, "bip340/test-vectors.csv")
+        return try Vectors.nonEmpty(
+            text.split(whereSeparator: \.isNewline).dropFirst().map { line in
+                let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                return BIP340Row(
+                    index: Int(f[0]) ?? -1, secretKey: f[1], publicKey: f[2], auxRand: f[3], message: f[4],
+                    signature: f[5], valid: f[6] == "TRUE", comment: f.count > 7 ? f[7...].joined(separator: ",") : "")
+            }, "bip340/test-vectors.csv")
     }
 }
 
@@ -33,7 +34,9 @@ struct BIP340Row: Sendable, CustomTestStringConvertible {
         #expect(try BIP340Row.load().map(\.index) == Array(0...14))
     }
 
-    @Test(arguments: try Vectors.nonEmpty(BIP340Row.load().filter { !$0.secretKey.isEmpty }, "bip340/test-vectors.csv (rows with a secret key)"))
+    @Test(
+        arguments: try Vectors.nonEmpty(
+            BIP340Row.load().filter { !$0.secretKey.isEmpty }, "bip340/test-vectors.csv (rows with a secret key)"))
     func signingReproducesTheExactSignature(_ row: BIP340Row) throws {
         let keypair = Keypair(secretKey: try SecretKey(bytes: [UInt8](hex: row.secretKey)))
         #expect(keypair.publicKey.hex == row.publicKey.lowercased())
@@ -62,8 +65,12 @@ struct BIP340Row: Sendable, CustomTestStringConvertible {
     }
 
     @Test func seededKeyGenerationIsReplayable() {
-        var a = TestGenerator(seed: 7), b = TestGenerator(seed: 7), c = TestGenerator(seed: 8)
-        let k1 = SecretKey.generate(using: &a), k2 = SecretKey.generate(using: &b), k3 = SecretKey.generate(using: &c)
+        var a = TestGenerator(seed: 7)
+        var b = TestGenerator(seed: 7)
+        var c = TestGenerator(seed: 8)
+        let k1 = SecretKey.generate(using: &a)
+        let k2 = SecretKey.generate(using: &b)
+        let k3 = SecretKey.generate(using: &c)
         #expect(k1 == k2)
         #expect(k1 != k3)
     }

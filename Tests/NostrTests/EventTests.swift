@@ -66,7 +66,9 @@ struct RustNostrEvents: Decodable {
                 pubkey: keypair.publicKey, createdAt: 1_700_000_000, kind: .chatMessage, content: "hi")
             return try unsigned.signed(with: keypair, using: &generator)
         }
-        let a = try make(seed: 42), b = try make(seed: 42), c = try make(seed: 43)
+        let a = try make(seed: 42)
+        let b = try make(seed: 42)
+        let c = try make(seed: 43)
         #expect(a.json() == b.json())
         #expect(a.sig != c.sig)
         try a.verify()
@@ -74,7 +76,8 @@ struct RustNostrEvents: Decodable {
 
     @Test func signingWithTheWrongKeyIsRefused() throws {
         var generator = TestGenerator(seed: 1)
-        let alice = Keypair.generate(using: &generator), bob = Keypair.generate(using: &generator)
+        let alice = Keypair.generate(using: &generator)
+        let bob = Keypair.generate(using: &generator)
         let unsigned = UnsignedEvent(pubkey: alice.publicKey, createdAt: 1, kind: 1, content: "")
         #expect(throws: NostrError(.invalidPublicKey, "")) { try unsigned.signed(with: bob, using: &generator) }
     }

@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func decodesEveryNIP01FieldAndRoundTrips() throws {
-        let text = ##"{"authors":["\##(Self.hexA)"],"ids":["\##(Self.hexB)"],"kinds":[1,445],"#h":["g"],"#p":["\##(Self.hexA)"],"since":10,"until":20,"limit":5}"##
+        let text =
+            ##"{"authors":["\##(Self.hexA)"],"ids":["\##(Self.hexB)"],"kinds":[1,445],"#h":["g"],"#p":["\##(Self.hexA)"],"since":10,"until":20,"limit":5}"##
         let filter = try Filter(json: text)
         #expect(filter.ids == [Self.hexB])
         #expect(filter.authors == [Self.hexA])

@@ -1,6 +1,7 @@
 import ConformanceTestSupport
-@testable import Nostr
 import Testing
+
+@testable import Nostr
 
 /// `GiftWrap.sizes` must equal what `GiftWrap.wrap` builds, byte for byte, on both sides of the
 /// NIP-44 padding steps and of the 65,535-byte plaintext limit.
@@ -11,7 +12,8 @@ struct GiftWrapSizeTests {
     func predictedSizesAreExact(contentBytes: Int) throws {
         let fixture = GiftWrapFixture()
         let rumor = UnsignedEvent(
-            pubkey: fixture.sender.publicKey, createdAt: GiftWrapFixture.now, kind: .welcome, tags: [["e", String(repeating: "1", count: 64)]],
+            pubkey: fixture.sender.publicKey, createdAt: GiftWrapFixture.now, kind: .welcome,
+            tags: [["e", String(repeating: "1", count: 64)]],
             content: String(repeating: "Q", count: contentBytes))
         var generator = TestGenerator(seed: 5)
         let wrap = try GiftWrap.wrap(

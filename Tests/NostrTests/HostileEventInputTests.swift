@@ -18,7 +18,8 @@ import Testing
     @Test(arguments: seeds)
     func randomMutationsNeverCrashAndRarelyVerify(seed: UInt64) throws {
         var generator = TestGenerator(seed: seed)
-        var accepted = 0, total = 0
+        var accepted = 0
+        var total = 0
         for vector in try RustNostrEvents.load().filter(\.valid) {
             let original = try Event(json: vector.event_json)
             for mutant in Mutations.mutants(of: Array(vector.event_json.utf8), count: 250, using: &generator) {

@@ -1,7 +1,8 @@
 import ConformanceTestSupport
 import HexEncoding
-@testable import Nostr
 import Testing
+
+@testable import Nostr
 
 // Mirror of vectors/nostr-sdk-0.45.1/nip19.json.
 struct RustNostrNIP19File: Decodable {
@@ -77,10 +78,14 @@ struct RustNostrNIP19File: Decodable {
             ("33-byte payload", Bech32.encode(hrp: "npub", payload: key32 + [0]), .nip19InvalidLength),
             ("non-zero padding bits", Bech32.encode(hrp: "npub", fiveBitGroups: groups), .nip19InvalidPadding),
             ("unknown prefix", Bech32.encode(hrp: "nfoo", payload: key32), .nip19UnknownPrefix),
-            ("zero secret key", Bech32.encode(hrp: "nsec", payload: [UInt8](repeating: 0, count: 32)),
-             .invalidSecretKey),
-            ("x not on the curve", Bech32.encode(hrp: "npub", payload: [UInt8](repeating: 0xFF, count: 32)),
-             .invalidPublicKey),
+            (
+                "zero secret key", Bech32.encode(hrp: "nsec", payload: [UInt8](repeating: 0, count: 32)),
+                .invalidSecretKey
+            ),
+            (
+                "x not on the curve", Bech32.encode(hrp: "npub", payload: [UInt8](repeating: 0xFF, count: 32)),
+                .invalidPublicKey
+            ),
         ]
     }
 

@@ -1,6 +1,7 @@
 import ConformanceTestSupport
-@testable import Nostr
 import Testing
+
+@testable import Nostr
 
 /// Truncated and mutated NIP-44 payloads must be rejected with an error, never a crash, and
 /// never decrypt: HMAC covers every byte that survives base64 decoding.
@@ -8,7 +9,8 @@ import Testing
     /// A valid payload made from fixed keys and a seeded nonce, so every run mutates the same bytes.
     static func validPayload() throws -> (payload: String, key: NIP44.ConversationKey) {
         var generator = TestGenerator(seed: 0x4E49_5034_34)
-        let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
+        let sender = SecretKey.generate(using: &generator)
+        let recipient = SecretKey.generate(using: &generator)
         let key = NIP44.ConversationKey(secretKey: sender, publicKey: recipient.publicKey)
         let payload = try NIP44.encrypt("hostile input must never crash a decoder", conversationKey: key, using: &generator)
         return (payload, key)
@@ -28,7 +30,8 @@ import Testing
     @Test func seededMutantsAreRejected() throws {
         let (payload, key) = try Self.validPayload()
         var generator = TestGenerator(seed: 0x6D75_7461_6E74)
-        var rejected = 0, changed = 0
+        var rejected = 0
+        var changed = 0
         for mutant in Mutations.mutants(of: Array(payload.utf8), count: 2_000, using: &generator) {
             // A replacement byte can equal the original; such a mutant is the valid payload itself.
             guard mutant != Array(payload.utf8) else { continue }

@@ -78,13 +78,16 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
 @Suite struct NIP44Tests {
     typealias V = NIP44VectorFile
 
-    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.get_conversation_key, "nip44/nip44.vectors.json: v2.valid.get_conversation_key"))
+    @Test(
+        arguments: try Vectors.nonEmpty(V.load().v2.valid.get_conversation_key, "nip44/nip44.vectors.json: v2.valid.get_conversation_key"))
     func conversationKey(_ c: V.ConversationKeyCase) throws {
         let key = try NIP44.ConversationKey(secretKeyBytes: bytes(c.sec1), publicKeyBytes: bytes(c.pub2))
         #expect(key.bytes.hexString == c.conversation_key)
     }
 
-    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.get_message_keys.keys, "nip44/nip44.vectors.json: v2.valid.get_message_keys.keys"))
+    @Test(
+        arguments: try Vectors.nonEmpty(V.load().v2.valid.get_message_keys.keys, "nip44/nip44.vectors.json: v2.valid.get_message_keys.keys")
+    )
     func messageKeys(_ c: V.MessageKeysCase) throws {
         let conversationKey = try NIP44.ConversationKey(bytes: bytes(V.load().v2.valid.get_message_keys.conversation_key))
         let keys = try NIP44.MessageKeys(conversationKey: conversationKey, nonce: bytes(c.nonce))
@@ -101,7 +104,8 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
 
     @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.encrypt_decrypt, "nip44/nip44.vectors.json: v2.valid.encrypt_decrypt"))
     func encryptDecrypt(_ c: V.EncryptDecryptCase) throws {
-        let sec1 = try SecretKey(hex: c.sec1), sec2 = try SecretKey(hex: c.sec2)
+        let sec1 = try SecretKey(hex: c.sec1)
+        let sec2 = try SecretKey(hex: c.sec2)
         let key = NIP44.ConversationKey(secretKey: sec1, publicKey: sec2.publicKey)
         #expect(key.bytes.hexString == c.conversation_key)
         // The conversation key is symmetric: the recipient derives the same one.
@@ -110,7 +114,9 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(c.payload, to: sec2, from: sec1.publicKey) == c.plaintext)
     }
 
-    @Test(arguments: try Vectors.nonEmpty(V.load().v2.valid.encrypt_decrypt_long_msg, "nip44/nip44.vectors.json: v2.valid.encrypt_decrypt_long_msg"))
+    @Test(
+        arguments: try Vectors.nonEmpty(
+            V.load().v2.valid.encrypt_decrypt_long_msg, "nip44/nip44.vectors.json: v2.valid.encrypt_decrypt_long_msg"))
     func encryptDecryptLongMessage(_ c: V.LongMessageCase) throws {
         let plaintext = String(repeating: c.pattern, count: c.repeat)
         #expect(sha256Hex(Array(plaintext.utf8)) == c.plaintext_sha256)
@@ -124,13 +130,17 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
     /// prefix (nips PR #1907), which makes 65,536 and 100,000 valid; the file was not regenerated
     /// (nips issue #2455). So: exactly those two encrypt, in the extended form, and the others are
     /// refused (0 by the spec, 10,000,000 by our bound).
-    @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.encrypt_msg_lengths, "nip44/nip44.vectors.json: v2.invalid.encrypt_msg_lengths"))
+    @Test(
+        arguments: try Vectors.nonEmpty(V.load().v2.invalid.encrypt_msg_lengths, "nip44/nip44.vectors.json: v2.invalid.encrypt_msg_lengths")
+    )
     func encryptLengthFollowsTheMergedRule(_ length: Int) throws {
         let key = try NIP44.ConversationKey(bytes: [UInt8](repeating: 7, count: 32))
         let plaintext = String(repeating: "a", count: length)
         let nonce = [UInt8](repeating: 1, count: 32)
         guard [65_536, 100_000].contains(length) else {
-            #expect(throws: NostrError(.nip44InvalidPlaintextLength, "")) { try NIP44.encrypt(plaintext, conversationKey: key, nonce: nonce) }
+            #expect(throws: NostrError(.nip44InvalidPlaintextLength, "")) {
+                try NIP44.encrypt(plaintext, conversationKey: key, nonce: nonce)
+            }
             return
         }
         let payload = try NIP44.encrypt(plaintext, conversationKey: key, nonce: nonce)
@@ -180,11 +190,14 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         #expect(try NIP44.decrypt(payload, conversationKey: key) == plaintext)
     }
 
-    @Test(arguments: try Vectors.nonEmpty(V.load().v2.invalid.get_conversation_key, "nip44/nip44.vectors.json: v2.invalid.get_conversation_key"))
+    @Test(
+        arguments: try Vectors.nonEmpty(
+            V.load().v2.invalid.get_conversation_key, "nip44/nip44.vectors.json: v2.invalid.get_conversation_key"))
     func conversationKeyRejects(_ c: V.InvalidConversationKeyCase) throws {
         // Each note names the key at fault; the error code must agree with it.
         let expected: NostrError.Code = c.note.hasPrefix("sec1") ? .invalidSecretKey : .invalidPublicKey
-        let sec1 = try bytes(c.sec1), pub2 = try bytes(c.pub2)
+        let sec1 = try bytes(c.sec1)
+        let pub2 = try bytes(c.pub2)
         #expect(throws: NostrError(expected, "")) {
             try NIP44.ConversationKey(secretKeyBytes: sec1, publicKeyBytes: pub2)
         }
@@ -225,7 +238,8 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
         let item = try #require(RustNostrNIP44File.load().nip44_v2.first)
         let sender = try SecretKey(hex: item.sender_secret_hex)
         let recipient = try PublicKey(hex: item.recipient_pubkey_hex)
-        var first = TestGenerator(seed: 44), second = TestGenerator(seed: 44)
+        var first = TestGenerator(seed: 44)
+        var second = TestGenerator(seed: 44)
         let a = try NIP44.encrypt("replay me", from: sender, to: recipient, using: &first)
         let b = try NIP44.encrypt("replay me", from: sender, to: recipient, using: &second)
         #expect(a == b)
@@ -245,20 +259,28 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
 /// The reverse direction: rust-nostr (nostr-sdk in the venv) decrypts what our code encrypts.
 @Suite struct NIP44PeerAcceptanceTests {
     struct Item: Encodable { let payload, recipient_secret_hex, sender_pubkey_hex: String }
-    struct Verdict: Decodable { let ok: Bool; let plaintext: String?; let error: String? }
+    struct Verdict: Decodable {
+        let ok: Bool
+        let plaintext: String?
+        let error: String?
+    }
 
     /// Plaintexts at padding boundaries up to the spec's 65,535 bytes. Finding: rust-nostr 0.45.1
     /// refuses to *encrypt* more than 65,408 bytes, yet decrypts up to 65,535, so the lengths
     /// between the two limits flow from us to it but never from it to us.
-    static let plaintexts: [String] = [1, 31, 32, 33, 64, 65, 256, 257, 1_000, 4_096, 65_408, 65_409, 65_535].map { length in
-        String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
-    } + ["hello 🦫", "\u{00}\u{01}\n\"\\", "ünïcödé"]
+    static let plaintexts: [String] =
+        [1, 31, 32, 33, 64, 65, 256, 257, 1_000, 4_096, 65_408, 65_409, 65_535].map { length in
+            String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+        } + ["hello 🦫", "\u{00}\u{01}\n\"\\", "ünïcödé"]
 
     // Skipped, visibly, when ci/setup could not create the venv (no python3 on the host).
-    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
+    @Test(
+        .enabled(
+            if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
     func rustNostrDecryptsOurPayloads() async throws {
         var generator = TestGenerator(seed: 0x4E49_5034_3450)
-        let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
+        let sender = SecretKey.generate(using: &generator)
+        let recipient = SecretKey.generate(using: &generator)
         let items = try Self.plaintexts.map { plaintext in
             Item(
                 payload: try NIP44.encrypt(plaintext, from: sender, to: recipient.publicKey, using: &generator),
@@ -277,10 +299,13 @@ private func sha256Hex(_ data: [UInt8]) -> String { Array(SHA256.hash(data: data
     /// Finding (docs/findings/welcome-size-limits.md): rust-nostr 0.45.1 predates the extended
     /// prefix (nips PR #1907) and refuses such payloads, so an app on it cannot open a gift wrap
     /// whose seal passes 65,535 bytes. Pinned so that a release that reads them is noticed.
-    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
+    @Test(
+        .enabled(
+            if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
     func rustNostrRefusesTheExtendedPrefix() async throws {
         var generator = TestGenerator(seed: 0x4E49_5034_3451)
-        let sender = SecretKey.generate(using: &generator), recipient = SecretKey.generate(using: &generator)
+        let sender = SecretKey.generate(using: &generator)
+        let recipient = SecretKey.generate(using: &generator)
         let item = Item(
             payload: try NIP44.encrypt(String(repeating: "e", count: 65_536), from: sender, to: recipient.publicKey, using: &generator),
             recipient_secret_hex: recipient.hex, sender_pubkey_hex: sender.publicKey.hex)

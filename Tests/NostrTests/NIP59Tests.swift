@@ -1,7 +1,8 @@
 import ConformanceTestSupport
 import Foundation
-@testable import Nostr
 import Testing
+
+@testable import Nostr
 
 // Mirror of vectors/nostr-sdk-0.45.1/nip59.json.
 struct RustNostrNIP59File: Decodable {
@@ -142,8 +143,9 @@ struct GiftWrapFixture {
         var unsignedSeal = goodSeal.jsonValue.object ?? [:]
         unsignedSeal["sig"] = .string(String(repeating: "00", count: 64))
         let notASeal = try UnsignedEvent(
-            pubkey: fixture.sender.publicKey, createdAt: GiftWrapFixture.now, kind: .textNote, content: goodSeal.content)
-            .signed(with: fixture.sender, using: &generator)
+            pubkey: fixture.sender.publicKey, createdAt: GiftWrapFixture.now, kind: .textNote, content: goodSeal.content
+        )
+        .signed(with: fixture.sender, using: &generator)
 
         let cases: [(name: String, sealJSON: String, code: NostrError.Code)] = [
             ("rumor id does not match its content", staleSeal.json(), .rumorIDMismatch),
@@ -236,14 +238,18 @@ struct GiftWrapFixture {
     }
 
     // Skipped, visibly, when ci/setup could not create the venv (no python3 on the host).
-    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
+    @Test(
+        .enabled(
+            if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to check against rust-nostr"))
     func rustNostrUnwrapsOurGiftWraps() async throws {
         var generator = TestGenerator(seed: 0x4E49_5035_39)
         let contents = ["", "hello", "🦫 é ✓ \"q\" \\ \n\t", String(repeating: "long ", count: 2_000)]
         let kinds: [Kind] = [.chatMessage, .welcome, 14, .textNote]
-        var rumors: [UnsignedEvent] = [], items: [Item] = []
+        var rumors: [UnsignedEvent] = []
+        var items: [Item] = []
         for (index, kind) in kinds.enumerated() {
-            let sender = Keypair.generate(using: &generator), recipient = Keypair.generate(using: &generator)
+            let sender = Keypair.generate(using: &generator)
+            let recipient = Keypair.generate(using: &generator)
             let rumor = UnsignedEvent(
                 pubkey: sender.publicKey, createdAt: GiftWrapFixture.now - UInt64(index), kind: kind,
                 tags: [["e", String(repeating: "0f", count: 32)], ["encoding", "base64"]], content: contents[index])

@@ -38,8 +38,9 @@ import Testing
         for message in messages {
             #expect(try RelayMessage(json: message.json()) == message)
         }
-        #expect(RelayMessage.eventFrame(subscription: "s", eventJSON: event.json())
-            == RelayMessage.event(subscription: "s", event: event).json())
+        #expect(
+            RelayMessage.eventFrame(subscription: "s", eventJSON: event.json())
+                == RelayMessage.event(subscription: "s", event: event).json())
     }
 
     @Test(arguments: [

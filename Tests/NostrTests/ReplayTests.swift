@@ -12,7 +12,8 @@ import Testing
     static func transcript(seed: UInt64) throws -> [String] {
         var generator = TestGenerator(seed: seed)
         var lines: [String] = []
-        let alice = Keypair.generate(using: &generator), bob = Keypair.generate(using: &generator)
+        let alice = Keypair.generate(using: &generator)
+        let bob = Keypair.generate(using: &generator)
         lines.append(NIP19.encode(.npub(alice.publicKey)))
         lines.append(NIP19.encode(.nsec(bob.secretKey)))
         for i in 0..<3 {
@@ -31,7 +32,8 @@ import Testing
     }
 
     @Test func sameSeedGivesIdenticalBytes() throws {
-        let first = try Self.transcript(seed: 1), second = try Self.transcript(seed: 1)
+        let first = try Self.transcript(seed: 1)
+        let second = try Self.transcript(seed: 1)
         #expect(first == second)
         #expect(try Self.transcript(seed: 2) != first)
     }

@@ -19,7 +19,9 @@ import Testing
         return channel
     }
 
-    private static func frame(_ channel: EmbeddedChannel, _ text: String, opcode: WebSocketOpcode = .text, fin: Bool = true) -> WebSocketFrame {
+    private static func frame(_ channel: EmbeddedChannel, _ text: String, opcode: WebSocketOpcode = .text, fin: Bool = true)
+        -> WebSocketFrame
+    {
         WebSocketFrame(fin: fin, opcode: opcode, data: channel.allocator.buffer(string: text))
     }
 

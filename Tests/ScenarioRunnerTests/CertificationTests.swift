@@ -9,8 +9,10 @@ import Testing
 @Suite struct CertificationTests {
     static let ledger = DefectLedger(entries: [
         KnownDefect(
-            engine: "mdk", version: "0.8.0", scenario: "forged <wrapper>", check: "member bob: chats", clause: Clause("NIP-01", "Events and signatures"),
-            reason: "processes a kind-445 wrapper whose signature does not verify", link: "https://example.org/defect", expires: "2027-06-30"),
+            engine: "mdk", version: "0.8.0", scenario: "forged <wrapper>", check: "member bob: chats",
+            clause: Clause("NIP-01", "Events and signatures"),
+            reason: "processes a kind-445 wrapper whose signature does not verify", link: "https://example.org/defect",
+            expires: "2027-06-30"),
         KnownDefect(
             engine: "mdk", version: "0.8.0", scenario: "never run", check: "converged", clause: Clause("MIP-03", "Ledger Only"),
             reason: "r", link: "https://example.org/other", expires: "2027-06-30"),
@@ -30,7 +32,9 @@ import Testing
             checks: [CheckResult(check: "member bob: chats", clause: Clause("MIP-01", "Group State Changes"), verdict: .knownDefect)],
             reproduce: "-")
         forged.clauses = ["NIP-01 Events and signatures", "MIP-03 Security Requirements"]
-        var skipped = ScenarioRun(scenario: "needs leave", file: "scenarios/group-lifecycle/leave.yaml", engine: "mdk", seed: 3, notRun: "no leave", reproduce: "-")
+        var skipped = ScenarioRun(
+            scenario: "needs leave", file: "scenarios/group-lifecycle/leave.yaml", engine: "mdk", seed: 3, notRun: "no leave",
+            reproduce: "-")
         skipped.clauses = ["MIP-03 Commit Messages"]
         let timed = [lifecycle, forged, skipped].map { TimedRun($0, seconds: 1) }
         let context = JSONReport.Context(engineVersions: ["mdk": "0.8.0"], ledger: ledger)
@@ -53,10 +57,11 @@ import Testing
         #expect(report.sections.map(\.engine) == ["mdk"])
         #expect(section.version == "0.8.0")
         let clauses = section.clauses.map(\.clause)
-        #expect(clauses == [
-            "MIP-01 Group Creation", "MIP-01 Group State Changes", "MIP-02 Welcome Events", "MIP-03 Commit Message Race Conditions",
-            "MIP-03 Commit Messages", "MIP-03 Ledger Only", "MIP-03 Security Requirements", "NIP-01 Events and signatures",
-        ])
+        #expect(
+            clauses == [
+                "MIP-01 Group Creation", "MIP-01 Group State Changes", "MIP-02 Welcome Events", "MIP-03 Commit Message Race Conditions",
+                "MIP-03 Commit Messages", "MIP-03 Ledger Only", "MIP-03 Security Requirements", "NIP-01 Events and signatures",
+            ])
         let nip01 = try #require(section.clauses.first { $0.clause == "NIP-01 Events and signatures" })
         #expect(nip01.scenarios.map(\.name) == ["forged <wrapper>"])
         #expect(nip01.scenarios.map(\.verdict) == [.knownDefect])
@@ -91,7 +96,10 @@ import Testing
     @Test func notARunReportIsRefused() throws {
         for (text, reason) in [
             ("[]", "not a marmot-conform run report"), ("{\"format\": 1}", "not a marmot-conform run report"),
-            (String(decoding: try Self.document(), as: UTF8.self).replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 2"), "format 2"),
+            (
+                String(decoding: try Self.document(), as: UTF8.self).replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 2"),
+                "format 2"
+            ),
         ] {
             #expect {
                 _ = try Certification(json: Data(text.utf8), file: "bad.json")
@@ -103,11 +111,16 @@ import Testing
 
     /// A check of a profiled rule covers its own clause and the one the run's profile cites for the rule.
     @Test func aProfiledCheckCoversTheClauseItsProfileCites() throws {
-        for (profile, cited) in [(MarmotProfile.legacy, "NIP-01 Events and signatures"), (.current, "transports/nostr.md Group message delivery")] {
-            let check = CheckResult(check: "member bob: chats", clause: Clause("MIP-01", "Group State Changes"), verdict: .pass, rule: .groupEventSignature)
-            var run = profile.judge(ScenarioRun(scenario: "probe", file: "scenarios/p/p.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
+        for (profile, cited) in [
+            (MarmotProfile.legacy, "NIP-01 Events and signatures"), (.current, "transports/nostr.md Group message delivery"),
+        ] {
+            let check = CheckResult(
+                check: "member bob: chats", clause: Clause("MIP-01", "Group State Changes"), verdict: .pass, rule: .groupEventSignature)
+            var run = profile.judge(
+                ScenarioRun(scenario: "probe", file: "scenarios/p/p.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
             run.clauses = []
-            let report = try Certification(json: Data(try JSONReport.json([TimedRun(run, seconds: 0)], toolVersion: "t").utf8), file: "r.json")
+            let report = try Certification(
+                json: Data(try JSONReport.json([TimedRun(run, seconds: 0)], toolVersion: "t").utf8), file: "r.json")
             let rows = try #require(report.sections.first).clauses
             #expect(rows.first { $0.clause == cited }?.checks == ["member bob: chats"], "\(profile)")
             #expect(rows.count == (profile == .standard ? 2 : 1), "\(rows.map(\.clause))")

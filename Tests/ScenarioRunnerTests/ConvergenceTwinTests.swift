@@ -6,23 +6,28 @@ import Foundation
 import GroupCore
 import NativeSwiftEngine
 import Nostr
-@testable import ScenarioModel
-@testable import ScenarioRunner
 import Simulation
 import Testing
+
+@testable import ScenarioModel
+@testable import ScenarioRunner
 
 /// The twins of `converged`'s exact-state layer: a member that forks silently at an equal epoch
 /// number (SilentForkEngine) must fail it, on our engine and on MDK; and members that did not fork
 /// must agree on every digest both expose, across engines too.
 @Suite struct ConvergenceTwinTests {
     /// alice creates a group with bob and carol; bob's engine is the fork twin.
-    static func world(seed: UInt64, epoch: UInt64, trigger: ForkTrigger, engine: @escaping @Sendable (EngineContext) async throws -> any ProtocolEngine)
+    static func world(
+        seed: UInt64, epoch: UInt64, trigger: ForkTrigger, engine: @escaping @Sendable (EngineContext) async throws -> any ProtocolEngine
+    )
         async throws -> (World, chatID: String)
     {
-        let world = World(configuration: WorldConfiguration(seed: seed, epochUnixSeconds: epoch), makeEngine: { context in
-            let base = try await engine(context)
-            return context.label == "bob" ? SilentForkEngine(base: base, trigger: trigger) : base
-        })
+        let world = World(
+            configuration: WorldConfiguration(seed: seed, epochUnixSeconds: epoch),
+            makeEngine: { context in
+                let base = try await engine(context)
+                return context.label == "bob" ? SilentForkEngine(base: base, trigger: trigger) : base
+            })
         for label in ["alice", "bob", "carol"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
         let peers = try ["bob", "carol"].map { try #require(world.member($0)?.publicKey) }
@@ -119,6 +124,7 @@ import Testing
     /// An MDK member on the world's clock and its own seeded stream.
     static func mdkEngine(in driver: DriverProcess, for context: EngineContext) async throws -> any ProtocolEngine {
         try await driver.makeEngine(
-            instance: context.label, encryptionKey: context.storageKey, world: WorldFeed(clock: context.clock, generator: context.generator))
+            instance: context.label, encryptionKey: context.storageKey, world: WorldFeed(clock: context.clock, generator: context.generator)
+        )
     }
 }

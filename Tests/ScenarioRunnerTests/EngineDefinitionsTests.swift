@@ -4,15 +4,16 @@ import Testing
 /// The engines file (docs/engines.md): every problem at its `file:line:column`.
 @Suite struct EngineDefinitionsTests {
     @Test func aFileDefinesEnginesByName() throws {
-        let file = try EngineDefinitions(yaml: """
-            - name: mdk-dev
-              command: ../mdk/driver.py
-              arguments: [--log, warn]
-              env: { RUST_LOG: warn, B: "2" }
-              version: 0.9.0-dev
-            - name: mdk
-              command: /opt/mdk/driver
-            """, file: "engines.yaml")
+        let file = try EngineDefinitions(
+            yaml: """
+                - name: mdk-dev
+                  command: ../mdk/driver.py
+                  arguments: [--log, warn]
+                  env: { RUST_LOG: warn, B: "2" }
+                  version: 0.9.0-dev
+                - name: mdk
+                  command: /opt/mdk/driver
+                """, file: "engines.yaml")
         let dev = try #require(file["mdk-dev"])
         #expect(dev.command == "../mdk/driver.py" && dev.arguments == ["--log", "warn"] && dev.version == "0.9.0-dev")
         #expect(dev.environment.map(\.key) == ["RUST_LOG", "B"] && dev.environment.map(\.value) == ["warn", "2"])

@@ -30,9 +30,12 @@ import Testing
     @Test func aDriverThatDiesDuringMemberCreationIsAnErrorForThisAndEveryLaterRun() async throws {
         let script = #"read line; printf '{"id":1,"result":{"instance":"m1"}}\n'; read line; exit 3"#
         let driver = await DriverProcess.launch(executable: "/bin/sh", arguments: ["-c", script])
-        let engines = EngineSet(["fake": EngineSet.Entry(factory: { context in
-            try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
-        }, deterministic: false)])
+        let engines = EngineSet([
+            "fake": EngineSet.Entry(
+                factory: { context in
+                    try await driver.makeEngine(instance: context.label, encryptionKey: context.storageKey)
+                }, deterministic: false)
+        ])
         let first = try await Self.run(engines, selection: EngineSelection(engine: "fake"))
         #expect(first.verdict == .error)
         #expect(first.verdict.failsTheRun)
@@ -66,14 +69,18 @@ import Testing
 
             """
         func run(failingRestarts: Bool) async throws -> ScenarioRun {
-            let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-                if failingRestarts, context.start > 0 { throw EngineError(.launchFailed, "the store could not be opened") }
-                return try NativeSwiftEngine(
-                    generator: context.generator, clock: context.clock,
-                    stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
-            }, deterministic: true)])
+            let engines = EngineSet([
+                "swift": EngineSet.Entry(
+                    factory: { context in
+                        if failingRestarts, context.start > 0 { throw EngineError(.launchFailed, "the store could not be opened") }
+                        return try NativeSwiftEngine(
+                            generator: context.generator, clock: context.clock,
+                            stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+                    }, deterministic: true)
+            ])
             let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
-            return await executor.execute(try Scenario(yaml: text, file: "restart-error.yaml"), seed: 1, selection: .swift, reproduce: "-").run
+            return await executor.execute(try Scenario(yaml: text, file: "restart-error.yaml"), seed: 1, selection: .swift, reproduce: "-")
+                .run
         }
         let failing = try await run(failingRestarts: true)
         #expect(failing.verdict == .error, "\(failing.checks)")
@@ -87,9 +94,12 @@ import Testing
     /// Every oracle that reads engine state says `error`, not `pass`, when the reads fail (they used
     /// to take a failed `groups` read for "no groups", and so for agreement).
     @Test func oraclesWhoseReadsFailAreErrorsNotPasses() async throws {
-        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            GroupsTimeOutEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-        }, deterministic: true)])
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    GroupsTimeOutEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+                }, deterministic: true)
+        ])
         let run = try await Self.run(engines, selection: .swift)
         #expect(run.verdict == .error)
         for name in ["converged", "no member ahead", "read members' outcome", "engines answered"] {
@@ -102,9 +112,12 @@ import Testing
 
     /// Capabilities the engine declares it lacks are still `unsupported` (a skip, not a failure).
     @Test func aCapabilityTheEngineDeclaresItLacksIsUnsupported() async throws {
-        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            NoGroupsEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-        }, deterministic: true)])
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    NoGroupsEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+                }, deterministic: true)
+        ])
         let run = try await Self.run(engines, selection: .swift)
         #expect(run.verdict == .unsupported)
         #expect(run.notRun?.contains("group.create") == true)

@@ -1,6 +1,7 @@
 import DeterministicScheduler
-@testable import ScenarioRunner
 import Testing
+
+@testable import ScenarioRunner
 
 /// The explorer's search without any world: a choice tree given as a function of the prefix.
 @Suite struct ExploreFrontierTests {

@@ -1,8 +1,9 @@
 import Foundation
 import NativeSwiftEngine
+import Testing
+
 @testable import ScenarioModel
 @testable import ScenarioRunner
-import Testing
 
 /// The explorer's acceptance, end to end: a race bug planted in our engine (PlantedRaceBug: a
 /// received commit is final, so a third member keeps whichever competing commit it saw first) is
@@ -70,7 +71,9 @@ import Testing
         executor.schedule = read.schedule
         let scenario = try Scenario(yaml: read.scenarioText, file: read.scenarioFile)
         let replayed = await PlantedRaceBug.$receivedCommitIsFinal.withValue(true) {
-            await ConformanceRunner(executor: executor).run([(scenario, text: read.scenarioText)], request: Self.request(seed: read.seed)) { _ in }
+            await ConformanceRunner(executor: executor).run([(scenario, text: read.scenarioText)], request: Self.request(seed: read.seed)) {
+                _ in
+            }
         }
         #expect(Self.failing(replayed.flatMap(\.checks)) == read.failures.map(\.check).sorted())
 

@@ -27,10 +27,13 @@ import Testing
     }
 
     static func engines(carol wrap: @escaping @Sendable (any ProtocolEngine) -> any ProtocolEngine) -> EngineSet {
-        EngineSet(["swift": EngineSet.Entry(factory: { context in
-            let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            return context.label == "carol" ? wrap(engine) : engine
-        }, deterministic: true)])
+        EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return context.label == "carol" ? wrap(engine) : engine
+                }, deterministic: true)
+        ])
     }
 
     @Test func theHonestRunPasses() async throws {

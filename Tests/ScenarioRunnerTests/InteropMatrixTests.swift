@@ -1,6 +1,7 @@
 import ScenarioModel
-@testable import ScenarioRunner
 import Testing
+
+@testable import ScenarioRunner
 
 /// The interop matrix's columns and the ledger's assignment patterns (docs/engines.md).
 @Suite struct InteropMatrixTests {
@@ -52,38 +53,44 @@ import Testing
 
     /// An assignment gives the free members their engines in order; a pinned member keeps its own.
     @Test func anAssignmentSkipsPinnedMembers() throws {
-        let scenario = try Scenario(yaml: """
-            name: pinned
-            members:
-              - { label: alice }
-              - { label: mallory, engine: swift }
-              - { label: bob }
-            steps:
-              - deliver: all
-            """, file: "pinned.yaml")
+        let scenario = try Scenario(
+            yaml: """
+                name: pinned
+                members:
+                  - { label: alice }
+                  - { label: mallory, engine: swift }
+                  - { label: bob }
+                steps:
+                  - deliver: all
+                """, file: "pinned.yaml")
         let engines = EngineSet(["swift": Self.unused, "mdk": Self.unused])
         #expect(InteropMatrix.freeMembers(of: scenario) == ["alice", "bob"])
         let cell = EngineSelection(kind: .assignment([.mdk, .swift]))
-        #expect(engines.assignment(for: scenario, selection: cell) == ["alice": .engine("mdk"), "mallory": .engine("swift"), "bob": .engine("swift")])
+        #expect(
+            engines.assignment(for: scenario, selection: cell) == [
+                "alice": .engine("mdk"), "mallory": .engine("swift"), "bob": .engine("swift"),
+            ])
     }
 
     /// `mixed` alternates the run's registered engines, the built-in ones first in `EngineName`'s
     /// order; an assignment shorter than the free members leaves the rest unassigned (not run,
     /// with a reason); a single engine is every free member's.
     @Test func selectionsAssignTheRegisteredEngines() throws {
-        let scenario = try Scenario(yaml: """
-            name: four
-            members:
-              - { label: a }
-              - { label: b }
-              - { label: c, engine: swift }
-              - { label: d }
-            steps:
-              - deliver: all
-            """, file: "four.yaml")
+        let scenario = try Scenario(
+            yaml: """
+                name: four
+                members:
+                  - { label: a }
+                  - { label: b }
+                  - { label: c, engine: swift }
+                  - { label: d }
+                steps:
+                  - deliver: all
+                """, file: "four.yaml")
         let three = EngineSet(["other": Self.unused, "mdk": Self.unused, "swift": Self.unused])
-        #expect(three.assignment(for: scenario, selection: .mixed)
-            == ["a": .engine("swift"), "b": .engine("mdk"), "c": .engine("swift"), "d": .engine("swift")])
+        #expect(
+            three.assignment(for: scenario, selection: .mixed)
+                == ["a": .engine("swift"), "b": .engine("mdk"), "c": .engine("swift"), "d": .engine("swift")])
         let onlyOurs = EngineSet(["swift": Self.unused])
         #expect(onlyOurs.assignment(for: scenario, selection: .mixed).values.allSatisfy { $0 == .engine("swift") })
         let short = three.assignment(for: scenario, selection: EngineSelection(kind: .assignment([.mdk])))

@@ -37,12 +37,13 @@ import Testing
     }
 
     /// Each malformed profile field fails at its own `file:line:column`.
-    @Test(arguments: [
-        ("name: x\nprofiles: [current, curent]\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:21", "curent"),
-        ("name: x\nprofiles: [legacy, legacy]\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:20", "listed twice"),
-        ("name: x\nprofiles: []\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:11", "names no profile"),
-        ("name: x\nmembers:\n  - label: a\n    profile: modern\nsteps: [{ deliver: all }]\n", "p.yaml:4:14", "modern"),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            ("name: x\nprofiles: [current, curent]\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:21", "curent"),
+            ("name: x\nprofiles: [legacy, legacy]\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:20", "listed twice"),
+            ("name: x\nprofiles: []\nmembers: [{ label: a }]\nsteps: [{ deliver: all }]\n", "p.yaml:2:11", "names no profile"),
+            ("name: x\nmembers:\n  - label: a\n    profile: modern\nsteps: [{ deliver: all }]\n", "p.yaml:4:14", "modern"),
+        ] as [(String, String, String)])
     func profileFieldErrorsArePositioned(yaml: String, position: String, says: String) {
         var error: ScenarioError?
         do { _ = try Scenario(yaml: yaml, file: "p.yaml") } catch let caught { error = caught }
@@ -57,9 +58,11 @@ import Testing
         let scenarios = [(legacyOnly, text: ""), (both, text: "")]
         let current = ConformanceRunner.applicable(scenarios, to: .current)
         #expect(current.applying.map(\.0.file) == ["scenarios/x/both.yaml"])
-        #expect(current.notApplicable == [NotApplicable(file: "scenarios/x/legacy-only.yaml", scenario: legacyOnly.name, profiles: [.legacy])])
-        #expect(current.notApplicable[0].line(under: .current)
-            == "scenarios/x/legacy-only.yaml: not applicable to profile current (applies to legacy)")
+        #expect(
+            current.notApplicable == [NotApplicable(file: "scenarios/x/legacy-only.yaml", scenario: legacyOnly.name, profiles: [.legacy])])
+        #expect(
+            current.notApplicable[0].line(under: .current)
+                == "scenarios/x/legacy-only.yaml: not applicable to profile current (applies to legacy)")
         let legacy = ConformanceRunner.applicable(scenarios, to: .legacy)
         #expect(legacy.applying.count == 2 && legacy.notApplicable.isEmpty)
     }
@@ -68,7 +71,8 @@ import Testing
     @Test func currentRunsPinFingerprintsUnderKeysOfTheirOwn() throws {
         let scenario = try Scenario(yaml: Self.twoProfiles, file: "scenarios/x/y.yaml")
         #expect(ConformanceRunner.fingerprintKey(scenario, selection: .swift, seed: 3, profile: .legacy) == "x-y swift seed 3")
-        #expect(ConformanceRunner.fingerprintKey(scenario, selection: .swift, seed: 3, profile: .current) == "x-y swift seed 3 profile current")
+        #expect(
+            ConformanceRunner.fingerprintKey(scenario, selection: .swift, seed: 3, profile: .current) == "x-y swift seed 3 profile current")
     }
 
     /// The factory is handed each member's profile (its own `profile:`, else the run's); our engine
@@ -76,11 +80,14 @@ import Testing
     @Test func theFactoryGetsEachMembersProfileAndAnEngineWithoutItIsUnsupported() async throws {
         let seen = Mutex<[String: MarmotProfile]>([:])
         let accounts = Mutex<[String: String]>([:])
-        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            seen.withLock { $0[context.label] = context.profile }
-            accounts.withLock { $0[context.label] = context.accountKey?.publicKey.hex }
-            return try NativeSwiftEngine(generator: context.generator, clock: context.clock)
-        }, deterministic: true)])
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    seen.withLock { $0[context.label] = context.profile }
+                    accounts.withLock { $0[context.label] = context.accountKey?.publicKey.hex }
+                    return try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                }, deterministic: true)
+        ])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
         let scenario = try Scenario(yaml: Self.twoProfiles, file: "p.yaml")
         let run = await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "", profile: .legacy).run
@@ -139,26 +146,35 @@ import Testing
               members:
                 alice: { chats: [], failed-peers: [{ peer: bob, reason: \(reason) }] }
             """
-        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            return context.label == "alice" ? RefusesKeyPackages(base: engine, code: code) : engine
-        }, deterministic: true)])
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return context.label == "alice" ? RefusesKeyPackages(base: engine, code: code) : engine
+                }, deterministic: true)
+        ])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
         let execution = await executor.execute(try Scenario(yaml: yaml, file: "k.yaml"), seed: 1, selection: .swift, reproduce: "")
         #expect(execution.run.verdict == .pass, "\(execution.run.checks.filter { $0.verdict != .pass })")
         guard case .map(let members)? = execution.outcome, case .map(let alice)? = members["alice"],
             case .list(let errors)? = alice["errors"]
-        else { Issue.record("no errors in alice's outcome"); return }
+        else {
+            Issue.record("no errors in alice's outcome")
+            return
+        }
         #expect(errors.contains(.string("core.profileMismatch")) == told, "\(errors)")
     }
 
     /// Our engine, whose instances of the current profile declare `profile.current` (test double:
     /// their bytes stay legacy ones; only what the runner and the app core decide is under test).
     static func claimingEngines() -> EngineSet {
-        EngineSet(["swift": EngineSet.Entry(factory: { context in
-            let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            return context.profile == .current ? ClaimsCurrentProfile(base: engine) : engine
-        }, deterministic: true)])
+        EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return context.profile == .current ? ClaimsCurrentProfile(base: engine) : engine
+                }, deterministic: true)
+        ])
     }
 }
 

@@ -5,10 +5,11 @@
 import EngineInterface
 import GroupCore
 import InMemoryRelay
-@testable import ScenarioModel
-@testable import ScenarioRunner
 import Simulation
 import Testing
+
+@testable import ScenarioModel
+@testable import ScenarioRunner
 
 @Suite struct ModelMappingTests {
     @Test func roleNamesAreGroupCoreRoles() {

@@ -4,17 +4,18 @@ import Testing
 /// `count` declarations and `a..b` runs of member labels (scenarios/scale/).
 @Suite struct NumberedMemberTests {
     static func scenario(members: String, with: String, expect: String = "m01..m12") throws -> Scenario {
-        try Scenario(yaml: """
-            name: numbered
-            members:
-              - { label: alice }
-            \(members)
-            steps:
-              - create-group: { by: alice, with: \(with), name: T }
-            expect:
-              members:
-                \(expect): { chats: [{ name: T }] }
-            """, file: "numbered.yaml")
+        try Scenario(
+            yaml: """
+                name: numbered
+                members:
+                  - { label: alice }
+                \(members)
+                steps:
+                  - create-group: { by: alice, with: \(with), name: T }
+                expect:
+                  members:
+                    \(expect): { chats: [{ name: T }] }
+                """, file: "numbered.yaml")
     }
 
     @Test func countDeclaresPaddedLabelsAndRunsExpandEverywhere() throws {

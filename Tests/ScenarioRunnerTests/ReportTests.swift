@@ -133,8 +133,12 @@ import Testing
             expected: "[alice, bob]", observed: "[alice]", detail: "bob's member list differs <&\"'>")
         failing.capsule = "run/capsules/race-mdk-7.json"
         failing.fingerprint = "f00d"
-        return zip([VerdictTests.run([.pass]), failing, VerdictTests.run([], engine: "swift", notRun: "needs group.leave"),
-                    VerdictTests.run([.knownDefect, .info])], [0.25, 1.5, 0.0004, 2]).map { TimedRun($0, seconds: $1) }
+        return zip(
+            [
+                VerdictTests.run([.pass]), failing, VerdictTests.run([], engine: "swift", notRun: "needs group.leave"),
+                VerdictTests.run([.knownDefect, .info]),
+            ], [0.25, 1.5, 0.0004, 2]
+        ).map { TimedRun($0, seconds: $1) }
     }()
 
     struct JUnitVerdict: Decodable {
@@ -146,7 +150,10 @@ import Testing
         let cases: [Case]?
     }
 
-    @Test(.enabled(if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to read JUnit with junitparser"))
+    @Test(
+        .enabled(
+            if: Peers.shouldRun, "peer test: no Python venv at .venv (required when CI is set): run ci/setup to read JUnit with junitparser"
+        ))
     func junitParserReadsOurReport() async throws {
         let xml = JUnitReport.xml(Self.runs)
         let verdicts = try await PythonVenv.verdicts(script: "ci/interop/check_junit.py", items: [["xml": xml]], as: JUnitVerdict.self)

@@ -21,7 +21,8 @@ import Testing
         return paths.compactMap { path in
             let file = "scenarios/roles/\(path)"
             guard let text = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8),
-                  let scenario = try? Scenario(yaml: text, file: file) else { return nil }
+                let scenario = try? Scenario(yaml: text, file: file)
+            else { return nil }
             return (scenario, file)
         }
     }()
@@ -54,6 +55,8 @@ import Testing
 
     /// Every check of the table is some rule's, and every rule's check is distinct.
     @Test func everyCheckHasOneRule() {
-        #expect(PermissionTable.rules.map(\.check).sorted { $0.rawValue < $1.rawValue } == PermissionCheck.allCases.sorted { $0.rawValue < $1.rawValue })
+        #expect(
+            PermissionTable.rules.map(\.check).sorted { $0.rawValue < $1.rawValue }
+                == PermissionCheck.allCases.sorted { $0.rawValue < $1.rawValue })
     }
 }

@@ -1,7 +1,8 @@
 // The one file selection, ledger and day both front doors use (the CLI's `run` and the kit).
 import Foundation
-@testable import ScenarioRunner
 import Testing
+
+@testable import ScenarioRunner
 
 @Suite struct RunPlanTests {
     static func tree(_ files: [String]) throws -> URL {

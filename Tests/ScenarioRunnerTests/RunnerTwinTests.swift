@@ -10,9 +10,12 @@ import Testing
 
 /// Twins of the runner-level oracles: each is made to fail by a broken engine or a broken record.
 @Suite struct RunnerTwinTests {
-    static let swift = EngineSet(["swift": EngineSet.Entry(factory: { context in
-        NativeSwiftEngine(generator: context.generator, clock: context.clock)
-    }, deterministic: true)])
+    static let swift = EngineSet([
+        "swift": EngineSet.Entry(
+            factory: { context in
+                NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            }, deterministic: true)
+    ])
 
     static let group = """
         name: runner twins
@@ -44,13 +47,14 @@ import Testing
 
     /// `converged`, layer 1: a rename nobody else receives leaves names and epochs apart.
     @Test func convergedCatchesADifferentNameAndEpoch() async throws {
-        let run = try await Self.execute(Self.group + """
-              - fault: { apply: drop, direction: to-member, member: bob, kind: 445 }
-              - fault: { apply: drop, direction: to-member, member: carol, kind: 445 }
-              - rename: { by: alice, to: Alone }
-              - deliver: all
-            expect: { converged: true }
-            """)
+        let run = try await Self.execute(
+            Self.group + """
+                  - fault: { apply: drop, direction: to-member, member: bob, kind: 445 }
+                  - fault: { apply: drop, direction: to-member, member: carol, kind: 445 }
+                  - rename: { by: alice, to: Alone }
+                  - deliver: all
+                expect: { converged: true }
+                """)
         let check = try #require(run.checks.first { $0.check == "converged" })
         #expect(check.verdict == .fail)
         #expect(check.observed?.contains("name Alone") == true, "\(check.observed ?? "")")
@@ -58,11 +62,15 @@ import Testing
 
     /// `race winner`: a member whose engine ignores every group event never takes the winning rename.
     @Test func raceWinnerCatchesAMemberThatIgnoresTheWinningCommit() async throws {
-        let engines = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            return context.label == "carol" ? DeafEngine(base: engine) as any ProtocolEngine : engine
-        }, deterministic: true)])
-        let run = try await Self.execute("""
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return context.label == "carol" ? DeafEngine(base: engine) as any ProtocolEngine : engine
+                }, deterministic: true)
+        ])
+        let run = try await Self.execute(
+            """
             name: race twin
             members: [{ label: alice }, { label: bob }, { label: carol }]
             steps:
@@ -83,10 +91,11 @@ import Testing
 
     /// `wait until quiescent`: a deadline shorter than one relay round trip is missed.
     @Test func quiescentWithinCatchesTrafficStillInFlight() async throws {
-        let run = try await Self.execute(Self.group + """
-              - send: { by: alice, text: hello }
-              - wait: { until: quiescent, within: 1ms }
-            """)
+        let run = try await Self.execute(
+            Self.group + """
+                  - send: { by: alice, text: hello }
+                  - wait: { until: quiescent, within: 1ms }
+                """)
         let check = try #require(run.checks.first { $0.check.contains("quiescent within") })
         #expect(check.verdict == .fail)
     }
@@ -113,9 +122,12 @@ import Testing
     @Test func determinismAndPinnedFingerprintCatchAnEngineDrawingOutsideTheSeed() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let leaky = EngineSet(["swift": EngineSet.Entry(factory: { context in
-            NativeSwiftEngine(generator: SystemRandomNumberGenerator(), clock: context.clock)
-        }, deterministic: true)])
+        let leaky = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    NativeSwiftEngine(generator: SystemRandomNumberGenerator(), clock: context.clock)
+                }, deterministic: true)
+        ])
         let yaml = Self.group.replacingOccurrences(of: "name: runner twins", with: "name: runner twins\nvector: false")
         let scenario = try Scenario(yaml: yaml, file: "scenarios/twins/determinism.yaml")
         try #"{ "format-version": 2, "fingerprints": { "twins-determinism swift seed 1": "0000" } }"#.write(

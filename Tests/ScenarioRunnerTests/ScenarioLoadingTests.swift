@@ -63,75 +63,113 @@ import Testing
 
     static let malformed: [Malformed] = [
         Malformed(title: "syntax error", yaml: "name: x\nmembers: [alice\nsteps: []\n", code: .yamlSyntax, position: "bad.yaml:3:6"),
-        Malformed(title: "unknown step", yaml: base + "  - crate-group: { by: alice, with: bob }\n",
-                  code: .unknownStep, position: "bad.yaml:6:5"),
-        Malformed(title: "unknown member", yaml: base + "  - create-group: { by: alice, with: [bob, dave] }\n",
-                  code: .unknownReference, position: "bad.yaml:6:44"),
-        Malformed(title: "wrong type", yaml: base + "  - fault: { apply: drop, kind: many }\n", code: .wrongType, position: "bad.yaml:6:33"),
+        Malformed(
+            title: "unknown step", yaml: base + "  - crate-group: { by: alice, with: bob }\n",
+            code: .unknownStep, position: "bad.yaml:6:5"),
+        Malformed(
+            title: "unknown member", yaml: base + "  - create-group: { by: alice, with: [bob, dave] }\n",
+            code: .unknownReference, position: "bad.yaml:6:44"),
+        Malformed(
+            title: "wrong type", yaml: base + "  - fault: { apply: drop, kind: many }\n", code: .wrongType, position: "bad.yaml:6:33"),
         Malformed(title: "missing field", yaml: base + "  - rename: { by: alice }\n", code: .missingField, position: "bad.yaml:6:13"),
-        Malformed(title: "bad duration", yaml: base + "  - wait: { until: converged, within: 30 }\n",
-                  code: .badDuration, position: "bad.yaml:6:39"),
-        Malformed(title: "duplicate step name", yaml: base + "  - { name: a, deliver: all }\n  - name: a\n    deliver: all\n",
-                  code: .duplicateName, position: "bad.yaml:7:11"),
+        Malformed(
+            title: "bad duration", yaml: base + "  - wait: { until: converged, within: 30 }\n",
+            code: .badDuration, position: "bad.yaml:6:39"),
+        Malformed(
+            title: "duplicate step name", yaml: base + "  - { name: a, deliver: all }\n  - name: a\n    deliver: all\n",
+            code: .duplicateName, position: "bad.yaml:7:11"),
         Malformed(title: "unknown key", yaml: base + "  - send: { by: alice, txt: hi }\n", code: .unknownKey, position: "bad.yaml:6:24"),
-        Malformed(title: "two verbs in one step", yaml: base + "  - deliver: all\n    advance: { by: 1s }\n",
-                  code: .ambiguousStep, position: "bad.yaml:7:5"),
-        Malformed(title: "duplicate key", yaml: "name: x\nname: y\nmembers: []\nsteps: []\n", code: .duplicateKey, position: "bad.yaml:2:1"),
+        Malformed(
+            title: "two verbs in one step", yaml: base + "  - deliver: all\n    advance: { by: 1s }\n",
+            code: .ambiguousStep, position: "bad.yaml:7:5"),
+        Malformed(
+            title: "duplicate key", yaml: "name: x\nname: y\nmembers: []\nsteps: []\n", code: .duplicateKey, position: "bad.yaml:2:1"),
         Malformed(title: "missing top-level field", yaml: "name: x\nmembers: []\n", code: .missingField, position: "bad.yaml:1:1"),
-        Malformed(title: "release of an unknown hold", yaml: base + "  - release: { hold: later }\n",
-                  code: .unknownReference, position: "bad.yaml:6:22"),
-        Malformed(title: "wrong engine", yaml: "name: x\nmembers:\n  - { label: a, engine: rust }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:25"),
-        Malformed(title: "integer out of range", yaml: base + "  - fault: { apply: drop, kind: 70000 }\n", code: .invalidValue, position: "bad.yaml:6:33"),
+        Malformed(
+            title: "release of an unknown hold", yaml: base + "  - release: { hold: later }\n",
+            code: .unknownReference, position: "bad.yaml:6:22"),
+        Malformed(
+            title: "wrong engine", yaml: "name: x\nmembers:\n  - { label: a, engine: rust }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:25"),
+        Malformed(
+            title: "integer out of range", yaml: base + "  - fault: { apply: drop, kind: 70000 }\n", code: .invalidValue,
+            position: "bad.yaml:6:33"),
         Malformed(title: "deliver takes a word", yaml: base + "  - deliver: { kind: 445 }\n", code: .wrongType, position: "bad.yaml:6:14"),
-        Malformed(title: "duplicate key in a flow mapping", yaml: base + "  - send: { by: alice, text: a, text: b }\n",
-                  code: .duplicateKey, position: "bad.yaml:6:33"),
+        Malformed(
+            title: "duplicate key in a flow mapping", yaml: base + "  - send: { by: alice, text: a, text: b }\n",
+            code: .duplicateKey, position: "bad.yaml:6:33"),
         Malformed(title: "step is not a mapping", yaml: base + "  - deliver\n", code: .wrongType, position: "bad.yaml:6:5"),
-        Malformed(title: "unknown never condition", yaml: base + "  - wait: { until: quiescent, within: 1s, never: [errors, oops] }\n",
-                  code: .invalidValue, position: "bad.yaml:6:59"),
-        Malformed(title: "race-winner of an unknown step", yaml: base + "  - check: { race-winner: renames }\n",
-                  code: .unknownReference, position: "bad.yaml:6:27"),
-        Malformed(title: "typo in expect", yaml: base + "  - deliver: all\nexpect:\n  convergd: true\n",
-                  code: .unknownKey, position: "bad.yaml:8:3"),
-        Malformed(title: "expectation for an unknown member", yaml: base + "  - deliver: all\nexpect:\n  members:\n    dave: {}\n",
-                  code: .unknownReference, position: "bad.yaml:9:5"),
+        Malformed(
+            title: "unknown never condition", yaml: base + "  - wait: { until: quiescent, within: 1s, never: [errors, oops] }\n",
+            code: .invalidValue, position: "bad.yaml:6:59"),
+        Malformed(
+            title: "race-winner of an unknown step", yaml: base + "  - check: { race-winner: renames }\n",
+            code: .unknownReference, position: "bad.yaml:6:27"),
+        Malformed(
+            title: "typo in expect", yaml: base + "  - deliver: all\nexpect:\n  convergd: true\n",
+            code: .unknownKey, position: "bad.yaml:8:3"),
+        Malformed(
+            title: "expectation for an unknown member", yaml: base + "  - deliver: all\nexpect:\n  members:\n    dave: {}\n",
+            code: .unknownReference, position: "bad.yaml:9:5"),
         Malformed(title: "an anchor", yaml: base + "  - &d { deliver: all }\n", code: .unsupportedYAML, position: "bad.yaml:6:5"),
-        Malformed(title: "an alias of an anchored scalar", yaml: "name: &n x\nmembers: []\nsteps: []\ndescription: *n\n",
-                  code: .unsupportedYAML, position: "bad.yaml:1:7"),
-        Malformed(title: "author of a one-time-key kind", yaml: base + "  - fault: { apply: drop, kind: 445, author: alice }\n",
-                  code: .invalidValue, position: "bad.yaml:6:38"),
-        Malformed(title: "author of a gift wrap", yaml: base + "  - fault: { apply: tamper, member: bob, kind: 1059, author: alice }\n",
-                  code: .invalidValue, position: "bad.yaml:6:54"),
-        Malformed(title: "a field the fault ignores", yaml: base + "  - fault: { apply: partition, member: bob, kind: 445 }\n",
-                  code: .invalidValue, position: "bad.yaml:6:45"),
-        Malformed(title: "a duration on a drop", yaml: base + "  - fault: { apply: drop, kind: 445, for: 1s }\n",
-                  code: .invalidValue, position: "bad.yaml:6:38"),
-        Malformed(title: "an image that is neither a file name nor base64",
-                  yaml: base + "  - set-image: { by: alice, image: not-base64!, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
-        Malformed(title: "an image outside scenarios/assets",
-                  yaml: base + "  - set-image: { by: alice, image: ../../etc/x.png, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
-        Malformed(title: "an image file with no scenarios/ folder above the file",
-                  yaml: base + "  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\n", code: .invalidValue, position: "bad.yaml:6:36"),
-        Malformed(title: "a field a blob fault ignores", yaml: base + "  - fault: { apply: blob-lose, member: bob }\n",
-                  code: .invalidValue, position: "bad.yaml:6:32"),
-        Malformed(title: "a relay event limit below 1 KiB",
-                  yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 100 }\nmembers:\n  - { label: a }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:33"),
-        Malformed(title: "a relay event limit that is not a number",
-                  yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 128k }\nmembers:\n  - { label: a }\nsteps: []\n",
-                  code: .wrongType, position: "bad.yaml:3:33"),
-        Malformed(title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:36"),
-        Malformed(title: "unknown relay role", yaml: "name: x\nrelays:\n  - { name: r, roles: [group, inboxes] }\nmembers:\n  - { label: a }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:31"),
-        Malformed(title: "unknown relay policy", yaml: "name: x\nrelays:\n  - { name: r, policies: [hanging] }\nmembers:\n  - { label: a }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:27"),
-        Malformed(title: "unknown chat-relay conduct", yaml: "name: x\nmembers:\n  - { label: a, chat-relay: lies }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:29"),
-        Malformed(title: "an engine the file format does not know", yaml: "name: x\nmembers:\n  - { label: a, engine: mixed }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:25"),
-        Malformed(title: "unknown update-delivery fault", yaml: "name: x\nmembers:\n  - { label: a, update-delivery: [drop, lose] }\nsteps: []\n",
-                  code: .invalidValue, position: "bad.yaml:3:41"),
+        Malformed(
+            title: "an alias of an anchored scalar", yaml: "name: &n x\nmembers: []\nsteps: []\ndescription: *n\n",
+            code: .unsupportedYAML, position: "bad.yaml:1:7"),
+        Malformed(
+            title: "author of a one-time-key kind", yaml: base + "  - fault: { apply: drop, kind: 445, author: alice }\n",
+            code: .invalidValue, position: "bad.yaml:6:38"),
+        Malformed(
+            title: "author of a gift wrap", yaml: base + "  - fault: { apply: tamper, member: bob, kind: 1059, author: alice }\n",
+            code: .invalidValue, position: "bad.yaml:6:54"),
+        Malformed(
+            title: "a field the fault ignores", yaml: base + "  - fault: { apply: partition, member: bob, kind: 445 }\n",
+            code: .invalidValue, position: "bad.yaml:6:45"),
+        Malformed(
+            title: "a duration on a drop", yaml: base + "  - fault: { apply: drop, kind: 445, for: 1s }\n",
+            code: .invalidValue, position: "bad.yaml:6:38"),
+        Malformed(
+            title: "an image that is neither a file name nor base64",
+            yaml: base + "  - set-image: { by: alice, image: not-base64!, mime-type: image/png }\n", code: .invalidValue,
+            position: "bad.yaml:6:36"),
+        Malformed(
+            title: "an image outside scenarios/assets",
+            yaml: base + "  - set-image: { by: alice, image: ../../etc/x.png, mime-type: image/png }\n", code: .invalidValue,
+            position: "bad.yaml:6:36"),
+        Malformed(
+            title: "an image file with no scenarios/ folder above the file",
+            yaml: base + "  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\n", code: .invalidValue,
+            position: "bad.yaml:6:36"),
+        Malformed(
+            title: "a field a blob fault ignores", yaml: base + "  - fault: { apply: blob-lose, member: bob }\n",
+            code: .invalidValue, position: "bad.yaml:6:32"),
+        Malformed(
+            title: "a relay event limit below 1 KiB",
+            yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 100 }\nmembers:\n  - { label: a }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:33"),
+        Malformed(
+            title: "a relay event limit that is not a number",
+            yaml: "name: x\nrelays:\n  - { name: r, max-event-bytes: 128k }\nmembers:\n  - { label: a }\nsteps: []\n",
+            code: .wrongType, position: "bad.yaml:3:33"),
+        Malformed(
+            title: "unknown merge mode", yaml: "name: x\nmembers:\n  - { label: a, merges-own-commit: later }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:36"),
+        Malformed(
+            title: "unknown relay role",
+            yaml: "name: x\nrelays:\n  - { name: r, roles: [group, inboxes] }\nmembers:\n  - { label: a }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:31"),
+        Malformed(
+            title: "unknown relay policy",
+            yaml: "name: x\nrelays:\n  - { name: r, policies: [hanging] }\nmembers:\n  - { label: a }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:27"),
+        Malformed(
+            title: "unknown chat-relay conduct", yaml: "name: x\nmembers:\n  - { label: a, chat-relay: lies }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:29"),
+        Malformed(
+            title: "an engine the file format does not know", yaml: "name: x\nmembers:\n  - { label: a, engine: mixed }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:25"),
+        Malformed(
+            title: "unknown update-delivery fault", yaml: "name: x\nmembers:\n  - { label: a, update-delivery: [drop, lose] }\nsteps: []\n",
+            code: .invalidValue, position: "bad.yaml:3:41"),
     ]
 
     @Test(arguments: malformed)
@@ -148,8 +186,11 @@ import Testing
         let png = try Data(contentsOf: Vectors.repositoryRoot.appendingPathComponent("scenarios/assets/avatar.png"))
         let file = Vectors.repositoryRoot.appendingPathComponent("scenarios/state-model/new.yaml").path
         func image(_ value: String, file: String) throws -> [UInt8]? {
-            let scenario = try Scenario(yaml: Self.base + "  - set-image: { by: alice, image: \(value), mime-type: image/png }\n", file: file)
-            guard case .member(let step) = scenario.steps.first?.action, case .setImage(let bytes, let type, _) = step.action else { return nil }
+            let scenario = try Scenario(
+                yaml: Self.base + "  - set-image: { by: alice, image: \(value), mime-type: image/png }\n", file: file)
+            guard case .member(let step) = scenario.steps.first?.action, case .setImage(let bytes, let type, _) = step.action else {
+                return nil
+            }
             #expect(type == "image/png")
             return bytes
         }
@@ -177,35 +218,40 @@ import Testing
     /// Relay roles and policies, a member's engine and chat-relay conduct are decoded into the
     /// model's enums at load, and a bad word is refused there with the choices in the message.
     @Test func memberAndRelayWordsAreDecodedAtLoad() throws {
-        let scenario = try Scenario(yaml: """
-            name: words
-            relays:
-              - { name: r, roles: [discovery, key-packages], policies: [down, require-auth, keeps-expired, hung] }
-            members:
-              - { label: a, engine: swift, chat-relay: forges, relays: [r] }
-              - { label: b, chat-relay: honest }
-            steps: []
-            """, file: "words.yaml")
+        let scenario = try Scenario(
+            yaml: """
+                name: words
+                relays:
+                  - { name: r, roles: [discovery, key-packages], policies: [down, require-auth, keeps-expired, hung] }
+                members:
+                  - { label: a, engine: swift, chat-relay: forges, relays: [r] }
+                  - { label: b, chat-relay: honest }
+                steps: []
+                """, file: "words.yaml")
         #expect(scenario.relays[0].roles == [.discovery, .keyPackages])
         #expect(scenario.relays[0].policies == [.down, .requireAuth, .keepsExpired, .hung])
         #expect(scenario.members.map(\.engine) == [.swift, nil])
         #expect(scenario.members.map(\.chatRelay) == [.forges, .honest])
         let error = #expect(throws: ScenarioError.self) {
-            try Scenario(yaml: "name: x\nrelays:\n  - { name: r, policies: [reject-protect] }\nmembers:\n  - { label: a }\nsteps: []\n", file: "p.yaml")
+            try Scenario(
+                yaml: "name: x\nrelays:\n  - { name: r, policies: [reject-protect] }\nmembers:\n  - { label: a }\nsteps: []\n",
+                file: "p.yaml")
         }
-        #expect(error?.description == "p.yaml:3:27: a relay policy must be one of reject-protected, down, require-auth, keeps-expired, hung, "
-            + "found 'reject-protect' (did you mean 'reject-protected'?)")
+        #expect(
+            error?.description == "p.yaml:3:27: a relay policy must be one of reject-protected, down, require-auth, keeps-expired, hung, "
+                + "found 'reject-protect' (did you mean 'reject-protected'?)")
     }
 
     @Test func faultSelectorsThatCanMatchStillLoad() throws {
-        _ = try Scenario(yaml: Self.base + """
-              - fault: { apply: drop, kind: 30443, author: alice }
-              - fault: { apply: delay, member: bob, kind: 445, for: 1s, direction: to-member }
-              - fault: { apply: tamper, member: bob, kind: 30443, author: alice }
-              - fault: { apply: partition, member: bob }
-              - inject: { relay: group, copy: { kind: 445, author: alice } }
+        _ = try Scenario(
+            yaml: Self.base + """
+                  - fault: { apply: drop, kind: 30443, author: alice }
+                  - fault: { apply: delay, member: bob, kind: 445, for: 1s, direction: to-member }
+                  - fault: { apply: tamper, member: bob, kind: 30443, author: alice }
+                  - fault: { apply: partition, member: bob }
+                  - inject: { relay: group, copy: { kind: 445, author: alice } }
 
-            """, file: "ok.yaml")
+                """, file: "ok.yaml")
     }
 
     @Test func errorsSuggestTheNearestName() throws {

@@ -9,11 +9,14 @@ import ScenarioRunner
 /// in-process (the role and fault matrices' mutation checks).
 func swiftOnlyExecutor() -> ScenarioExecutor {
     ScenarioExecutor(
-        engines: EngineSet(["swift": EngineSet.Entry(factory: { context in
-            try NativeSwiftEngine(
-                generator: context.generator, clock: context.clock,
-                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
-        }, deterministic: true)]),
+        engines: EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    try NativeSwiftEngine(
+                        generator: context.generator, clock: context.clock,
+                        stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+                }, deterministic: true)
+        ]),
         epochUnixSeconds: 1_700_000_000)
 }
 

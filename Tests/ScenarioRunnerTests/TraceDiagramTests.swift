@@ -1,12 +1,13 @@
 import ConformanceTestSupport
 import DeterministicScheduler
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import ScenarioModel
 import ScenarioRunner
 import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Failures you can read: the whole trace in order, capsules that stay small, check names that
 /// survive edits, selectors that did nothing reported, and a diagram of the run.
@@ -34,8 +35,11 @@ import Testing
 
     /// Member entry i goes after the first anchors[i] network entries; nothing is lost or reordered.
     @Test func mergedTraceFollowsTheAnchors() {
-        var network = Trace(), members = Trace()
-        for (index, time) in [10, 20, 30].enumerated() { network.record(at: VirtualInstant(microseconds: UInt64(time)), "arrive", "n\(index)", "") }
+        var network = Trace()
+        var members = Trace()
+        for (index, time) in [10, 20, 30].enumerated() {
+            network.record(at: VirtualInstant(microseconds: UInt64(time)), "arrive", "n\(index)", "")
+        }
         members.record(at: VirtualInstant(microseconds: 20), "core", "m0", "")
         members.record(at: VirtualInstant(microseconds: 20), "core", "m1", "")
         let merged = RunTrace.merged(network: network, members: members, anchors: [2, 2])
@@ -49,8 +53,11 @@ import Testing
         #expect(execution.trace.count > 80)
         #expect(zip(execution.trace, execution.trace.dropFirst()).allSatisfy { $0.micros <= $1.micros })
         #expect(Set(execution.trace.map(\.source)) == [.network, .members])
-        #expect(execution.steps.map(\.title) == ["step 1 (deliver)", "step 2 (create-group)", "step 3 (deliver)", "step 'greeting'",
-                                                 "step 5 (deliver)", "step 'bob has it'"])
+        #expect(
+            execution.steps.map(\.title) == [
+                "step 1 (deliver)", "step 2 (create-group)", "step 3 (deliver)", "step 'greeting'",
+                "step 5 (deliver)", "step 'bob has it'",
+            ])
         #expect(zip(execution.steps, execution.steps.dropFirst()).allSatisfy { $0.traceIndex <= $1.traceIndex })
     }
 
@@ -67,12 +74,14 @@ import Testing
     }
 
     @Test func faultThatSelectedNothingIsReported() async throws {
-        let yaml = Self.scenario.replacingOccurrences(of: "  - name: greeting\n", with: """
-              - name: drop bob's publications
-                fault: { apply: drop, member: bob, kind: 445 }
-              - name: greeting
+        let yaml = Self.scenario.replacingOccurrences(
+            of: "  - name: greeting\n",
+            with: """
+                  - name: drop bob's publications
+                    fault: { apply: drop, member: bob, kind: 445 }
+                  - name: greeting
 
-            """)
+                """)
         let run = try await Self.execute(yaml).run
         let note = run.checks.first { $0.check == "step 'drop bob's publications': fault selector matched" }
         #expect(note?.verdict == .info)
@@ -83,18 +92,22 @@ import Testing
     }
 
     @Test func injectionThatReachedNobodyIsReported() async throws {
-        let handed = Self.scenario.replacingOccurrences(of: "  - name: bob has it\n", with: """
-              - name: copy to bob
-                inject: { relay: group, to: bob, copy: { kind: 445, author: alice }, content: forged }
-              - name: bob has it
+        let handed = Self.scenario.replacingOccurrences(
+            of: "  - name: bob has it\n",
+            with: """
+                  - name: copy to bob
+                    inject: { relay: group, to: bob, copy: { kind: 445, author: alice }, content: forged }
+                  - name: bob has it
 
-            """)
+                """)
         #expect(!(try await Self.execute(handed).run.checks.contains { $0.check.hasSuffix("injected event reached its member") }))
-        let cutOff = handed.replacingOccurrences(of: "  - name: copy to bob\n", with: """
-              - fault: { apply: partition, member: bob }
-              - name: copy to bob
+        let cutOff = handed.replacingOccurrences(
+            of: "  - name: copy to bob\n",
+            with: """
+                  - fault: { apply: partition, member: bob }
+                  - name: copy to bob
 
-            """)
+                """)
         let note = try await Self.execute(cutOff).run.checks.first { $0.check == "step 'copy to bob': injected event reached its member" }
         #expect(note?.verdict == .info)
         #expect(note?.detail.contains("not connected") == true)
@@ -180,8 +193,10 @@ final class SVGCounter: NSObject, XMLParserDelegate {
         error = parser.parserError.map { "\($0)" }
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         guard name == "g", let classes = attributes["class"]?.split(separator: " ") else { return }
         if classes.contains("lifeline"), let lifeline = attributes["data-name"] { lifelines.append(lifeline) }
         if classes.contains("arrow") { arrows += 1 }

@@ -1,8 +1,9 @@
+import Testing
+
 // Steps decode into typed actions when the file loads (the verb table's decoders): the interpreter
 // reads these values, never YAML. Defaults the table applies (a link's role, a reaction's emoji,
 // `keep-history`) are part of the decoded value.
 @testable import ScenarioModel
-import Testing
 
 @Suite struct TypedStepTests {
     static let yaml = """
@@ -25,23 +26,38 @@ import Testing
 
     @Test func stepsDecodeIntoTypedActions() throws {
         let steps = try Scenario(yaml: Self.yaml, file: "typed.yaml").steps
-        #expect(steps[0].action == .member(MemberStep(by: "alice", forged: false, action: .createGroup(
-            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: [], role: nil))))
+        #expect(
+            steps[0].action
+                == .member(
+                    MemberStep(
+                        by: "alice", forged: false,
+                        action: .createGroup(
+                            with: ["bob"], name: "Team", description: "", onPartialFailure: .abort, admins: [], role: nil))))
         #expect(steps[0].requirement == .engine(.createGroup))
-        #expect(steps[1].action == .member(MemberStep(by: "alice", forged: true, action: .createLink(role: .member, approval: false, group: nil))))
+        #expect(
+            steps[1].action
+                == .member(MemberStep(by: "alice", forged: true, action: .createLink(role: .member, approval: false, group: nil))))
         #expect(steps[1].requirement == .engine(.applicationMessages))
         #expect(steps[2].action == .member(MemberStep(by: "bob", forged: false, action: .react(message: "hi", emoji: "+", group: nil))))
         #expect(steps[3].requirement == .local)
-        #expect(steps[4].action == .fault(FaultStep(
-            kind: .delay, relay: nil, member: "bob", eventKind: 445, author: nil, nth: 2, prefix: nil,
-            duration: ScenarioDuration(milliseconds: 2_000), direction: .toMember)))
+        #expect(
+            steps[4].action
+                == .fault(
+                    FaultStep(
+                        kind: .delay, relay: nil, member: "bob", eventKind: 445, author: nil, nth: 2, prefix: nil,
+                        duration: ScenarioDuration(milliseconds: 2_000), direction: .toMember)))
         #expect(steps[4].requirement == .world)
         #expect(steps[5].action == .wait(WaitStep(until: .quiescent, within: ScenarioDuration(milliseconds: 60_000), never: [.errors])))
-        #expect(steps[6].action == .check(CheckStep(
-            expectations: Expectations(converged: true, decryptable: false, members: [
-                MemberExpectation(label: "bob", fields: [MemberExpectation.Field(name: "errors", value: .list([]))]),
-            ]),
-            raceWinner: nil)))
+        #expect(
+            steps[6].action
+                == .check(
+                    CheckStep(
+                        expectations: Expectations(
+                            converged: true, decryptable: false,
+                            members: [
+                                MemberExpectation(label: "bob", fields: [MemberExpectation.Field(name: "errors", value: .list([]))])
+                            ]),
+                        raceWinner: nil)))
         #expect(steps[7].substeps.map(\.action) == [.member(MemberStep(by: "alice", forged: false, action: .rename(to: "A", group: nil)))])
         #expect(steps[8].action == .deliver)
         #expect(steps[9].action == .advance(ScenarioDuration(milliseconds: 250)))

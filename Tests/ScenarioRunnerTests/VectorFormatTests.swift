@@ -17,7 +17,10 @@ import Testing
     }
 
     @Test func aVectorOfAnotherVersionIsRefused() throws {
-        for text in [Self.outcome.json(), VectorFormat.vectorText(Self.outcome).replacingOccurrences(of: #""format-version": 2"#, with: #""format-version": 1"#)] {
+        for text in [
+            Self.outcome.json(),
+            VectorFormat.vectorText(Self.outcome).replacingOccurrences(of: #""format-version": 2"#, with: #""format-version": 1"#),
+        ] {
             let error = #expect(throws: ScenarioError.self) { try VectorFormat.readVector(text, file: "v.json") }
             #expect(error?.code == .formatVersion)
             #expect(error?.message.contains("this build reads format-version 2") == true, "\(String(describing: error))")
@@ -72,7 +75,8 @@ import Testing
         let scenario = try Scenario(yaml: RunnerTwinTests.group, file: "scenarios/twins/vector.yaml")
         let runner = ConformanceRunner(executor: ScenarioExecutor(engines: RunnerTwinTests.swift, epochUnixSeconds: 1_700_000_000))
         let runs = await runner.run(
-            [(scenario, text: RunnerTwinTests.group)], request: RunnerTwinTests.request(blocker.appendingPathComponent("vectors"), update: true)
+            [(scenario, text: RunnerTwinTests.group)],
+            request: RunnerTwinTests.request(blocker.appendingPathComponent("vectors"), update: true)
         ) { _ in }
         let writes = runs.first?.checks.filter { $0.check == "write vectors" } ?? []
         #expect(writes.count == 2, "the fingerprints and the vector: \(writes)")

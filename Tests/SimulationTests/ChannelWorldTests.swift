@@ -15,8 +15,10 @@ import Testing
         try await world.addMember("s1")
         try await world.addMember("s2")
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createChannel(
-            relays: [try world.key("relay")], name: "News", description: "", welcomeMessage: ""))
+        await world.dispatch(
+            "alice",
+            .createChannel(
+                relays: [try world.key("relay")], name: "News", description: "", welcomeMessage: ""))
         await world.runUntilQuiescent()
         let link = try #require(try await world.state(of: "alice").channels.first?.link)
         await world.dispatch("s1", .joinChannel(link))
@@ -28,7 +30,8 @@ import Testing
         let s1 = try #require(world.member("s1"))
         let fanOut = try #require(try await s1.engine.groups().first { $0.description.contains(link.channelID) })
         let smuggled = try await s1.engine.createMessage(
-            in: fanOut.mlsGroupID, sender: s1.publicKey, kind: .channelBroadcast, content: "not a signed event", tags: [["h", link.channelID]])
+            in: fanOut.mlsGroupID, sender: s1.publicKey, kind: .channelBroadcast, content: "not a signed event",
+            tags: [["h", link.channelID]])
         world.network.send(ClientMessage.event(smuggled).json(), from: "s1", to: "group")
         await world.runUntilQuiescent()
 
@@ -64,8 +67,10 @@ import Testing
             try await world.addMember("s1")
             await world.runUntilQuiescent()
             _ = world.network.partition("r2")
-            await world.dispatch("alice", .createChannel(
-                relays: [try world.key("r1"), try world.key("r2")], name: "News", description: "", welcomeMessage: ""))
+            await world.dispatch(
+                "alice",
+                .createChannel(
+                    relays: [try world.key("r1"), try world.key("r2")], name: "News", description: "", welcomeMessage: ""))
             await world.runUntilQuiescent()
             let link = try #require(try await world.state(of: "alice").channels.first?.link, "seed \(seed)")
             await world.dispatch("s1", .joinChannel(link))

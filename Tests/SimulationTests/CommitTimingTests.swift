@@ -6,7 +6,10 @@ import Testing
 
 /// MIP-02/03: a commit is merged only after a group relay accepts it, and welcomes leave only
 /// after the merge.
-@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
+@Suite(
+    .enabled(
+        if: MDKWorld.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct CommitTimingTests {
     /// alice and bob in a group at epoch 2 (creation + bob's self-update); carol waiting outside.
     private func makeWorld(seed: UInt64) async throws -> (World, String, ShutdownHandle) {
@@ -14,8 +17,10 @@ struct CommitTimingTests {
         let world = MDKWorld.make(seed: seed, driver: driver)
         for label in ["alice", "bob", "carol"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob")], name: "Timing", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob")], name: "Timing", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         #expect(try await world.engineEpoch(of: "alice") == 2)
@@ -24,9 +29,10 @@ struct CommitTimingTests {
 
     @Test func withheldOKHoldsMergeAndWelcomeUntilReleased() async throws {
         let (world, chatID, handle) = try await makeWorld(seed: 0x3_0001)
-        let hold = world.network.addFault(FaultRule(
-            scope: .link(member: "alice", relay: "group"), direction: .toMember, selector: FrameSelector(verbs: ["OK"]),
-            action: .hold("alice-ok")))
+        let hold = world.network.addFault(
+            FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toMember, selector: FrameSelector(verbs: ["OK"]),
+                action: .hold("alice-ok")))
         await world.dispatch("alice", .addMembers(chatID: chatID, peers: [try world.key("carol")]))
         await world.run(for: .seconds(2))
 
@@ -60,9 +66,10 @@ struct CommitTimingTests {
 
     @Test func unacknowledgedCommitIsClearedAndTheActionFails() async throws {
         let (world, chatID, handle) = try await makeWorld(seed: 0x3_0002)
-        let hold = world.network.addFault(FaultRule(
-            scope: .link(member: "alice", relay: "group"), direction: .toRelay,
-            selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .hold("alice-commit")))
+        let hold = world.network.addFault(
+            FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toRelay,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .hold("alice-commit")))
         await world.dispatch("alice", .addMembers(chatID: chatID, peers: [try world.key("carol")]))
         await world.runUntilQuiescent()
 

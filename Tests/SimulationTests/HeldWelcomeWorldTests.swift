@@ -22,8 +22,10 @@ import Testing
         }
         for label in ["alice", "bob"] { try await world.addMember(label, options: MemberOptions(groupRelays: ["group", "stuck"])) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob")], name: "Team", description: "", onPartialFailure: .proceed, admins: []))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob")], name: "Team", description: "", onPartialFailure: .proceed, admins: []))
         await world.run(for: .seconds(10))
         #expect(try await world.state(of: "bob").chatList.map(\.groupName) == ["Team"])
         // bob loses every connection and comes back: his resubscriptions catch up, stuck's never.
@@ -32,10 +34,13 @@ import Testing
         world.network.heal("bob")
         await world.run(for: .seconds(10))
 
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob")], name: "Second", description: "", onPartialFailure: .proceed, admins: []))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob")], name: "Second", description: "", onPartialFailure: .proceed, admins: []))
         await world.run(for: .seconds(2))
-        #expect(Set(try await world.state(of: "bob").chatList.map(\.groupName)) == ["Team", "Second"], "joined while stuck's catch-up is open")
+        #expect(
+            Set(try await world.state(of: "bob").chatList.map(\.groupName)) == ["Team", "Second"], "joined while stuck's catch-up is open")
         try await world.checkUpdateStreams()
     }
 }

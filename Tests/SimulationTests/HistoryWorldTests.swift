@@ -21,8 +21,10 @@ import Testing
             try await world.addMember(label, options: MemberOptions(behaviour: behaviour))
         }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         await world.dispatch("carol", .sendMessage(chatID: chatID, text: "before dave"))

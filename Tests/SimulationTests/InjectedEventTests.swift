@@ -21,10 +21,11 @@ import Testing
         #expect(event.content == "x")
     }
 
-    @Test(arguments: [
-        (InjectRecipe.Breakage.signature, NostrError.Code.eventBadSignature), (.id, .eventIDMismatch), (.content, .eventIDMismatch),
-        (.createdAt, .eventIDMismatch),
-    ] as [(InjectRecipe.Breakage, NostrError.Code)])
+    @Test(
+        arguments: [
+            (InjectRecipe.Breakage.signature, NostrError.Code.eventBadSignature), (.id, .eventIDMismatch), (.content, .eventIDMismatch),
+            (.createdAt, .eventIDMismatch),
+        ] as [(InjectRecipe.Breakage, NostrError.Code)])
     func eachBreakageFailsVerificationAsNamed(_ breakage: InjectRecipe.Breakage, _ code: NostrError.Code) throws {
         let world = NativeEngineWorldTests.makeWorld(seed: 3)
         let event = try world.makeEvent(Self.recipe(breakage))

@@ -23,20 +23,26 @@ import Testing
         // The inbox relay refuses larger events, as a 64 KiB relay refuses a 100-member welcome.
         let limit = GiftWrap.sizes(rumorJSONBytes: rumorBudget).wrap
         let relays = WorldConfiguration.standardRelays.map { relay in
-            relay.name == "inbox" ? WorldConfiguration.RelaySpec("inbox", role: .inbox, policy: RelayPolicy(role: .inbox, maximumEventBytes: limit)) : relay
+            relay.name == "inbox"
+                ? WorldConfiguration.RelaySpec("inbox", role: .inbox, policy: RelayPolicy(role: .inbox, maximumEventBytes: limit)) : relay
         }
-        let world = driver.map { MDKWorld.make(seed: 0x5CA1E, driver: $0, relays: relays) }
-            ?? World(configuration: WorldConfiguration(seed: 0x5CA1E, relays: relays), makeEngine: { context in
-                NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            })
+        let world =
+            driver.map { MDKWorld.make(seed: 0x5CA1E, driver: $0, relays: relays) }
+            ?? World(
+                configuration: WorldConfiguration(seed: 0x5CA1E, relays: relays),
+                makeEngine: { context in
+                    NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                })
         var alice = MemberOptions()
         if aliceAssumes { alice.behaviour.welcomeEventLimitBytes = limit }
         if !aliceReadsRelays { alice.relayEventLimits = [:] }
         try await world.addMember("alice", options: alice)
         for label in invitees { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: try invitees.map(world.key), name: "Split", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: try invitees.map(world.key), name: "Split", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         return world
     }

@@ -5,7 +5,10 @@ import Simulation
 import Testing
 
 /// Invitees whose key packages cannot be used: each failure classified, the policy applied.
-@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
+@Suite(
+    .enabled(
+        if: MDKWorld.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct KeyPackageFailureTests {
     /// alice, bob and erin use the shared key-package relay; carol never published a key package;
     /// dave's key-package relay is down; erin's key package reaches alice corrupted.
@@ -36,9 +39,10 @@ struct KeyPackageFailureTests {
         #expect(try await world.onlyChat(of: "bob").chatID == chat.chatID)
         let failed = try await world.state(of: "alice").failedPeers
         let reasons = Dictionary(uniqueKeysWithValues: failed.map { ($0.pubkey, $0.reason) })
-        #expect(reasons == [
-            try world.key("carol"): .noKeyPackage, try world.key("dave"): .relayDown, try world.key("erin"): .invalidSignature,
-        ])
+        #expect(
+            reasons == [
+                try world.key("carol"): .noKeyPackage, try world.key("dave"): .relayDown, try world.key("erin"): .invalidSignature,
+            ])
         #expect(failed.allSatisfy { $0.chatID == chat.chatID })
         #expect(try await world.errorCodes(of: "alice").isEmpty)
         for label in ["carol", "dave", "erin"] { #expect(try await world.state(of: label).chatList.isEmpty, "\(label)") }

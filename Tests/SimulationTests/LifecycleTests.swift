@@ -5,7 +5,10 @@ import Simulation
 import Testing
 
 /// Members running MDK over the world's relays: the whole path from UI action to MLS and back.
-@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
+@Suite(
+    .enabled(
+        if: MDKWorld.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct LifecycleTests {
     @Test func oneToOneChatCarriesMessagesBothWays() async throws {
         let driver = try await MDKWorld.launchDriver()
@@ -62,8 +65,10 @@ struct LifecycleTests {
         await world.runUntilQuiescent()
 
         // Create with bob and carol; both join, self-update in turn, and agree with alice.
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         try await expectAgreement(world, chatID, members: ["alice", "bob", "carol"], name: "Team", epoch: 3)

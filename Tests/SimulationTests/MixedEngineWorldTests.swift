@@ -6,22 +6,29 @@ import Simulation
 import Testing
 
 /// Members on different engines in one world: the native engine and MDK in the same group.
-@Suite(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
+@Suite(
+    .enabled(
+        if: MDKWorld.isAvailable,
+        "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"))
 struct MixedEngineWorldTests {
     @Test(arguments: ["alice", "bob"])
     func nativeAndMDKMembersShareAGroup(nativeMember: String) async throws {
         let driver = try await MDKWorld.launchDriver()
         let configuration = WorldConfiguration(seed: 0x6_0001, epochUnixSeconds: 1_700_000_000)
-        let world = World(configuration: configuration, makeEngine: { context in
-            if context.label == nativeMember {
-                return NativeSwiftEngine(generator: context.generator, clock: context.clock)
-            }
-            return try await MDKWorld.engine(in: driver, for: context)
-        })
+        let world = World(
+            configuration: configuration,
+            makeEngine: { context in
+                if context.label == nativeMember {
+                    return NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                }
+                return try await MDKWorld.engine(in: driver, for: context)
+            })
         for label in ["alice", "bob", "carol"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob"), try world.key("carol")], name: "Mixed", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob"), try world.key("carol")], name: "Mixed", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         for (label, text) in [("alice", "a"), ("bob", "b"), ("carol", "c")] {

@@ -10,9 +10,11 @@ import Testing
 @Suite struct NativeEngineWorldTests {
     /// A world whose members all run the native engine on the world's streams and clock.
     static func makeWorld(seed: UInt64) -> World {
-        World(configuration: WorldConfiguration(seed: seed), makeEngine: { context in
-            NativeSwiftEngine(generator: context.generator, clock: context.clock)
-        })
+        World(
+            configuration: WorldConfiguration(seed: seed),
+            makeEngine: { context in
+                NativeSwiftEngine(generator: context.generator, clock: context.clock)
+            })
     }
 
     private func lifecycle(seed: UInt64) async throws -> RunRecord {
@@ -20,8 +22,10 @@ import Testing
         world.network.jitter = .milliseconds(10)
         for label in ["alice", "bob", "carol", "dave"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob"), try world.key("carol")], name: "Native", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob"), try world.key("carol")], name: "Native", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         await world.dispatch("bob", .sendMessage(chatID: chatID, text: "from bob"))

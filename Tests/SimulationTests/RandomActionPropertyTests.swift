@@ -9,7 +9,10 @@ import Testing
 @Suite struct RandomActionPropertyTests {
     static let labels = ["alice", "bob", "carol", "dave"]
 
-    @Test(.enabled(if: MDKWorld.isAvailable, "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"),
+    @Test(
+        .enabled(
+            if: MDKWorld.isAvailable,
+            "peer test: no .venv with mdk-python (required when CI is set): run ci/setup to enable MDK-backed world tests"),
         arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
     func everyUpdateAdvancesRevByOneAndStateMatchesItOnMDK(seed: UInt64) async throws {
         let driver = try await MDKWorld.launchDriver()
@@ -49,7 +52,8 @@ import Testing
         let someOthers = others.filter { _ in generator.next() % 2 == 0 }
         let chats = try await world.state(of: label).chatList.map(\.chatID)
         // An unknown chat id now and then, so refusals are exercised too.
-        let chatID = chats.isEmpty || generator.next() % 8 == 0
+        let chatID =
+            chats.isEmpty || generator.next() % 8 == 0
             ? String(repeating: "0", count: 64) : chats[Int(generator.next() % UInt64(chats.count))]
         let someone = everyone[Int(generator.next() % UInt64(everyone.count))]
         switch generator.next() % 10 {

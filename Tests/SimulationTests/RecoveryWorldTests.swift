@@ -30,9 +30,11 @@ import Testing
             try await world.addMember(label, options: MemberOptions(inboxRelays: inbox, behaviour: behaviour))
         }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "",
-            onPartialFailure: .proceed, admins: try admins.map { try world.key($0) }))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob"), try world.key("carol")], name: "Team", description: "",
+                onPartialFailure: .proceed, admins: try admins.map { try world.key($0) }))
         await world.runUntilQuiescent()
         await world.run(for: .seconds(5))
         return (world, try await world.onlyChat(of: "alice").chatID)
@@ -55,9 +57,10 @@ import Testing
     /// clears the commit bob and carol applied, and the group splits.
     private func lostOK(recovery: Recovery) async throws -> (World, String) {
         let (world, chatID) = try await makeGroup(seed: 0x11_0001, recovery: recovery)
-        world.network.addFault(FaultRule(
-            scope: .link(member: "alice", relay: "group"), direction: .toRelay,
-            selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK))
+        world.network.addFault(
+            FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toRelay,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK))
         await world.dispatch("alice", .addMembers(chatID: chatID, peers: [try world.key("dave")]))
         await world.runUntilQuiescent()
         return (world, chatID)
@@ -85,12 +88,14 @@ import Testing
     @Test func lostOKIsRecoveredByRepublishing() async throws {
         for recovery in [Recovery(), Self.without { $0.storedCommits = false }] {
             let (world, chatID) = try await makeGroup(seed: 0x11_0005, recovery: recovery)
-            world.network.addFault(FaultRule(
-                scope: .link(member: "alice", relay: "group"), direction: .toRelay,
-                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK, occurrences: .nth(1)))
-            let echo = world.network.addFault(FaultRule(
-                scope: .link(member: "alice", relay: "group"), direction: .toMember,
-                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .hold("echo")))
+            world.network.addFault(
+                FaultRule(
+                    scope: .link(member: "alice", relay: "group"), direction: .toRelay,
+                    selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .withholdOK, occurrences: .nth(1)))
+            let echo = world.network.addFault(
+                FaultRule(
+                    scope: .link(member: "alice", relay: "group"), direction: .toMember,
+                    selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .hold("echo")))
             await world.dispatch("alice", .rename(chatID: chatID, name: "Renamed"))
             await world.run(for: .seconds(30))
             world.network.removeFault(echo)
@@ -292,10 +297,11 @@ import Testing
     /// again after 2 s and reaches everyone; without it, it is marked failed and nobody reads it.
     private func refusedMessage(recovery: Recovery) async throws -> (World, String) {
         let (world, chatID) = try await makeGroup(seed: 0x11_0007, recovery: recovery)
-        world.network.addFault(FaultRule(
-            scope: .link(member: "carol", relay: "group"), direction: .toRelay,
-            selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]),
-            action: .reject(prefix: .blocked, message: "not now"), occurrences: .nth(1)))
+        world.network.addFault(
+            FaultRule(
+                scope: .link(member: "carol", relay: "group"), direction: .toRelay,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]),
+                action: .reject(prefix: .blocked, message: "not now"), occurrences: .nth(1)))
         await world.dispatch("carol", .sendMessage(chatID: chatID, text: "refused once"))
         await world.runUntilQuiescent()
         await world.run(for: .seconds(30))
@@ -315,9 +321,10 @@ import Testing
     /// applies it when the proposal arrives; without it she stays behind at the old epoch.
     private func lateProposal(recovery: Recovery, seed: UInt64) async throws -> World {
         let (world, chatID) = try await makeGroup(seed: seed, recovery: recovery, admins: ["bob"])
-        world.network.addFault(FaultRule(
-            scope: .link(member: "alice", relay: "group"), direction: .toMember,
-            selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .delay(.seconds(10)), occurrences: .nth(1)))
+        world.network.addFault(
+            FaultRule(
+                scope: .link(member: "alice", relay: "group"), direction: .toMember,
+                selector: FrameSelector(verbs: ["EVENT"], kinds: [.groupEvent]), action: .delay(.seconds(10)), occurrences: .nth(1)))
         await world.dispatch("carol", .leave(chatID: chatID))
         await world.runUntilQuiescent()
         await world.run(for: .seconds(30))

@@ -17,21 +17,25 @@ import Testing
     private static func makeWorld(seed: UInt64, persistent: Bool = true, starts: Starts) -> World {
         var configuration = WorldConfiguration(seed: seed)
         configuration.persistent = persistent
-        return World(configuration: configuration, makeEngine: { context in
-            var probe = context.generator
-            let draw = probe.next()
-            starts.entries.withLock { $0.append((context.label, context.start, context.storageDirectory, draw)) }
-            return try NativeSwiftEngine(
-                generator: context.generator, clock: context.clock,
-                stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
-        })
+        return World(
+            configuration: configuration,
+            makeEngine: { context in
+                var probe = context.generator
+                let draw = probe.next()
+                starts.entries.withLock { $0.append((context.label, context.start, context.storageDirectory, draw)) }
+                return try NativeSwiftEngine(
+                    generator: context.generator, clock: context.clock,
+                    stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+            })
     }
 
     private func groupOfTwo(_ world: World) async throws -> String {
         for label in ["alice", "bob"] { try await world.addMember(label) }
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         let chatID = try await world.onlyChat(of: "alice").chatID
         await world.dispatch("bob", .sendMessage(chatID: chatID, text: "before"))
@@ -75,8 +79,10 @@ import Testing
         try await world.addMember("alice")
         try await world.addMember("bob", options: options)
         await world.runUntilQuiescent()
-        await world.dispatch("alice", .createGroup(
-            peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice",
+            .createGroup(
+                peers: [try world.key("bob")], name: "Pair", description: "", onPartialFailure: .proceed))
         await world.runUntilQuiescent()
         world.restart("bob", down: .seconds(5))
         await world.runUntilQuiescent()

@@ -1,9 +1,10 @@
 import ConformanceTestSupport
 import EngineInterface
-@testable import GroupCore
 import NativeSwiftEngine
 import Nostr
 import Testing
+
+@testable import GroupCore
 
 /// The welcome budget GroupCore splits invitations by: its rumor limit is exactly the largest
 /// rumor a 64 KiB relay stores after NIP-59 wrapping, and its creation estimate, checked against
@@ -31,7 +32,8 @@ struct WelcomeBudgetTests {
             let invitee = Keypair.generate(using: &generator)
             let inviteeEngine = NativeSwiftEngine(generator: TestGenerator(seed: generator.next()), clock: { Self.now })
             let draft = try await inviteeEngine.createKeyPackage(for: invitee.publicKey, relays: ["wss://kp.test"], protected: false)
-            keyPackages.append(try draft.unsignedEvent(author: invitee.publicKey, createdAt: Self.now).signed(with: invitee, using: &generator))
+            keyPackages.append(
+                try draft.unsignedEvent(author: invitee.publicKey, createdAt: Self.now).signed(with: invitee, using: &generator))
         }
         let budget = WelcomeBudget(maximumEventBytes: 65_536)
         let count = WelcomeBudget.creationBatchSize(
@@ -48,9 +50,10 @@ struct WelcomeBudgetTests {
         #expect(WelcomeBudget.creationBatchSize(keyPackages: keyPackages, budgets: mixed, groupDataBytes: 300) == count)
 
         func largestRumor(_ invitees: Int) async throws -> Int {
-            let created = try await engine.createGroup(GroupCreation(
-                creator: creator.publicKey, keyPackages: Array(keyPackages.prefix(invitees)), name: "Budget",
-                relays: ["wss://group.test"], admins: [creator.publicKey]))
+            let created = try await engine.createGroup(
+                GroupCreation(
+                    creator: creator.publicKey, keyPackages: Array(keyPackages.prefix(invitees)), name: "Budget",
+                    relays: ["wss://group.test"], admins: [creator.publicKey]))
             return created.welcomeRumors.map { $0.rumorJSON().utf8.count }.max() ?? 0
         }
         #expect(try await largestRumor(count) <= budget.maximumRumorBytes, "the estimate let an oversized welcome through")

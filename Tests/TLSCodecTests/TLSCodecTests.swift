@@ -1,10 +1,10 @@
 import ConformanceTestSupport
 import HexEncoding
-import Testing
 import TLSCodec
+import Testing
 
 /// A composite of every shape the codec supports, used to check round trips and truncation.
-fileprivate struct Sample: TLSCodable, Equatable {
+private struct Sample: TLSCodable, Equatable {
     var tag: UInt8
     var count: UInt16
     var epoch: UInt64

@@ -47,9 +47,12 @@ extension CheckSession {
 
     mutating func hello(_ limit: Duration) async -> (finding: Finding, capabilities: [String]?) {
         var capabilities: [String]?
-        let finding = await probe("hello names the engine and its capabilities", Self.request(newID(), "hello", world: false), within: limit,
+        let finding = await probe(
+            "hello names the engine and its capabilities", Self.request(newID(), "hello", world: false), within: limit,
             Self.wantsResult(id: nextID - 1) { result in
-                guard result["name"]?.string != nil, result["version"]?.string != nil else { return "hello lacks a string `name` or `version`" }
+                guard result["name"]?.string != nil, result["version"]?.string != nil else {
+                    return "hello lacks a string `name` or `version`"
+                }
                 guard let list = result["capabilities"]?.array, list.allSatisfy({ $0.string != nil }) else {
                     return "hello lacks `capabilities`, a list of strings"
                 }
@@ -78,26 +81,39 @@ extension CheckSession {
     mutating func invalidRequests(offersWorld: Bool) async -> [Finding] {
         var findings: [Finding] = []
         var id = newID()
-        findings.append(await probe("an unknown method is unknown_method under its id", Self.request(id, "no_such_method"),
-                                    Self.wants(code: "unknown_method", id: id)))
+        findings.append(
+            await probe(
+                "an unknown method is unknown_method under its id", Self.request(id, "no_such_method"),
+                Self.wants(code: "unknown_method", id: id)))
         id = newID()
-        findings.append(await probe("params that are not an object are bad_request", Self.request(id, "create_instance", "[1]"),
-                                    Self.wants(code: "bad_request", id: id)))
+        findings.append(
+            await probe(
+                "params that are not an object are bad_request", Self.request(id, "create_instance", "[1]"),
+                Self.wants(code: "bad_request", id: id)))
         id = newID()
-        findings.append(await probe("create_instance without encryption_key is bad_request",
-                                    Self.request(id, "create_instance", #"{"instance":"check-missing"}"#), Self.wants(code: "bad_request", id: id)))
+        findings.append(
+            await probe(
+                "create_instance without encryption_key is bad_request",
+                Self.request(id, "create_instance", #"{"instance":"check-missing"}"#), Self.wants(code: "bad_request", id: id)))
         id = newID()
-        findings.append(await probe("a method without its instance is bad_request", Self.request(id, "groups"), Self.wants(code: "bad_request", id: id)))
+        findings.append(
+            await probe("a method without its instance is bad_request", Self.request(id, "groups"), Self.wants(code: "bad_request", id: id))
+        )
         id = newID()
-        findings.append(await probe("an instance that does not exist is unknown_instance",
-                                    Self.request(id, "groups", #"{"instance":"no-such-instance"}"#), Self.wants(code: "unknown_instance", id: id)))
+        findings.append(
+            await probe(
+                "an instance that does not exist is unknown_instance",
+                Self.request(id, "groups", #"{"instance":"no-such-instance"}"#), Self.wants(code: "unknown_instance", id: id)))
         guard offersWorld else { return findings }
         id = newID()
-        findings.append(await probe("a driver on the world refuses an engine request without world (bad_request)",
-                                    Self.request(id, "create_instance", #"{"instance":"check-noworld","encryption_key":"\#(Self.key)"}"#, world: false),
-                                    Self.wants(code: "bad_request", id: id)))
+        findings.append(
+            await probe(
+                "a driver on the world refuses an engine request without world (bad_request)",
+                Self.request(id, "create_instance", #"{"instance":"check-noworld","encryption_key":"\#(Self.key)"}"#, world: false),
+                Self.wants(code: "bad_request", id: id)))
         id = newID()
-        let badWorld = #"{"id":\#(id),"method":"create_instance","params":{"instance":"check-badworld","encryption_key":"\#(Self.key)"},"world":{"unix_time":"soon"}}"#
+        let badWorld =
+            #"{"id":\#(id),"method":"create_instance","params":{"instance":"check-badworld","encryption_key":"\#(Self.key)"},"world":{"unix_time":"soon"}}"#
         findings.append(await probe("an ill-typed world is bad_request", badWorld, Self.wants(code: "bad_request", id: id)))
         return findings
     }

@@ -74,7 +74,9 @@ struct CheckSession {
         await driver.send(line + "\n")
         let response = await read(within: limit ?? timeout)
         guard stray.isEmpty else {
-            return .failure(CheckFailure("before this request the driver wrote \(stray.count) line(s) that answer nothing sent since: \(stray[0].prefix(120))"))
+            return .failure(
+                CheckFailure(
+                    "before this request the driver wrote \(stray.count) line(s) that answer nothing sent since: \(stray[0].prefix(120))"))
         }
         return response
     }

@@ -1,9 +1,10 @@
+import ProcessSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ProcessSupport
 
 /// A driver process spoken to line by line, with nothing interpreted: for the protocol checker
 /// (``DriverChecker``), which must send what no client would and see exactly what comes back.

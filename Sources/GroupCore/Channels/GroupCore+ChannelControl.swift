@@ -6,8 +6,9 @@ extension GroupCore {
     func performChannelAction(_ action: AppAction) async {
         switch action {
         case .createChannel(let relays, let name, let description, let welcomeMessage, let coOwners):
-            startChannel(ChannelDraft(
-                relays: relays, coOwners: coOwners, name: name, description: description, welcomeMessage: welcomeMessage))
+            startChannel(
+                ChannelDraft(
+                    relays: relays, coOwners: coOwners, name: name, description: description, welcomeMessage: welcomeMessage))
         case .retryChannel(let channelID): retryChannel(channelID)
         case .testChannelRelays(let channelID): testChannelRelays(channelID)
         case .joinChannel(let link): joinChannel(link)

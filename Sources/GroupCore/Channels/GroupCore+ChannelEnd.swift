@@ -85,9 +85,10 @@ extension GroupCore {
         guard closingOwner(received.rumor.content, channelID: channelID, owners: channel.owners) != nil else {
             channel.rejectedBroadcasts.append("channel.notOwner")
             channels.records[channelID] = channel
-            ui.rejections.append(Rejection(
-                eventID: received.wrapperID.hex, kind: .groupEvent, reason: "channel.notOwner",
-                detail: "a deletion relay \(relay.hex.prefix(8)) forwarded is not signed by an owner"))
+            ui.rejections.append(
+                Rejection(
+                    eventID: received.wrapperID.hex, kind: .groupEvent, reason: "channel.notOwner",
+                    detail: "a deletion relay \(relay.hex.prefix(8)) forwarded is not signed by an owner"))
             changed("rejection channel.notOwner")
             return
         }
@@ -115,7 +116,8 @@ extension GroupCore {
         if let fanOutID = service.fanOutID, let fanOut = chats[fanOutID] {
             do {
                 let event = try await engine.createMessage(
-                    in: fanOut.mlsGroupID, sender: publicKey, kind: .channelClosed, content: received.rumor.content, tags: [["h", channelID]])
+                    in: fanOut.mlsGroupID, sender: publicKey, kind: .channelClosed, content: received.rumor.content,
+                    tags: [["h", channelID]])
                 publishSigned(event, to: fanOut.relays)
             } catch {
                 fail(error, during: "forwarding a channel deletion", chatID: channelID)

@@ -130,7 +130,9 @@ extension GroupCore {
         }
         for relay in channel.relays {
             channel.relayStates[relay, default: ChannelRelayState(pubkey: relay, status: .new)].test = .pending
-            sendControl(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay)
+            sendControl(
+                UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay
+            )
         }
         if let timer = channel.testTimer { timers.running[timer] = nil }
         channel.testTimer = startTimer(.channelRelayTest(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)
@@ -159,7 +161,9 @@ extension GroupCore {
         changed("channel \(channelID.prefix(8)) \(channel.state.connectedSummary)")
         note("channel \(channelID.prefix(8)): \(channel.state.connectedSummary)")
         if channel.state.connectedCount == 0 {
-            fail(CoreError(.channelRelaysFailed, "no chat relay became active in \(Self.channelRelayTimeoutMilliseconds) ms"), chatID: channelID)
+            fail(
+                CoreError(.channelRelaysFailed, "no chat relay became active in \(Self.channelRelayTimeoutMilliseconds) ms"),
+                chatID: channelID)
         }
     }
 
@@ -174,7 +178,9 @@ extension GroupCore {
         guard !failed.isEmpty else { return }
         for relay in failed {
             channel.setStatus(.invited, of: relay)
-            sendControl(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay)
+            sendControl(
+                UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .channelStatusPing, tags: [["h", channelID]], content: ""), to: relay
+            )
         }
         if let timer = channel.timer { timers.running[timer] = nil }
         channel.timer = startTimer(.channelRelays(channelID: channelID), milliseconds: Self.channelRelayTimeoutMilliseconds)

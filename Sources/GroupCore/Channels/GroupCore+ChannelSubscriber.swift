@@ -87,27 +87,35 @@ extension GroupCore {
     /// event must verify (id and signature), be signed by an owner named in the link and belong to
     /// this channel; then it is shown once, whichever relay brought it first.
     func subscriberReceived(_ received: ReceivedMessage, in fanOutID: String) {
-        guard let fanOut = channels.fanOuts[fanOutID], case let (channelID, relay) = (fanOut.channelID, fanOut.relay), var channel = channels.records[channelID], !channel.left else { return }
+        guard let fanOut = channels.fanOuts[fanOutID], case (let channelID, let relay) = (fanOut.channelID, fanOut.relay),
+            var channel = channels.records[channelID], !channel.left
+        else { return }
         if received.sender == relay, received.rumor.kind == .channelClosed {
             return subscriberReceivedClosing(received, channelID: channelID, relay: relay)
         }
         guard received.sender == relay, received.rumor.kind == .channelBroadcast else {
-            rejectBroadcast(received, in: channelID, reason: "channel.notFromRelay", detail: "kind \(received.rumor.kind) by \(received.sender.hex.prefix(8)), not the relay")
+            rejectBroadcast(
+                received, in: channelID, reason: "channel.notFromRelay",
+                detail: "kind \(received.rumor.kind) by \(received.sender.hex.prefix(8)), not the relay")
             return
         }
         let inner: Event
         do {
             inner = try Event(json: received.rumor.content)
         } catch {
-            rejectBroadcast(received, in: channelID, reason: error.code.name, detail: "relay \(relay.hex.prefix(8)) forwarded: \(error.reason)")
+            rejectBroadcast(
+                received, in: channelID, reason: error.code.name, detail: "relay \(relay.hex.prefix(8)) forwarded: \(error.reason)")
             return
         }
         guard channel.owners.contains(inner.pubkey) else {
-            rejectBroadcast(received, in: channelID, reason: "channel.notOwner", detail: "signed by \(inner.pubkey.hex.prefix(8)), not an owner")
+            rejectBroadcast(
+                received, in: channelID, reason: "channel.notOwner", detail: "signed by \(inner.pubkey.hex.prefix(8)), not an owner")
             return
         }
         guard inner.kind == .chatMessage, inner.firstTagValue("h") == channelID else {
-            rejectBroadcast(received, in: channelID, reason: "channel.wrongChannel", detail: "kind \(inner.kind) for \(inner.firstTagValue("h") ?? "no channel")")
+            rejectBroadcast(
+                received, in: channelID, reason: "channel.wrongChannel",
+                detail: "kind \(inner.kind) for \(inner.firstTagValue("h") ?? "no channel")")
             return
         }
         guard channel.seenBroadcasts.insert(inner.id.hex).inserted else {

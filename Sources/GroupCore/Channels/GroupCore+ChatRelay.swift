@@ -18,9 +18,10 @@ extension GroupCore {
         let fanOutProfile = ChannelProfile(
             channelID: channelID, description: profile?.description ?? "", welcomeMessage: profile?.welcomeMessage ?? "")
         do {
-            let created = try await engine.createGroup(GroupCreation(
-                creator: publicKey, keyPackages: [], name: snapshot.name, description: fanOutProfile.serialized(),
-                relays: configuration.groupRelays, admins: [publicKey]))
+            let created = try await engine.createGroup(
+                GroupCreation(
+                    creator: publicKey, keyPackages: [], name: snapshot.name, description: fanOutProfile.serialized(),
+                    relays: configuration.groupRelays, admins: [publicKey]))
             await adopt(created.group)
             channels.services[channelID]?.fanOutID = created.group.nostrGroupID
             channels.services[channelID]?.reportedCount = 0
@@ -120,9 +121,11 @@ extension GroupCore {
             guard let altered = try? Event.decodeUnverified(.object(fields)) else { return }
             inner = altered
         case .forges:
-            guard let forged = try? UnsignedEvent(
-                pubkey: publicKey, createdAt: inner.createdAt, kind: inner.kind, tags: inner.tags, content: inner.content + " (forged)"
-            ).signed(with: configuration.keypair, using: &random) else { return }
+            guard
+                let forged = try? UnsignedEvent(
+                    pubkey: publicKey, createdAt: inner.createdAt, kind: inner.kind, tags: inner.tags, content: inner.content + " (forged)"
+                ).signed(with: configuration.keypair, using: &random)
+            else { return }
             inner = forged
         }
         do {

@@ -173,7 +173,6 @@ extension GroupCore {
         await commit(.add(invitees.map(\.1)), in: chat)
     }
 
-
     func sendMessage(_ text: String, in chat: ChatRecord, media: MediaAttachment? = nil) async {
         do {
             let event = try await engine.createMessage(

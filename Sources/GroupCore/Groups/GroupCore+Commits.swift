@@ -39,10 +39,11 @@ extension GroupCore {
             return
         }
         let timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: configuration.behaviour.commitTimeoutMilliseconds)
-        commits.begin(PendingCommit(
-            chatID: chatID, event: evolution.event, label: label, change: change, outstanding: Set(chat.relays),
-            welcomes: zip(evolution.welcomeRumors, invitees).map { WelcomeRumor(rumor: $0, invitee: $1) }, timer: timer
-        ))
+        commits.begin(
+            PendingCommit(
+                chatID: chatID, event: evolution.event, label: label, change: change, outstanding: Set(chat.relays),
+                welcomes: zip(evolution.welcomeRumors, invitees).map { WelcomeRumor(rumor: $0, invitee: $1) }, timer: timer
+            ))
         traffic.publishes[eventID] = .commit(chatID: chatID)
         setBusy("commit-\(chatID)", BusyOperation(kind: label, chatID: chatID))
         note("published commit \(eventID.prefix(8)) (\(label)) to \(chat.relays.count) relay(s), waiting for OK")
@@ -91,7 +92,9 @@ extension GroupCore {
             pending.timer = startTimer(.commit(chatID: chatID, eventID: eventID), milliseconds: wait)
             commits.update(pending)
             let relays = pending.outstanding.sorted()
-            note("no OK for commit \(eventID.prefix(8)) (\(pending.label)); publishing it again (\(pending.republished)) to \(relays.count) relay(s)")
+            note(
+                "no OK for commit \(eventID.prefix(8)) (\(pending.label)); publishing it again (\(pending.republished)) to \(relays.count) relay(s)"
+            )
             send(.event(pending.event), to: relays)
             return
         }
@@ -140,7 +143,8 @@ extension GroupCore {
             switch configuration.behaviour.ownCommitMerge {
             case .asReceived:
                 let result = try await engine.processMessage(pending.event)
-                if case .commit = result {} else {
+                if case .commit = result {
+                } else {
                     // A rejection is named by its description, as it was before errors recorded
                     // where they were made: the line an error came from must not reach the trace.
                     let answer = if case .rejected(let error) = result { "rejected(\(error))" } else { "\(result)" }
@@ -155,7 +159,9 @@ extension GroupCore {
             return false
         }
         await refresh(pending.chatID)
-        note("merged commit \(pending.eventID.prefix(8)) (\(pending.label)) after OK from \(url); epoch \(chats[pending.chatID]?.epoch ?? 0)")
+        note(
+            "merged commit \(pending.eventID.prefix(8)) (\(pending.label)) after OK from \(url); epoch \(chats[pending.chatID]?.epoch ?? 0)"
+        )
         return true
     }
 
@@ -244,7 +250,6 @@ extension GroupCore {
         note("asking again for \(again.label) in epoch \(chat.epoch)")
         await commit(again, in: chat)
     }
-
 
     /// Not acknowledged: the staged commit is cleared, not merged, and the action fails visibly;
     /// events held back meanwhile are processed in MIP-03 order.

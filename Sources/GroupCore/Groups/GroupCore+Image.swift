@@ -39,9 +39,9 @@ extension GroupCore {
                 do {
                     _ = try await engine.decryptGroupImage(blob, with: image)
                     status = .verified
-                } catch where error.code == .imageHashMismatch {
+                } catch  where error.code == .imageHashMismatch {
                     status = .tampered
-                } catch where error.code == .imageUndecryptable {
+                } catch  where error.code == .imageUndecryptable {
                     status = .undecryptable
                 } catch {
                     // The engine could not answer (not a verdict on the blob): stays loading.

@@ -43,7 +43,9 @@ extension GroupCore {
             if error.code == .invalidWelcome { keepRefusedInCatchUp(wrap, opened: opened) }
             // A Welcome of the other profile: the user learns who must upgrade (nothing was joined).
             if error.code == .profileMismatch {
-                fail(CoreError(.profileMismatch, "an invitation from \(opened.sender.hex.prefix(8)) was not joined: \(error.reason)"), chatID: nil)
+                fail(
+                    CoreError(.profileMismatch, "an invitation from \(opened.sender.hex.prefix(8)) was not joined: \(error.reason)"),
+                    chatID: nil)
             }
             return
         }

@@ -37,7 +37,8 @@ extension GroupCore {
     func creationInvitees(_ invitees: [(PublicKey, Event)], name: String, description: String, admins: Int)
         -> (now: [(PublicKey, Event)], later: [Event])
     {
-        let groupData = name.utf8.count + description.utf8.count + configuration.groupRelays.map(\.utf8.count).reduce(0, +)
+        let groupData =
+            name.utf8.count + description.utf8.count + configuration.groupRelays.map(\.utf8.count).reduce(0, +)
             + 40 * configuration.groupRelays.count + 33 * admins + 200
         let count = WelcomeBudget.creationBatchSize(
             keyPackages: invitees.map(\.1), budgets: invitees.map { welcomeBudget(for: $0.0) }, groupDataBytes: groupData)
@@ -102,7 +103,8 @@ extension GroupCore {
 
     /// Not even one welcome fits: the group is too large for the path. Nobody is committed.
     private func refuseOversized(_ keyPackages: [Event], in chat: ChatRecord, rumorBytes: Int, budget: WelcomeBudget) {
-        let why = "a welcome into \(chat.members.count + 1) members is a \(rumorBytes)-byte rumor; its gift wrap fits NIP-44 "
+        let why =
+            "a welcome into \(chat.members.count + 1) members is a \(rumorBytes)-byte rumor; its gift wrap fits NIP-44 "
             + "and \(budget.maximumEventBytes)-byte relay events only up to \(budget.maximumRumorBytes) bytes"
         record(keyPackages.map { FailedPeer(pubkey: $0.pubkey, reason: .welcomeTooLarge, detail: why, chatID: nil) }, chatID: chat.chatID)
         fail(CoreError(.welcomeTooLarge, "\(keyPackages.count) invitee(s) not added: \(why)"), chatID: chat.chatID)

@@ -21,7 +21,9 @@ extension GroupCore {
             if configuration.behaviour.recovery.leaveProposals {
                 commits.recordLeaveProposal(in: chat.chatID, epoch: chat.epoch, attempts: attempts)
             }
-            note(attempts == 1 ? "proposed to leave \(chat.chatID.prefix(8))" : "proposed to leave \(chat.chatID.prefix(8)) again (\(attempts))")
+            note(
+                attempts == 1
+                    ? "proposed to leave \(chat.chatID.prefix(8))" : "proposed to leave \(chat.chatID.prefix(8)) again (\(attempts))")
         } catch {
             fail(error, during: "leaving", chatID: chat.chatID)
         }

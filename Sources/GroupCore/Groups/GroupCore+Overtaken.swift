@@ -26,7 +26,9 @@ extension GroupCore {
         guard let entry = commits.standing(replaced.hex, in: chatID), let chat = chats[chatID], !chat.isRemoved
         else { return }
         commits.forgetStanding(in: chatID)
-        note("commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on, after its settle window")
+        note(
+            "commit \(replaced.hex.prefix(8)) (\(entry.commit.label)) left for the branch \(event.id.hex.prefix(8)) builds on, after its settle window"
+        )
         await yieldRace(entry.commit, to: event, departed: entry.departed)
     }
 }
@@ -47,7 +49,9 @@ extension GroupCore {
         guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID,
             Self.changesMembers(entry)
         else { return }
-        note("commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window")
+        note(
+            "commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window"
+        )
         await yieldRace(entry.commit, to: event, departed: entry.departed)
     }
 

@@ -11,7 +11,7 @@ extension GroupCore {
     /// (so adds without earlier messages publish what they always did).
     func sendHistory(to joiners: [PublicKey], in chatID: String, forged: Bool = false) async {
         guard chatRelayConduct == nil, !channels.isFanOut(chatID), !joiners.isEmpty,
-              let chat = chats[chatID], !chat.isRemoved, !chat.messages.isEmpty
+            let chat = chats[chatID], !chat.isRemoved, !chat.messages.isEmpty
         else { return }
         let view = roleView(of: chat)
         guard forged || (view.preferences?.historyForNewMembers ?? true) && view.deletion == nil else { return }

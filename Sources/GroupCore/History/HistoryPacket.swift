@@ -29,9 +29,10 @@ struct HistoryPacket: Hashable, Sendable, Codable {
         var members: [String: JSONValue] = ["v": JSONValue(1)]
         members["for"] = .array(recipients.map { .string($0.hex) })
         // Each rumor as it was: re-parsing the object gives back the same id.
-        members["messages"] = .array(messages.map { rumor in
-            (try? JSONValue(parsing: rumor.rumorJSON())) ?? .null
-        })
+        members["messages"] = .array(
+            messages.map { rumor in
+                (try? JSONValue(parsing: rumor.rumorJSON())) ?? .null
+            })
         return JSONValue.object(members).serialized()
     }
 
@@ -56,7 +57,7 @@ struct HistoryPacket: Hashable, Sendable, Codable {
             let rumor: UnsignedEvent
             do {
                 rumor = try UnsignedEvent(rumorJSON: entry.serialized())
-            } catch where error.code == .rumorIDMismatch {
+            } catch  where error.code == .rumorIDMismatch {
                 throw CoreError(.historyIDMismatch, "entry \(index): \(error.reason)")
             } catch {
                 throw CoreError(.historyMalformed, "entry \(index) is not a rumor: \(error.reason)")

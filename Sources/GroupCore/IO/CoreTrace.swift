@@ -61,18 +61,46 @@ extension AppAction {
     /// The action's name in the trace vocabulary: one per case (the compiler checks the switch is
     /// exhaustive), kebab-case, as the `dispatch` lines start.
     package enum Verb: String, CaseIterable, Sendable {
-        case createChat = "create-chat", createGroup = "create-group", addMembers = "add-members", decide
-        case removeMembers = "remove-members", leave, rename, updateDescription = "update-description"
-        case updateRelays = "update-relays", setImage = "set-image", sendMessage = "send-message", openChat = "open-chat"
-        case loadOlderMessages = "load-older-messages", selfUpdate = "self-update", setRole = "set-role"
-        case deleteMessage = "delete-message", block, unblock, setPreferences = "set-preferences", setRoles = "set-roles"
-        case sendMedia = "send-media", startDirectMessage = "start-direct-message", react
-        case publishRoleTable = "publish-role-table", createGroupLink = "create-group-link"
-        case changeGroupLink = "change-group-link", deleteGroupLink = "delete-group-link", admitJoin = "admit-join"
-        case rejectJoin = "reject-join", joinByLink = "join-by-link", deleteGroup = "delete-group"
-        case shareHistory = "share-history", forged, markRead = "mark-read", mute, unmute
-        case createChannel = "create-channel", retryChannel = "retry-channel", testChannelRelays = "test-channel-relays"
-        case joinChannel = "join-channel", retryJoinChannel = "retry-join-channel", broadcast, leaveChannel = "leave-channel"
+        case createChat = "create-chat"
+        case createGroup = "create-group"
+        case addMembers = "add-members"
+        case decide
+        case removeMembers = "remove-members"
+        case leave, rename
+        case updateDescription = "update-description"
+        case updateRelays = "update-relays"
+        case setImage = "set-image"
+        case sendMessage = "send-message"
+        case openChat = "open-chat"
+        case loadOlderMessages = "load-older-messages"
+        case selfUpdate = "self-update"
+        case setRole = "set-role"
+        case deleteMessage = "delete-message"
+        case block, unblock
+        case setPreferences = "set-preferences"
+        case setRoles = "set-roles"
+        case sendMedia = "send-media"
+        case startDirectMessage = "start-direct-message"
+        case react
+        case publishRoleTable = "publish-role-table"
+        case createGroupLink = "create-group-link"
+        case changeGroupLink = "change-group-link"
+        case deleteGroupLink = "delete-group-link"
+        case admitJoin = "admit-join"
+        case rejectJoin = "reject-join"
+        case joinByLink = "join-by-link"
+        case deleteGroup = "delete-group"
+        case shareHistory = "share-history"
+        case forged
+        case markRead = "mark-read"
+        case mute, unmute
+        case createChannel = "create-channel"
+        case retryChannel = "retry-channel"
+        case testChannelRelays = "test-channel-relays"
+        case joinChannel = "join-channel"
+        case retryJoinChannel = "retry-join-channel"
+        case broadcast
+        case leaveChannel = "leave-channel"
         case deleteChannel = "delete-channel"
     }
 
@@ -140,7 +168,9 @@ extension AppAction {
                 ("admins", T.keys(admins)), ("roles", Self.roles(roles)),
             ]
         case .addMembers(let chatID, let peers, let policy, let roles):
-            parameters = [("chat", q(chatID)), ("peers", T.keys(peers)), ("on-partial-failure", policy.rawValue), ("roles", Self.roles(roles))]
+            parameters = [
+                ("chat", q(chatID)), ("peers", T.keys(peers)), ("on-partial-failure", policy.rawValue), ("roles", Self.roles(roles)),
+            ]
         case .decide(let decisionID, let choice): parameters = [("decision", q(decisionID)), ("choice", choice.rawValue)]
         case .removeMembers(let chatID, let members, let withMessages):
             parameters = [("chat", q(chatID)), ("members", T.keys(members)), ("with-messages", String(withMessages))]
@@ -153,7 +183,8 @@ extension AppAction {
         case .setImage(let chatID, let image): parameters = [("chat", q(chatID)), ("image", image.traceText)]
         case .sendMessage(let chatID, let text): parameters = [("chat", q(chatID)), ("text", q(text))]
         case .openChat(let chatID, let pageSize): parameters = [("chat", q(chatID)), ("page-size", String(pageSize))]
-        case .setRole(let chatID, let member, let role): parameters = [("chat", q(chatID)), ("member", member.hex), ("role", role.rawValue)]
+        case .setRole(let chatID, let member, let role):
+            parameters = [("chat", q(chatID)), ("member", member.hex), ("role", role.rawValue)]
         case .deleteMessage(let chatID, let messageID): parameters = [("chat", q(chatID)), ("message", q(messageID))]
         case .block(let chatID, let member), .unblock(let chatID, let member), .startDirectMessage(let chatID, let member),
             .shareHistory(let chatID, let member):
@@ -161,7 +192,8 @@ extension AppAction {
         case .setPreferences(let chatID, let preferences): parameters = [("chat", q(chatID)), ("preferences", preferences.traceText)]
         case .setRoles(let chatID, let roles): parameters = [("chat", q(chatID)), ("roles", Self.roles(roles))]
         case .sendMedia(let chatID, let text, let media): parameters = [("chat", q(chatID)), ("text", q(text)), ("media", media.traceText)]
-        case .react(let chatID, let messageID, let emoji): parameters = [("chat", q(chatID)), ("message", q(messageID)), ("emoji", q(emoji))]
+        case .react(let chatID, let messageID, let emoji):
+            parameters = [("chat", q(chatID)), ("message", q(messageID)), ("emoji", q(emoji))]
         case .createGroupLink(let chatID, let role, let approval):
             parameters = [("chat", q(chatID)), ("role", role.rawValue), ("approval", String(approval))]
         case .changeGroupLink(let chatID, let role): parameters = [("chat", q(chatID)), ("role", role.rawValue)]
@@ -232,8 +264,11 @@ extension TimerToken {
 extension CoreInput {
     /// The input's name in the trace vocabulary (one per case).
     package enum Verb: String, CaseIterable, Sendable {
-        case start, action, relay, relayFrame = "relay-frame", relayUnreachable = "relay-unreachable"
-        case relayReachable = "relay-reachable", timer, blob
+        case start, action, relay
+        case relayFrame = "relay-frame"
+        case relayUnreachable = "relay-unreachable"
+        case relayReachable = "relay-reachable"
+        case timer, blob
     }
 
     package var verb: Verb {

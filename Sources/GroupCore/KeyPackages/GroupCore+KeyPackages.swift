@@ -89,7 +89,7 @@ extension GroupCore {
         do {
             try await engine.validateKeyPackage(event)
             return nil
-        } catch where error.code == .profileMismatch {
+        } catch  where error.code == .profileMismatch {
             return (.profileMismatch, "\(error.code): \(error.reason)")
         } catch {
             let text = error.reason.lowercased()
@@ -131,7 +131,8 @@ extension GroupCore {
         guard var fetch = keyPackageLookups.fetches[id] else { return }
         for peer in fetch.peers where fetch.lookups[peer]?.outcome == nil {
             guard let entry = fetch.lookups[peer] else { continue }
-            fetch.lookups[peer]?.outcome = entry.best.map { .found($0) }
+            fetch.lookups[peer]?.outcome =
+                entry.best.map { .found($0) }
                 ?? entry.problem.map { .failed($0.reason, $0.detail) }
                 ?? .failed(.timeout, "no answer from \(entry.outstanding.sorted().joined(separator: ", ")) in time")
         }
@@ -205,13 +206,20 @@ extension GroupCore {
         // A role chosen for an invitee this action could not invite must not follow it into a
         // later invitation (which names its own).
         for peer in failed { membership.invitationRoles[peer.pubkey] = nil }
-        ui.failedPeers += failed.map { var peer = $0; peer.chatID = chatID; return peer }
+        ui.failedPeers += failed.map {
+            var peer = $0
+            peer.chatID = chatID
+            return peer
+        }
         changed("failed peers \(failed.count)")
         // A contact of the other profile cannot be invited until one side upgrades: say so once,
         // as its own error, so an app can show it rather than a generic invitation failure.
         let mismatched = failed.filter { $0.reason == .profileMismatch }
         if !mismatched.isEmpty {
-            fail(CoreError(.profileMismatch, "\(mismatched.count) contact(s) not invited: " + mismatched.map(\.detail).joined(separator: "; ")), chatID: chatID)
+            fail(
+                CoreError(
+                    .profileMismatch, "\(mismatched.count) contact(s) not invited: " + mismatched.map(\.detail).joined(separator: "; ")),
+                chatID: chatID)
         }
     }
 

@@ -32,7 +32,8 @@ extension GroupCore {
     /// passing (a relay's spam filter, a restart) must not lose what a member wrote, or leave a
     /// role change on its author's side only. True when a retry is scheduled.
     func retryAfterRefusal(_ eventID: String) -> Bool {
-        guard configuration.behaviour.recovery.refusedPublishes, let purpose = traffic.publishes[eventID], traffic.outbox.event(eventID) != nil,
+        guard configuration.behaviour.recovery.refusedPublishes, let purpose = traffic.publishes[eventID],
+            traffic.outbox.event(eventID) != nil,
             !traffic.outbox.relays(of: eventID).isEmpty
         else { return false }
         let retries = traffic.outbox.countRetry(eventID)

@@ -41,7 +41,8 @@ extension GroupCore {
     }
 
     func retryWelcome(_ eventID: String) {
-        guard case .welcome(let invitee, let relays, _, let retries) = traffic.publishes[eventID], let wrap = traffic.outbox.event(eventID) else {
+        guard case .welcome(let invitee, let relays, _, let retries) = traffic.publishes[eventID], let wrap = traffic.outbox.event(eventID)
+        else {
             return
         }
         traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: retries)

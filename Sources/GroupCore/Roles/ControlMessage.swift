@@ -95,7 +95,8 @@ struct ControlMessage: Hashable, Sendable, Codable {
         case .snapshot(let roles, let blocked, let link, let preferences, let status):
             fields["type"] = .string("snapshot")
             if !status.isEmpty {
-                fields["status"] = .object(Dictionary(uniqueKeysWithValues: status.map { ($0.key.hex, JSONValue.string($0.value.rawValue)) }))
+                fields["status"] = .object(
+                    Dictionary(uniqueKeysWithValues: status.map { ($0.key.hex, JSONValue.string($0.value.rawValue)) }))
             }
             if let preferences { fields["preferences"] = preferences.json() }
             if let link {
@@ -192,8 +193,8 @@ struct ControlMessage: Hashable, Sendable, Codable {
             var link: GroupLinkState?
             if let value = object["link"] {
                 guard let fields = value.object, let token = fields["token"]?.string, token.count == 32,
-                      let role = fields["role"]?.string.flatMap(Role.init(rawValue:)), let approval = fields["approval"]?.bool,
-                      let admin = fields["admin"]?.string.flatMap({ try? PublicKey(hex: $0) })
+                    let role = fields["role"]?.string.flatMap(Role.init(rawValue:)), let approval = fields["approval"]?.bool,
+                    let admin = fields["admin"]?.string.flatMap({ try? PublicKey(hex: $0) })
                 else { throw CoreError(.malformedControl, "bad snapshot link") }
                 link = GroupLinkState(token: token, role: role, approval: approval, admin: admin)
             }
@@ -208,7 +209,7 @@ struct ControlMessage: Hashable, Sendable, Codable {
             body = .snapshot(roles: roles, blocked: blocked, link: link, preferences: preferences, status: status)
         case "link":
             guard let token = object["token"]?.string, token.count == 32, let name = object["role"]?.string,
-                  let role = Role(rawValue: name), let approval = object["approval"]?.bool
+                let role = Role(rawValue: name), let approval = object["approval"]?.bool
             else { throw CoreError(.malformedControl, "link needs a 32-hex 'token', a 'role' and 'approval'") }
             body = .link(token: token, role: role, approval: approval)
         case "link-delete": body = .linkDelete
@@ -216,7 +217,9 @@ struct ControlMessage: Hashable, Sendable, Codable {
         case "table-request": body = .tableRequest
         case "direct-message": body = .directMessage(target: try key("target"))
         case "set-roles":
-            guard let object = object["roles"]?.object, !object.isEmpty else { throw CoreError(.malformedControl, "set-roles needs a non-empty 'roles'") }
+            guard let object = object["roles"]?.object, !object.isEmpty else {
+                throw CoreError(.malformedControl, "set-roles needs a non-empty 'roles'")
+            }
             var changes: [RoleAssignment] = []
             for (hex, name) in object {
                 guard let key = try? PublicKey(hex: hex), let role = name.string.flatMap(Role.init(rawValue:)) else {

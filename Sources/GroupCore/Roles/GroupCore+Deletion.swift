@@ -8,7 +8,7 @@ extension GroupCore {
         guard let chat = chats[chatID], !channels.isFanOut(chatID) else { return }
         let view = roleView(of: chat)
         guard view.deletion != nil, view.deletionNotifies,
-              !ui.chatEvents.contains(where: { $0.chatID == chatID && $0.kind == .deleted })
+            !ui.chatEvents.contains(where: { $0.chatID == chatID && $0.kind == .deleted })
         else { return }
         ui.chatEvents.append(ChatEvent(chatID: chatID, kind: .deleted))
     }

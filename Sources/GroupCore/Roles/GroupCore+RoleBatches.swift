@@ -55,14 +55,19 @@ extension GroupCore {
         let view = roleView(of: chat)
         return Self.distinctAssignments(roles).allSatisfy { change in
             permitted(
-                PermissionRequest(actor: view.role(of: publicKey), action: .setRole, target: .member, newRole: change.role), in: chat.chatID)
+                PermissionRequest(actor: view.role(of: publicKey), action: .setRole, target: .member, newRole: change.role), in: chat.chatID
+            )
         }
     }
 
     private func remember(_ roles: [RoleAssignment], inviting peers: [PublicKey], forged: Bool) {
         for change in Self.distinctAssignments(roles) where peers.contains(change.member) {
             membership.invitationRoles[change.member] = change.role
-            if forged { membership.forgedInvitationRoles.insert(change.member) } else { membership.forgedInvitationRoles.remove(change.member) }
+            if forged {
+                membership.forgedInvitationRoles.insert(change.member)
+            } else {
+                membership.forgedInvitationRoles.remove(change.member)
+            }
         }
     }
 
@@ -75,7 +80,9 @@ extension GroupCore {
             guard let role = membership.invitationRoles.removeValue(forKey: member), let current = chats[chatID] else { continue }
             await sendControl(.invitationRole(target: member, role: role), in: current)
             // A forged invitation stops at the control message, as a forged set-role does.
-            if membership.forgedInvitationRoles.remove(member) == nil, role.isMarmotAdmin { membership.adminInvitations[chatID, default: []].insert(member) }
+            if membership.forgedInvitationRoles.remove(member) == nil, role.isMarmotAdmin {
+                membership.adminInvitations[chatID, default: []].insert(member)
+            }
         }
     }
 
@@ -83,7 +90,7 @@ extension GroupCore {
     /// admin bit, which only a commit gives.
     func joinedWithInvitationRole(_ member: PublicKey, in chatID: String) async {
         guard membership.adminInvitations[chatID]?.remove(member) != nil, let chat = chats[chatID], chat.admins.contains(publicKey),
-              !chat.admins.contains(member)
+            !chat.admins.contains(member)
         else { return }
         await commit(.admins(adding: [member], removing: [], label: "admins"), in: chat)
     }

@@ -66,7 +66,8 @@ extension GroupCore {
         case .block(let chatID, let member), .unblock(let chatID, let member):
             guard let chat = writableChat(chatID, needsAdmin: false), let view = roleTarget(member, in: chat) else { return }
             let blocking = if case .block = action { true } else { false }
-            let request = PermissionRequest(actor: view.role(of: publicKey), action: blocking ? .block : .unblock, target: view.role(of: member))
+            let request = PermissionRequest(
+                actor: view.role(of: publicKey), action: blocking ? .block : .unblock, target: view.role(of: member))
             guard forged || permitted(request, in: chatID) else { return }
             await sendControl(blocking ? .block(member) : .unblock(member), in: chat)
         case .removeMembers(let chatID, let members, withMessages: true):
@@ -92,7 +93,8 @@ extension GroupCore {
         case .react(let chatID, let messageID, let emoji):
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             let view = roleView(of: chat)
-            let request = PermissionRequest(actor: view.role(of: publicKey), action: .react, preferences: view.preferences ?? GroupPreferences())
+            let request = PermissionRequest(
+                actor: view.role(of: publicKey), action: .react, preferences: view.preferences ?? GroupPreferences())
             guard forged || permitted(request, in: chatID) else { return }
             await sendReaction(emoji, to: messageID, in: chat)
         case .sendMedia, .startDirectMessage:
@@ -166,7 +168,8 @@ extension GroupCore {
         }
         // Our post-join self-update completes the join (MIP-02): announce it once.
         if label == CommitChange.selfUpdate.label, let chat = chats[chatID], !chat.isRemoved, chat.roles.creator == nil,
-           !chat.roles.hasAnnouncedJoin(publicKey) {
+            !chat.roles.hasAnnouncedJoin(publicKey)
+        {
             await sendControl(.joined, in: chat)
             // The snapshot was sent in our first epoch; if it has not come by now it may never be
             // readable (MLS keeps no old epoch secrets): ask for the table again.
@@ -179,7 +182,8 @@ extension GroupCore {
 
     func roleTarget(_ member: PublicKey, in chat: ChatRecord) -> RoleView? {
         guard chat.members.contains(member), member != publicKey else {
-            fail(CoreError(.invalidAction, "\(member.hex.prefix(8)) is not another member of \(chat.chatID.prefix(8))"), chatID: chat.chatID)
+            fail(
+                CoreError(.invalidAction, "\(member.hex.prefix(8)) is not another member of \(chat.chatID.prefix(8))"), chatID: chat.chatID)
             return nil
         }
         return roleView(of: chat)
@@ -193,9 +197,10 @@ extension GroupCore {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: ControlMessage.kind, content: control.json(), tags: [])
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
-            chats[chat.chatID]?.roles.add(RoleEntry(
-                eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
-                admins: Set(chat.admins), at: now, seq: control.seq, content: .control(body)))
+            chats[chat.chatID]?.roles.add(
+                RoleEntry(
+                    eventID: event.id.hex, rumorID: stored?.rumor.id.hex ?? event.id.hex, actor: publicKey,
+                    admins: Set(chat.admins), at: now, seq: control.seq, content: .control(body)))
             changed("control \(event.id.hex.prefix(8)) in \(chat.chatID.prefix(8))")
             if configuration.behaviour.recovery.controlOutbox {
                 // Like a chat message: made while our relays are unreachable (a partition), it
@@ -235,15 +240,17 @@ extension GroupCore {
         do {
             control = try ControlMessage(json: received.rumor.content)
         } catch {
-            ui.rejections.append(Rejection(
-                eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
+            ui.rejections.append(
+                Rejection(
+                    eventID: received.wrapperID.hex, kind: .groupEvent, reason: error.code.name, detail: error.reason))
             changed("rejection \(error.code.name)")
             return
         }
         let admins = Set(chats[chatID]?.admins ?? [])
-        chats[chatID]?.roles.add(RoleEntry(
-            eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, admins: admins,
-            at: control.at, seq: control.seq, content: .control(control.body)))
+        chats[chatID]?.roles.add(
+            RoleEntry(
+                eventID: received.wrapperID.hex, rumorID: received.rumor.id.hex, actor: received.sender, admins: admins,
+                at: control.at, seq: control.seq, content: .control(control.body)))
         changed("control \(received.rumor.id.hex.prefix(8)) in \(chatID.prefix(8))")
         if case .deleteGroup = control.body { tellDeletion(in: chatID) }
         // One admin answers (the first in the group data, as for proposals), so joiners do not
@@ -286,9 +293,10 @@ extension GroupCore {
         let stated = tag.flatMap { UInt64($0[1]) }
         let seq = tag.flatMap { $0.count > 2 ? UInt64($0[2]) : nil } ?? 0
         let admins = Set(chats[chatID]?.admins ?? [])
-        chats[chatID]?.roles.add(RoleEntry(
-            eventID: eventID, rumorID: rumor.id.hex, actor: sender, admins: admins, at: stated ?? rumor.createdAt, seq: seq,
-            content: rumor.kind == Self.reactionKind ? .reaction : MediaAttachment.kind(of: rumor.tags).map { .media($0) } ?? .message))
+        chats[chatID]?.roles.add(
+            RoleEntry(
+                eventID: eventID, rumorID: rumor.id.hex, actor: sender, admins: admins, at: stated ?? rumor.createdAt, seq: seq,
+                content: rumor.kind == Self.reactionKind ? .reaction : MediaAttachment.kind(of: rumor.tags).map { .media($0) } ?? .message))
         scheduleExpiry(at: stated ?? rumor.createdAt, in: chatID)
     }
 

@@ -97,7 +97,7 @@ struct LinkMessage: Hashable, Sendable, Codable {
         chatID = object["group"]?.string
         guard answer else { return }
         guard let name = object["status"]?.string, let status = JoinResult.Status(rawValue: name),
-              status != .requested, status != .joined
+            status != .requested, status != .joined
         else { throw CoreError(.malformedControl, "unknown join status") }
         self.status = status
     }

@@ -41,9 +41,12 @@ package struct GroupPreferences: Hashable, Sendable, Codable {
 
     init(json value: JSONValue) throws(CoreError) {
         guard let fields = value.object, let reactions = fields["reactions"]?.bool, let fullDeletion = fields["full-deletion"]?.bool,
-              let disappear = fields["disappear-after"]?.uint64, let history = fields["history-for-new-members"]?.bool,
-              let welcome = fields["welcome"]?.string
-        else { throw CoreError(.malformedControl, "preferences need reactions, full-deletion, disappear-after, history-for-new-members, welcome") }
+            let disappear = fields["disappear-after"]?.uint64, let history = fields["history-for-new-members"]?.bool,
+            let welcome = fields["welcome"]?.string
+        else {
+            throw CoreError(
+                .malformedControl, "preferences need reactions, full-deletion, disappear-after, history-for-new-members, welcome")
+        }
         self.reactions = reactions
         self.fullDeletion = fullDeletion
         disappearAfterSeconds = disappear

@@ -114,16 +114,22 @@ package enum PermissionTable {
         PermissionRule(check: .observerCannotReact, actions: [.react], summary: "observers cannot react (they only read)") {
             $0.actor != .observer
         },
-        PermissionRule(check: .deleteNeedsModerator, actions: [.deleteMessage], summary: "anyone deletes their own messages; moderator+ deletes any") {
+        PermissionRule(
+            check: .deleteNeedsModerator, actions: [.deleteMessage], summary: "anyone deletes their own messages; moderator+ deletes any"
+        ) {
             $0.ownTarget || $0.actor >= .moderator
         },
         PermissionRule(check: .blockNeedsAdmin, actions: [.block, .unblock], summary: "admin+ blocks and unblocks") {
             $0.actor >= .admin
         },
-        PermissionRule(check: .blockTargetNotBelow, actions: [.block, .unblock], summary: "only a member of lower rank is blocked or unblocked") {
+        PermissionRule(
+            check: .blockTargetNotBelow, actions: [.block, .unblock], summary: "only a member of lower rank is blocked or unblocked"
+        ) {
             ($0.target ?? .owner) < $0.actor
         },
-        PermissionRule(check: .linkNeedsAdmin, actions: [.manageLink, .admit], summary: "admin+ manages the group link and decides admissions") {
+        PermissionRule(
+            check: .linkNeedsAdmin, actions: [.manageLink, .admit], summary: "admin+ manages the group link and decides admissions"
+        ) {
             $0.actor >= .admin
         },
         PermissionRule(check: .deleteGroupNeedsOwner, actions: [.deleteGroup], summary: "only owners delete the group") {
@@ -135,16 +141,23 @@ package enum PermissionTable {
         PermissionRule(check: .reactionsDisabled, actions: [.react], summary: "no reactions while the preferences switch them off") {
             $0.preferences.reactions
         },
-        PermissionRule(check: .fullDeletionDisabled, actions: [.deleteMessage], summary: "no deletion for everyone while the preferences switch it off") {
+        PermissionRule(
+            check: .fullDeletionDisabled, actions: [.deleteMessage], summary: "no deletion for everyone while the preferences switch it off"
+        ) {
             $0.preferences.fullDeletion
         },
-        PermissionRule(check: .voiceMessagesDisabled, actions: [.sendVoice], summary: "no voice messages while the preferences switch them off") {
+        PermissionRule(
+            check: .voiceMessagesDisabled, actions: [.sendVoice], summary: "no voice messages while the preferences switch them off"
+        ) {
             $0.preferences.voiceMessages
         },
         PermissionRule(check: .filesDisabled, actions: [.sendFile], summary: "no files while the preferences switch them off") {
             $0.preferences.files
         },
-        PermissionRule(check: .directMessagesDisabled, actions: [.directMessage], summary: "no 1:1 chats started from the group while the preferences switch them off") {
+        PermissionRule(
+            check: .directMessagesDisabled, actions: [.directMessage],
+            summary: "no 1:1 chats started from the group while the preferences switch them off"
+        ) {
             $0.preferences.directMessages
         },
         PermissionRule(check: .purgeNeedsAdmin, actions: [.purge], summary: "admin+ removes a member with its messages") {
@@ -153,19 +166,29 @@ package enum PermissionTable {
         PermissionRule(check: .lastOwner, actions: [.setRole, .leave], summary: "the last owner neither steps down nor leaves") {
             !($0.actor == .owner && $0.ownTarget && $0.otherOwners == 0)
         },
-        PermissionRule(check: .targetNotBelow, actions: [.setRole], summary: "only the role of a member of lower rank changes (anyone lowers their own)") {
+        PermissionRule(
+            check: .targetNotBelow, actions: [.setRole],
+            summary: "only the role of a member of lower rank changes (anyone lowers their own)"
+        ) {
             ($0.target ?? .owner) < $0.actor || $0.ownTarget
         },
-        PermissionRule(check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit], summary: "the new role ranks below the actor's; owners may appoint owners") {
+        PermissionRule(
+            check: .newRoleNotBelow, actions: [.setRole, .manageLink, .admit],
+            summary: "the new role ranks below the actor's; owners may appoint owners"
+        ) {
             guard let new = $0.newRole else { return $0.action != .setRole }
             return new < $0.actor || ($0.actor == .owner && new == .owner)
         },
         // Before the rank rule: a moderator's removal is refused for not being a Marmot admin,
         // whatever the target. Owner and admin ranks are exactly the Marmot admins (RoleView).
-        PermissionRule(check: .removeNeedsAdmin, actions: [.removeMember], summary: "only Marmot admins (owners, admins) remove members (MIP-03)") {
+        PermissionRule(
+            check: .removeNeedsAdmin, actions: [.removeMember], summary: "only Marmot admins (owners, admins) remove members (MIP-03)"
+        ) {
             $0.actor.isMarmotAdmin
         },
-        PermissionRule(check: .removeTargetNotBelow, actions: [.removeMember, .purge], summary: "admins remove lower ranks; owners anyone else") {
+        PermissionRule(
+            check: .removeTargetNotBelow, actions: [.removeMember, .purge], summary: "admins remove lower ranks; owners anyone else"
+        ) {
             ($0.target ?? .owner) < $0.actor || $0.actor == .owner
         },
         PermissionRule(check: .snapshotFromNonAdmin, actions: [.snapshot], summary: "only a Marmot admin publishes the role table") {

@@ -67,7 +67,8 @@ struct RoleBook: Sendable, Codable {
         entries.contains {
             // A snapshot counts when it carries more than what Marmot's admin list already says.
             if case .control(.snapshot(let roles, let blocked, let link, let preferences, _)) = $0.content {
-                return link != nil || !blocked.isEmpty || preferences != nil || roles.values.contains { ![.owner, .admin, .member].contains($0) }
+                return link != nil || !blocked.isEmpty || preferences != nil
+                    || roles.values.contains { ![.owner, .admin, .member].contains($0) }
             }
             if case .message = $0.content { return false }
             if case .reaction = $0.content { return false }
@@ -118,9 +119,10 @@ struct RoleBook: Sendable, Codable {
             }
             func refuse(_ request: PermissionRequest) -> Bool {
                 guard let check = PermissionTable.refusal(request, disabled: disabled) else { return false }
-                view.rejections.append(Rejection(
-                    eventID: entry.eventID, kind: .groupEvent, reason: check.reason,
-                    detail: "\(request.action.rawValue) by \(actorRole.rawValue) \(entry.actor.hex.prefix(8))"))
+                view.rejections.append(
+                    Rejection(
+                        eventID: entry.eventID, kind: .groupEvent, reason: check.reason,
+                        detail: "\(request.action.rawValue) by \(actorRole.rawValue) \(entry.actor.hex.prefix(8))"))
                 return true
             }
             switch entry.content {
@@ -304,7 +306,9 @@ struct RoleView: Sendable {
     /// Records that `member`'s invitation is complete if it holds its invitation role now, after
     /// announcing its join: called before anything changes its role, and at the end of the fold.
     mutating func noteCompletion(of member: PublicKey) {
-        guard let invited = invitedRoles[member], status[member] != nil, awaitingJoin[member] == nil, role(of: member) == invited else { return }
+        guard let invited = invitedRoles[member], status[member] != nil, awaitingJoin[member] == nil, role(of: member) == invited else {
+            return
+        }
         completed.insert(member)
     }
 

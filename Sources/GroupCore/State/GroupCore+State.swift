@@ -74,7 +74,8 @@ extension GroupCore {
                     // no chat of ours to the UI (a subscriber that left its channel is removed
                     // from it): nothing to tell.
                     if !channels.isFanOut(chatID) {
-                        ui.chatEvents.append(ChatEvent(chatID: chatID, kind: membership.leaveRequested.remove(chatID) != nil ? .left : .removed))
+                        ui.chatEvents.append(
+                            ChatEvent(chatID: chatID, kind: membership.leaveRequested.remove(chatID) != nil ? .left : .removed))
                     }
                 }
                 chat.isRemoved = true

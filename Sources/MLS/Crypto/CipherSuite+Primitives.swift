@@ -53,7 +53,8 @@ extension CipherSuite {
     public func open(key: [UInt8], nonce: [UInt8], aad: [UInt8], ciphertext: [UInt8]) throws(MLSError) -> [UInt8] {
         guard key.count == aeadKeyLength else { throw MLSError(.invalidKey, "AEAD key of \(key.count) bytes") }
         guard ciphertext.count >= 16 else { throw MLSError(.decryptionFailed, "ciphertext shorter than the tag") }
-        let body = ciphertext.dropLast(16), tag = ciphertext.suffix(16)
+        let body = ciphertext.dropLast(16)
+        let tag = ciphertext.suffix(16)
         do {
             if usesChaCha {
                 let box = try ChaChaPoly.SealedBox(nonce: ChaChaPoly.Nonce(data: nonce), ciphertext: body, tag: tag)

@@ -89,7 +89,9 @@ extension PrivateMessage {
             key: sd.key, nonce: sd.nonce, aad: Self.senderDataAAD(groupID, epoch, contentType),
             ciphertext: encryptedSenderData)
         var senderReader = TLSReader(senderBytes)
-        let leaf: UInt32, generation: UInt32, reuseGuard: [UInt8]
+        let leaf: UInt32
+        let generation: UInt32
+        let reuseGuard: [UInt8]
         do {
             leaf = try senderReader.readUInt32()
             generation = try senderReader.readUInt32()
@@ -104,7 +106,8 @@ extension PrivateMessage {
             aad: Self.contentAAD(groupID, epoch, contentType, authenticatedData), ciphertext: ciphertext)
 
         var reader = TLSReader(plaintext)
-        let body: Content, auth: FramedContentAuthData
+        let body: Content
+        let auth: FramedContentAuthData
         do {
             body = try Content.decodeBody(type: contentType, from: &reader)
             auth = try FramedContentAuthData.decode(contentType: contentType, from: &reader)

@@ -131,7 +131,8 @@ extension Group {
             let leafSigner =
                 flaw == .pathLeafSignature ? try suite.generateSignatureKeyPair(using: &generator).privateKey : signaturePrivateKey
             let strayKey =
-                flaw == .pathNodeKey ? try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator)).publicKey : nil
+                flaw == .pathNodeKey
+                ? try suite.deriveKeyPair(secret: suite.randomBytes(suite.hashLength, using: &generator)).publicKey : nil
             let created = try applied.tree.createUpdatePath(
                 suite: suite, sender: leafIndex, leafNode: ownLeaf, signaturePrivateKey: leafSigner,
                 groupID: groupID, excluded: Set(applied.joiners),
@@ -165,9 +166,11 @@ extension Group {
         let newContext = GroupContext(
             cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
             confirmedTranscriptHash: confirmed, extensions: applied.extensions)
-        try judge(.commit(CommitCandidate(
-            committer: me, proposals: covered, pathLeaf: path?.leafNode, isOwn: true, previousContext: context,
-            previousTree: tree, context: newContext, tree: applied.tree)))
+        try judge(
+            .commit(
+                CommitCandidate(
+                    committer: me, proposals: covered, pathLeaf: path?.leafNode, isOwn: true, previousContext: context,
+                    previousTree: tree, context: newContext, tree: applied.tree)))
         let psks = try resolvePSKs(applied.psks)
         // A member's commit never carries an ExternalInit (applyProposals refuses it unless that
         // check is switched off, tests only); if it does, the key schedule is the one every

@@ -43,7 +43,8 @@ extension Welcome {
         // §12.4.3.1: an error "if the cipher suite indicated in the KeyPackage does not match the
         // one in the Welcome message" (the ref alone cannot tell: suites may share a hash).
         guard keyPackage.cipherSuite == cipherSuite || !ReceiverCheck.welcomeKeyPackageSuite.isOn else {
-            throw MLSError(.unsupportedCipherSuite, "Welcome for suite \(cipherSuite), our KeyPackage is of suite \(keyPackage.cipherSuite)")
+            throw MLSError(
+                .unsupportedCipherSuite, "Welcome for suite \(cipherSuite), our KeyPackage is of suite \(keyPackage.cipherSuite)")
         }
         let secretsBytes = try suite.decryptWithLabel(
             privateKey: initPrivateKey, label: "Welcome", context: encryptedGroupInfo,
@@ -153,10 +154,12 @@ extension Group {
     /// - Throws: `.notInvited`.
     static func ownLeaf(of leaf: LeafNode, in tree: RatchetTree) throws(MLSError) -> UInt32 {
         let strict = ReceiverCheck.joinerOwnLeaf.isOn
-        guard let me = tree.occupiedLeaves.first(where: { index in
-            guard let node = tree.leaf(index) else { return false }
-            return strict ? node == leaf : node.encryptionKey == leaf.encryptionKey
-        }) else { throw MLSError(.notInvited, "our leaf is not in the tree") }
+        guard
+            let me = tree.occupiedLeaves.first(where: { index in
+                guard let node = tree.leaf(index) else { return false }
+                return strict ? node == leaf : node.encryptionKey == leaf.encryptionKey
+            })
+        else { throw MLSError(.notInvited, "our leaf is not in the tree") }
         return me
     }
 

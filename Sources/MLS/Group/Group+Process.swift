@@ -73,7 +73,9 @@ extension Group {
     /// A framed message is for this group (`groupID`) and epoch (`epoch`), §6.
     func checkEpoch(_ group: [UInt8], _ messageEpoch: UInt64) throws(MLSError) {
         guard group == groupID || !ReceiverCheck.groupID.isOn else { throw MLSError(.wrongEpoch, "message for another group") }
-        guard messageEpoch == epoch || !ReceiverCheck.epoch.isOn else { throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)") }
+        guard messageEpoch == epoch || !ReceiverCheck.epoch.isOn else {
+            throw MLSError(.wrongEpoch, "message for epoch \(messageEpoch), we are at \(epoch)")
+        }
     }
 
     /// Keeps a proposal for a later commit, once its sender is one that may send it: every
@@ -83,8 +85,10 @@ extension Group {
     ) throws(MLSError) {
         if ReceiverCheck.proposalSender.isOn { try Group.requireSender(content.content.sender, mayPropose: proposal) }
         let ref = Proposal.reference(suite: suite, authenticatedContent: try serialize(content))
-        try judge(.proposal(ProposalCandidate(
-            proposal: proposal, sender: content.content.sender, reference: ref, context: context, tree: tree)))
+        try judge(
+            .proposal(
+                ProposalCandidate(
+                    proposal: proposal, sender: content.content.sender, reference: ref, context: context, tree: tree)))
         if pendingProposals[ref] == nil { pendingOrder.append(ref) }
         pendingProposals[ref] = (proposal, content.content.sender)
     }
@@ -130,9 +134,11 @@ extension Group {
             throw MLSError(.invalidProposal, "commit needs a path for its proposals")
         }
         if applied.removedUs {
-            try judge(.commit(CommitCandidate(
-                committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
-                previousContext: context, previousTree: tree, context: nil, tree: applied.tree)))
+            try judge(
+                .commit(
+                    CommitCandidate(
+                        committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
+                        previousContext: context, previousTree: tree, context: nil, tree: applied.tree)))
             isActive = false
             return
         }
@@ -177,9 +183,11 @@ extension Group {
             constantTimeEqual(tag, suite.confirmationTag(confirmationKey: newSecrets.confirmationKey, confirmedTranscriptHash: confirmed))
                 || !ReceiverCheck.confirmationTag.isOn
         else { throw MLSError(.badConfirmationTag, "commit confirmation tag does not match") }
-        try judge(.commit(CommitCandidate(
-            committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
-            previousContext: context, previousTree: tree, context: newContext, tree: applied.tree)))
+        try judge(
+            .commit(
+                CommitCandidate(
+                    committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
+                    previousContext: context, previousTree: tree, context: newContext, tree: applied.tree)))
 
         tree = applied.tree
         context = newContext

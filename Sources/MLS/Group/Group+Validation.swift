@@ -28,11 +28,13 @@ extension Group {
             switch proposal {
             case .add(let keyPackage):
                 let leaf = keyPackage.leafNode
-                guard (signatureKeys.insert(leaf.signatureKey).inserted
-                    && encryptionKeys.insert(leaf.encryptionKey).inserted) || !ReceiverCheck.addKeyUniqueness.isOn
+                guard
+                    (signatureKeys.insert(leaf.signatureKey).inserted
+                        && encryptionKeys.insert(leaf.encryptionKey).inserted) || !ReceiverCheck.addKeyUniqueness.isOn
                 else { throw MLSError(.invalidProposal, "Add repeats a signature or encryption key in the group") }
             case .update(let leaf):
-                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn else {
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn
+                else {
                     throw MLSError(.invalidProposal, "a leaf is updated or removed twice")
                 }
                 guard encryptionKeys.insert(leaf.encryptionKey).inserted || !ReceiverCheck.updateKeyReuse.isOn else {
@@ -46,7 +48,8 @@ extension Group {
                     throw MLSError(.invalidProposal, "Remove of a leaf touched twice")
                 }
             case .selfRemove:
-                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn else {
+                guard case .member(let index) = sender, touchedLeaves.insert(index).inserted || !ReceiverCheck.oneProposalPerLeaf.isOn
+                else {
                     throw MLSError(.invalidProposal, "SelfRemove of a leaf touched twice")
                 }
             case .preSharedKey(let id):

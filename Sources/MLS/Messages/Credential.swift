@@ -40,9 +40,10 @@ public enum Credential: TLSCodable, Hashable, Sendable {
         switch try reader.readUInt16() {
         case Self.basicType: self = .basic(identity: try reader.readOpaque())
         case Self.x509Type:
-            self = .x509(certificates: try reader.readVector { (r: inout TLSReader) throws(TLSCodecError) in
-                try r.readOpaque()
-            })
+            self = .x509(
+                certificates: try reader.readVector { (r: inout TLSReader) throws(TLSCodecError) in
+                    try r.readOpaque()
+                })
         case let other: throw unknownValue("credential type", other)
         }
     }

@@ -48,7 +48,8 @@ extension TLSReader {
         let extensions = try readVector(of: Extension.self)
         var seen = Set<UInt16>()
         for item in extensions where !seen.insert(item.type).inserted && ReceiverCheck.duplicateExtensions.isOn {
-            throw TLSCodecError(.invalidValue, "extension type 0x\(String(item.type, radix: 16)) appears twice in one list (RFC 9420 §13.4)")
+            throw TLSCodecError(
+                .invalidValue, "extension type 0x\(String(item.type, radix: 16)) appears twice in one list (RFC 9420 §13.4)")
         }
         return extensions
     }

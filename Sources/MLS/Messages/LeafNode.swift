@@ -135,7 +135,8 @@ public struct LeafNode: TLSCodable, Hashable, Sendable {
     public func toBeSigned(groupID: [UInt8], leafIndex: UInt32) -> [UInt8] {
         var w = TLSWriter()
         encodeContent(to: &w)
-        if case .keyPackage = source {} else {
+        if case .keyPackage = source {
+        } else {
             w.writeOpaque(groupID)
             w.write(leafIndex)
         }

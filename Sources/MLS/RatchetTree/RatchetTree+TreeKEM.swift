@@ -92,8 +92,9 @@ extension RatchetTree {
         guard claimed != nil || !ReceiverCheck.pathLeafSource.isOn else {
             throw MLSError(.invalidUpdatePath, "UpdatePath leaf must have source commit")
         }
-        guard updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender)
-            || !ReceiverCheck.pathLeafSignature.isOn
+        guard
+            updatePath.leafNode.verifySignature(suite: suite, groupID: groupID, leafIndex: sender)
+                || !ReceiverCheck.pathLeafSignature.isOn
         else {
             throw MLSError(.badSignature, "UpdatePath leaf signature does not verify")
         }

@@ -82,7 +82,8 @@ package struct SecretTree: Sendable {
                 let left = TreeMath.left(parent), let right = TreeMath.right(parent)
             else { throw MLSError(.keyConsumed, "secret of node \(parent) missing") }
             nodeSecrets[left] = suite.expandWithLabel(secret: secret, label: "tree", context: Array("left".utf8), length: suite.hashLength)
-            nodeSecrets[right] = suite.expandWithLabel(secret: secret, label: "tree", context: Array("right".utf8), length: suite.hashLength)
+            nodeSecrets[right] = suite.expandWithLabel(
+                secret: secret, label: "tree", context: Array("right".utf8), length: suite.hashLength)
             index -= 1
         }
         guard let leafSecret = nodeSecrets.removeValue(forKey: node) else {

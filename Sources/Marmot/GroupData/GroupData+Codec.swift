@@ -40,14 +40,17 @@ extension GroupData {
             var relays: [String] = []
             for raw in relayBytes {
                 let relay = try Self.utf8(raw, field: "relay")
-                guard RelayURL.isValid(relay) || !MarmotReceiverCheck.groupDataRelays.isOn else { throw MarmotError(.invalidGroupData, "relay \(relay) is not a ws(s):// URL") }
+                guard RelayURL.isValid(relay) || !MarmotReceiverCheck.groupDataRelays.isOn else {
+                    throw MarmotError(.invalidGroupData, "relay \(relay) is not a ws(s):// URL")
+                }
                 relays.append(relay)
             }
             let images = (
                 hash: try Self.optional(try r.readOpaque(), length: 32, field: "image_hash"),
                 key: try Self.optional(try r.readOpaque(), length: 32, field: "image_key"),
                 nonce: try Self.optional(try r.readOpaque(), length: 12, field: "image_nonce"),
-                uploadKey: try Self.optional(try r.readOpaque(), length: 32, field: "image_upload_key"))
+                uploadKey: try Self.optional(try r.readOpaque(), length: 32, field: "image_upload_key")
+            )
             try r.finish()
             self.init(
                 version: version, nostrGroupID: nostrGroupID, name: name, description: description, admins: admins,

@@ -20,7 +20,8 @@ package enum MarmotCapabilities {
     /// RequiredCapabilities of a new group: 0xF2EE always; SelfRemove only when every invitee supports
     /// it, and none for a group created without invitees (MDK 0.8.0's least common denominator).
     package static func required(invitees: [KeyPackage]) -> RequiredCapabilities {
-        let selfRemove = !invitees.isEmpty
+        let selfRemove =
+            !invitees.isEmpty
             && invitees.allSatisfy { $0.leafNode.capabilities.proposals.contains(Proposal.Kind.selfRemove) }
         return RequiredCapabilities(
             extensionTypes: [GroupData.extensionType], proposalTypes: selfRemove ? [Proposal.Kind.selfRemove] : [],

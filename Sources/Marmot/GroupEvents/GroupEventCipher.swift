@@ -1,5 +1,5 @@
-import ErrorCodes
 import Crypto
+import ErrorCodes
 
 extension MarmotError.Code {
     /// A kind-445 content that does not open under the given key.

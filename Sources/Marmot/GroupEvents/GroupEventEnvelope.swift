@@ -41,7 +41,9 @@ package enum GroupEventEnvelope {
     /// - Throws: `.groupEventWrongKind`, `.groupEventInvalidTags`, `.invalidEncoding`, `.groupEventTooOld`,
     ///   `.groupEventInFuture`.
     package static func check(_ event: Event, now: UInt64) throws(MarmotError) -> [UInt8] {
-        guard event.kind == .groupEvent || !MarmotReceiverCheck.eventKind.isOn else { throw MarmotError(.groupEventWrongKind, "kind \(event.kind) is not 445") }
+        guard event.kind == .groupEvent || !MarmotReceiverCheck.eventKind.isOn else {
+            throw MarmotError(.groupEventWrongKind, "kind \(event.kind) is not 445")
+        }
         let h = event.tags.filter { $0.first == "h" }
         guard h.count == 1 || (!h.isEmpty && !MarmotReceiverCheck.eventTags.isOn), h[0].count >= 2, h[0][1].count == 64,
             let id = try? [UInt8](hex: h[0][1])

@@ -119,12 +119,14 @@ package enum KeyPackageEvent {
         guard value(of: "mls_protocol_version", in: tags) == "1.0" || !MarmotReceiverCheck.keyPackageVersionTag.isOn else {
             throw MarmotError(.keyPackageInvalidTag, "mls_protocol_version must be 1.0")
         }
-        guard value(of: "mls_ciphersuite", in: tags)?.lowercased() == hexTag(MarmotCapabilities.suite.id)
-            || !MarmotReceiverCheck.keyPackageSuiteTag.isOn
+        guard
+            value(of: "mls_ciphersuite", in: tags)?.lowercased() == hexTag(MarmotCapabilities.suite.id)
+                || !MarmotReceiverCheck.keyPackageSuiteTag.isOn
         else { throw MarmotError(.keyPackageInvalidTag, "mls_ciphersuite must be 0x0001") }
         let extensions = Set((tags.first { $0.first == "mls_extensions" } ?? []).dropFirst().map { $0.lowercased() })
-        guard extensions.isSuperset(of: MarmotCapabilities.keyPackageExtensions.map(hexTag))
-            || !MarmotReceiverCheck.keyPackageExtensionsTag.isOn
+        guard
+            extensions.isSuperset(of: MarmotCapabilities.keyPackageExtensions.map(hexTag))
+                || !MarmotReceiverCheck.keyPackageExtensionsTag.isOn
         else { throw MarmotError(.keyPackageInvalidTag, "mls_extensions must list 0x000a and 0xf2ee") }
         let relays = (tags.first { $0.first == "relays" } ?? []).dropFirst()
         guard (!relays.isEmpty && relays.allSatisfy(RelayURL.isValid)) || !MarmotReceiverCheck.keyPackageRelaysTag.isOn else {

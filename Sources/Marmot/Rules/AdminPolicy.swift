@@ -65,10 +65,12 @@ package enum AdminPolicy {
             if case .update = item.proposal { return item.sender == own }
             return false
         }
-        let selfRemoveOnly = !commit.proposals.isEmpty && commit.proposals.allSatisfy { item in
-            if case .selfRemove = item.proposal { return true }
-            return false
-        }
+        let selfRemoveOnly =
+            !commit.proposals.isEmpty
+            && commit.proposals.allSatisfy { item in
+                if case .selfRemove = item.proposal { return true }
+                return false
+            }
         guard pureSelfUpdate || selfRemoveOnly else {
             throw MarmotError(
                 .commitFromNonAdmin, "\(commit.committerIdentity.hex) is not an admin and the commit is not a self-update or SelfRemove")

@@ -37,7 +37,9 @@ package enum WelcomeRumor {
     /// client when present) and decodes the MLS Welcome.
     /// - Throws: `.invalidWelcome`, `.invalidEncoding`, `.invalidBase64`.
     package static func parse(_ rumor: UnsignedEvent) throws(MarmotError) -> Parsed {
-        guard rumor.kind == .welcome || !MarmotReceiverCheck.welcomeRumorKind.isOn else { throw MarmotError(.invalidWelcome, "kind \(rumor.kind) is not 444") }
+        guard rumor.kind == .welcome || !MarmotReceiverCheck.welcomeRumorKind.isOn else {
+            throw MarmotError(.invalidWelcome, "kind \(rumor.kind) is not 444")
+        }
         let relays = Array((rumor.tags.first { $0.first == "relays" } ?? []).dropFirst())
         let e = KeyPackageEvent.value(of: "e", in: rumor.tags)
         if MarmotReceiverCheck.welcomeRumorTags.isOn { try requireTags(rumor.tags, relays: relays, e: e) }

@@ -56,7 +56,9 @@ struct EngineBench {
     mutating func measure(_ make: MakeEngine) async throws -> EngineBenchFigures {
         let (cast, setup) = try await Timed.run { try await prepare(make) }
         var figures = EngineBenchFigures(setup: setup)
-        let (created, createTime) = try await Timed.run { try await cast.creator.engine.createGroup(creation(cast.creator, cast.invitations)) }
+        let (created, createTime) = try await Timed.run {
+            try await cast.creator.engine.createGroup(creation(cast.creator, cast.invitations))
+        }
         figures.seconds.append(createTime)
         let wrapper = try keys.wrapperID(created.welcomeRumors[0], from: cast.creator, to: cast.joiner, now: now)
         figures.seconds.append(try await Timed.run { try await Self.join(cast.joiner, wrapper, created.welcomeRumors[0]) }.1)
@@ -127,8 +129,9 @@ struct EngineBench {
     static func send(_ count: Int, from sender: BenchMember, in group: MLSGroupID) async throws -> [Event] {
         var events: [Event] = []
         for index in 0..<count {
-            events.append(try await sender.engine.createMessage(
-                in: group, sender: sender.pubkey, kind: .chatMessage, content: "bench message \(index)", tags: []))
+            events.append(
+                try await sender.engine.createMessage(
+                    in: group, sender: sender.pubkey, kind: .chatMessage, content: "bench message \(index)", tags: []))
         }
         return events
     }

@@ -32,13 +32,16 @@ final class LoopbackWebSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(socketDescriptor)
             throw Failure(description: "connect to port \(port): errno \(errno)")
         }
-        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: bWFybW90LWNvbmZvcm0tYmVuY2g=\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try write(Array(request.utf8))
         var header: [UInt8] = []
@@ -67,7 +70,8 @@ final class LoopbackWebSocket {
 
     /// The next text frame's payload.
     func receive() throws -> String {
-        let first = try readByte(), second = try readByte()
+        let first = try readByte()
+        let second = try readByte()
         guard first & 0x0F == 0x1 else { throw Failure(description: "frame with opcode \(first & 0x0F), not text") }
         var length = Int(second & 0x7F)
         if length == 126 {

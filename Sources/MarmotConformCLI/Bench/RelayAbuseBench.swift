@@ -115,8 +115,14 @@ struct RelayAbuseBench {
         }
         func megabytes(_ bytes: Int) -> String { String(format: "%.0f MB", Double(bytes) / 1_048_576) }
         Swift.print("relay over WebSocket with \(stored) stored events, one client sending broad REQ and COUNT frames and never reading:")
-        Swift.print("  well-behaved publish + read back, \(sorted.count) rounds: p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (goal: p99 ≤ 50 ms)")
-        Swift.print("  abusive client: \(figures.abusiveFrames) expensive frames over \(figures.abusiveConnections) connection(s) (each dropped once its unread answers passed the bound)")
-        Swift.print("  server process memory (RSS): \(megabytes(figures.rssBefore)) before, \(megabytes(figures.rssPeak)) peak, \(megabytes(figures.rssAfter)) after (goal: bounded)")
+        Swift.print(
+            "  well-behaved publish + read back, \(sorted.count) rounds: p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (goal: p99 ≤ 50 ms)"
+        )
+        Swift.print(
+            "  abusive client: \(figures.abusiveFrames) expensive frames over \(figures.abusiveConnections) connection(s) (each dropped once its unread answers passed the bound)"
+        )
+        Swift.print(
+            "  server process memory (RSS): \(megabytes(figures.rssBefore)) before, \(megabytes(figures.rssPeak)) peak, \(megabytes(figures.rssAfter)) after (goal: bounded)"
+        )
     }
 }

@@ -47,7 +47,8 @@ extension MarmotConform {
             var context = parsed.first?.1.context ?? JSONReport.Context()
             for (_, part) in parsed { context.engineVersions.merge(part.context.engineVersions) { first, _ in first } }
             try Reports.write(
-                merged, junit: junit.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, json: json.map { URL(fileURLWithPath: $0, relativeTo: cwd) },
+                merged, junit: junit.map { URL(fileURLWithPath: $0, relativeTo: cwd) },
+                json: json.map { URL(fileURLWithPath: $0, relativeTo: cwd) },
                 context: context)
             let runs = merged.map(\.run)
             Console.line("merged \(parsed.count) shard report(s): \(runs.count) run(s)")
@@ -71,15 +72,19 @@ enum ShardMerge {
         var byIndex: [Int: [TimedRun]] = [:]
         for (path, report) in reports {
             guard let shard = report.shard, shard.count == whole.count, shard.units == whole.units else {
-                throw Problem(description: "\(path) is not a shard of the same run as \(first.path) (\(whole.count) shards of \(whole.units) units)")
+                throw Problem(
+                    description: "\(path) is not a shard of the same run as \(first.path) (\(whole.count) shards of \(whole.units) units)")
             }
             guard report.tool == first.report.tool else {
                 throw Problem(description: "\(path) was written by \(report.tool), \(first.path) by \(first.report.tool)")
             }
-            guard byIndex[shard.index] == nil else { throw Problem(description: "shard \(shard.index)/\(shard.count) is given twice (\(path))") }
+            guard byIndex[shard.index] == nil else {
+                throw Problem(description: "shard \(shard.index)/\(shard.count) is given twice (\(path))")
+            }
             let expected = ShardSpec(index: shard.index, count: shard.count).share(of: shard.units)
             guard report.runs.count == expected else {
-                throw Problem(description: "\(path): shard \(shard.index)/\(shard.count) holds \(report.runs.count) runs, expected \(expected)")
+                throw Problem(
+                    description: "\(path): shard \(shard.index)/\(shard.count) holds \(report.runs.count) runs, expected \(expected)")
             }
             byIndex[shard.index] = report.runs
         }

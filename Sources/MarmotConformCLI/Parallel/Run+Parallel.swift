@@ -30,7 +30,9 @@ extension MarmotConform.Run {
         SignalCleanup.installOnce()
         let progress = RunProgress(total: plan.units.count)
         let (scenarios, seeds, name) = (plan.scenarios.count, plan.seeds.count, engine.rawValue)
-        let pool = WorkerPool(identities: identities(plan), costs: Self.costs(plan), banner: { Self.banner(scenarios: scenarios, seeds: seeds, engine: name, versions: $0) })
+        let pool = WorkerPool(
+            identities: identities(plan), costs: Self.costs(plan),
+            banner: { Self.banner(scenarios: scenarios, seeds: seeds, engine: name, versions: $0) })
         let launch = try workerLaunch(plan)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(jobs.value, max(plan.units.count, 1)) {
@@ -55,8 +57,10 @@ extension MarmotConform.Run {
     func identities(_ plan: Plan) -> [UnitIdentity] {
         plan.units.map { unit in
             let scenario = plan.scenarios[unit.scenario].0
-            let reproduce = "\(plan.repo.command) run \(plan.repo.absolutePath(scenario.file)) --engine \(engine.rawValue) --seed \(unit.seed)"
-            return UnitIdentity(scenario: scenario.name, file: scenario.file, engine: engine.rawValue, seed: unit.seed, reproduce: reproduce)
+            let reproduce =
+                "\(plan.repo.command) run \(plan.repo.absolutePath(scenario.file)) --engine \(engine.rawValue) --seed \(unit.seed)"
+            return UnitIdentity(
+                scenario: scenario.name, file: scenario.file, engine: engine.rawValue, seed: unit.seed, reproduce: reproduce)
         }
     }
 
@@ -67,7 +71,9 @@ extension MarmotConform.Run {
             throw WorkersDidNotStart(description: "cannot find this executable to start workers")
         }
         var arguments = ["run"] + plan.resolvedPaths + ["--worker", "--root", plan.repo.root.path, "--engine", engine.rawValue]
-        arguments += ["--ledger", plan.ledgerURL.path, "--capsules", plan.capsuleURL.path, "--driver-timeout", "\(options.driverTimeout.seconds)"]
+        arguments += [
+            "--ledger", plan.ledgerURL.path, "--capsules", plan.capsuleURL.path, "--driver-timeout", "\(options.driverTimeout.seconds)",
+        ]
         if let seeds { arguments += ["--seeds", "\(seeds.seeds.lowerBound)..\(seeds.seeds.upperBound)"] }
         if let seed { arguments += ["--seed", String(seed)] }
         if let filter { arguments += ["--filter", filter] }

@@ -1,3 +1,7 @@
+import Foundation
+import ScenarioModel
+import ScenarioRunner
+
 // The worker side of `run --jobs N`: the parent re-executes this binary as `run … --worker`; the
 // worker makes the same plan (same files, filter, seeds, shard, so the same unit list), starts its
 // own engines, says it is ready, then runs the units the parent names, one at a time, answering
@@ -7,9 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import ScenarioModel
-import ScenarioRunner
 
 extension MarmotConform.Run {
     /// Test-only fault injection (docs/parallel-runs.md): a worker asked to run a unit whose scenario

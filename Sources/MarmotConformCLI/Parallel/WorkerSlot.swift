@@ -36,7 +36,8 @@ enum WorkerSlot {
             }
             channel.close()
             let status = await channel.status()
-            let what = reply.map { "answered out of protocol: \(String(describing: $0).prefix(300))" } ?? "ended (\(status)) before reporting it"
+            let what =
+                reply.map { "answered out of protocol: \(String(describing: $0).prefix(300))" } ?? "ended (\(status)) before reporting it"
             await pool.fail(unit, "the worker process running this run \(what); its stderr is above")
             return true
         }

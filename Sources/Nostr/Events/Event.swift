@@ -102,7 +102,6 @@ public struct Event: Hashable, Sendable {
     }
 }
 
-
 /// Field-by-field decoding shared by signed events and rumors, so both report the same codes.
 struct EventFields {
     let members: [String: JSONValue]

@@ -53,7 +53,8 @@ extension Filter {
                     throw NostrError(.filterBadTagName, "tag filter \(key) is not # followed by one letter a-zA-Z")
                 }
                 // NIP-01: "#e — a list of event ids, for #p — a list of pubkeys".
-                tags[letter] = letter == "e" || letter == "p"
+                tags[letter] =
+                    letter == "e" || letter == "p"
                     ? try Self.hexList(value, field: key) : try Self.stringList(value, field: key)
             }
         }
@@ -129,8 +130,9 @@ func isLowercaseHex64(_ text: String) -> Bool {
     var count = 0
     for byte in text.utf8 {
         count += 1
-        guard count <= 64, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        guard count <= 64,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
         else { return false }
     }
     return count == 64

@@ -98,7 +98,8 @@ enum Bech32 {
     /// Regroups bit strings between widths; without `pad`, leftover bits must be fewer than
     /// `from` and zero (BIP-173), otherwise nil.
     private static func regroup(_ input: [UInt8], from: Int, to: Int, pad: Bool) -> [UInt8]? {
-        var accumulator = 0, bits = 0
+        var accumulator = 0
+        var bits = 0
         let mask = (1 << to) - 1
         var out = [UInt8]()
         for value in input {

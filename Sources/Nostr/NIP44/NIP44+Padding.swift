@@ -67,7 +67,8 @@ extension NIP44 {
                 }
                 // Checked before the size comparison so that no arithmetic runs on a length we refuse.
                 guard length <= NIP44.plaintextLengths.upperBound else {
-                    throw NostrError(.nip44InvalidPadding, "extended length \(length) exceeds our limit of \(NIP44.plaintextLengths.upperBound)")
+                    throw NostrError(
+                        .nip44InvalidPadding, "extended length \(length) exceeds our limit of \(NIP44.plaintextLengths.upperBound)")
                 }
             }
             guard padded.count == prefix + paddedLength(length) else {

@@ -1,4 +1,5 @@
 import Base64Encoding
+
 extension NIP44 {
     /// A decoded NIP-44 v2 payload.
     ///
@@ -50,7 +51,8 @@ extension NIP44 {
             guard Self.decodedLengths.contains(data.count) else {
                 throw NostrError(
                     .nip44InvalidPayloadLength,
-                    "payload decodes to \(data.count) bytes, expected \(Self.decodedLengths.lowerBound)...\(Self.decodedLengths.upperBound)")
+                    "payload decodes to \(data.count) bytes, expected \(Self.decodedLengths.lowerBound)...\(Self.decodedLengths.upperBound)"
+                )
             }
             guard data[0] == NIP44.version else {
                 throw NostrError(.nip44UnknownVersion, "unknown encryption version \(data[0])")

@@ -66,7 +66,8 @@ public enum GiftWrap {
         // An Event may have been built with decodeUnverified; a wrap is only trusted once verified.
         if GiftWrapCheck.wrapSignature.isOn { try inContext("gift wrap") { () throws(NostrError) in try wrap.verify() } }
         let seal = try inContext("seal") { () throws(NostrError) -> Event in
-            let seal = try Event.decodeUnverified(JSONValue(parsing: NIP44.decrypt(wrap.content, to: recipient.secretKey, from: wrap.pubkey)))
+            let seal = try Event.decodeUnverified(
+                JSONValue(parsing: NIP44.decrypt(wrap.content, to: recipient.secretKey, from: wrap.pubkey)))
             if GiftWrapCheck.sealSignature.isOn { try seal.verify() }
             return seal
         }

@@ -64,7 +64,8 @@ public enum ClientMessage: Hashable, Sendable {
             let subscription = try FrameShape.subscription(items[1], verb)
             var filters: [Filter] = []
             for item in items.dropFirst(2) { filters.append(try Filter(jsonValue: item)) }
-            self = verb == "REQ"
+            self =
+                verb == "REQ"
                 ? .request(subscription: subscription, filters: filters)
                 : .count(subscription: subscription, filters: filters)
         case "CLOSE":

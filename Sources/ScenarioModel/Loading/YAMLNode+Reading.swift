@@ -40,7 +40,8 @@ extension YAMLNode {
             throw ScenarioError(.wrongType, at: location, "\(what) must be an integer, found \(describe)")
         }
         guard range.contains(number) else {
-            throw ScenarioError(.invalidValue, at: location, "\(what) must be in \(range.lowerBound)...\(range.upperBound), found \(number)")
+            throw ScenarioError(
+                .invalidValue, at: location, "\(what) must be in \(range.lowerBound)...\(range.upperBound), found \(number)")
         }
         return number
     }

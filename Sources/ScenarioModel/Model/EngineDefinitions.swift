@@ -50,7 +50,8 @@ package struct EngineDefinitions: Sendable {
             let nameNode = try f.required("name")
             let name = try nameNode.string("name")
             guard Self.isName(name) else {
-                throw ScenarioError(.invalidValue, at: nameNode.location, "an engine name is letters, digits, '.', '_' or '-', found '\(name)'")
+                throw ScenarioError(
+                    .invalidValue, at: nameNode.location, "an engine name is letters, digits, '.', '_' or '-', found '\(name)'")
             }
             guard !Self.reserved.contains(name) else {
                 throw ScenarioError(.invalidValue, at: nameNode.location, "'\(name)' is built in and cannot be redefined")
@@ -64,13 +65,15 @@ package struct EngineDefinitions: Sendable {
             var environment: [(key: String, value: String)] = []
             if let env = f["env"] {
                 guard case .mapping(let pairs) = env.value else {
-                    throw ScenarioError(.wrongType, at: env.location, "env must be a mapping of variable names to strings, found \(env.kindName)")
+                    throw ScenarioError(
+                        .wrongType, at: env.location, "env must be a mapping of variable names to strings, found \(env.kindName)")
                 }
                 for pair in pairs { environment.append((pair.key, try pair.value.string("env.\(pair.key)"))) }
             }
-            entries.append(EngineDefinition(
-                name: name, command: command, arguments: try f["arguments"]?.stringList("arguments") ?? [], environment: environment,
-                version: try f["version"]?.string("version"), location: f.location))
+            entries.append(
+                EngineDefinition(
+                    name: name, command: command, arguments: try f["arguments"]?.stringList("arguments") ?? [], environment: environment,
+                    version: try f["version"]?.string("version"), location: f.location))
         }
         self.entries = entries
     }
@@ -79,6 +82,8 @@ package struct EngineDefinitions: Sendable {
 
     static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 }

@@ -22,10 +22,15 @@ package indirect enum ExpectedValue: Sendable, Hashable {
     package init(_ node: YAMLNode) {
         switch node.value {
         case .scalar(let text, let quoted):
-            if !quoted, text == "true" || text == "false" { self = .bool(text == "true") }
-            else if !quoted, text == "null" || text == "~" { self = .null }
-            else if !quoted, let integer = Int64(text) { self = .integer(integer) }
-            else { self = .string(text) }
+            if !quoted, text == "true" || text == "false" {
+                self = .bool(text == "true")
+            } else if !quoted, text == "null" || text == "~" {
+                self = .null
+            } else if !quoted, let integer = Int64(text) {
+                self = .integer(integer)
+            } else {
+                self = .string(text)
+            }
         case .sequence(let items): self = .list(items.map(ExpectedValue.init))
         // Keys are unique: the loader refuses duplicate keys.
         case .mapping(let entries): self = .map(Dictionary(uniqueKeysWithValues: entries.map { ($0.key, ExpectedValue($0.value)) }))
@@ -57,7 +62,8 @@ package struct Expectations: Sendable, Hashable {
     package static let keys = ["converged", "decryptable", "members"]
     /// The fields a member expectation may list.
     package static let memberFields = [
-        "chats", "chat-order", "open-chat", "chat-events", "failed-peers", "pending-decisions", "errors", "rejections", "notifications", "channels", "role-rejections", "join-results",
+        "chats", "chat-order", "open-chat", "chat-events", "failed-peers", "pending-decisions", "errors", "rejections", "notifications",
+        "channels", "role-rejections", "join-results",
     ]
 
     /// Reads an `expect` section, so that a typo is an error at its position rather than a
@@ -85,9 +91,12 @@ package struct Expectations: Sendable, Hashable {
                 known: members, single: LabelRange(entry.key) == nil)
             let fields = try entry.value.fields(of: "expectations of \(entry.key)", allowed: memberFields)
             for label in labels {
-                out.append(MemberExpectation(label: label, fields: memberFields.compactMap { name in
-                    fields[name].map { MemberExpectation.Field(name: name, value: ExpectedValue($0)) }
-                }))
+                out.append(
+                    MemberExpectation(
+                        label: label,
+                        fields: memberFields.compactMap { name in
+                            fields[name].map { MemberExpectation.Field(name: name, value: ExpectedValue($0)) }
+                        }))
             }
         }
         return out

@@ -31,10 +31,10 @@ enum FaultFields {
 
     static func checkSelector(_ node: YAMLNode) throws(ScenarioError) {
         guard case .mapping(let entries) = node.value,
-              let applyText = entries.first(where: { $0.key == "apply" }).flatMap({ entry -> String? in
-                  if case .scalar(let text, _) = entry.value.value { text } else { nil }
-              }),
-              let kind = FaultKind(rawValue: applyText)
+            let applyText = entries.first(where: { $0.key == "apply" }).flatMap({ entry -> String? in
+                if case .scalar(let text, _) = entry.value.value { text } else { nil }
+            }),
+            let kind = FaultKind(rawValue: applyText)
         else { return }
         let used = fields(of: kind)
         for entry in entries where entry.key != "apply" && !used.contains(entry.key) {
@@ -43,9 +43,9 @@ enum FaultFields {
                 "'\(entry.key)' has no effect on a '\(kind.rawValue)' fault (it reads: \(used.sorted().joined(separator: ", ")))")
         }
         guard let author = entries.first(where: { $0.key == "author" }),
-              let kindEntry = entries.first(where: { $0.key == "kind" }),
-              case .scalar(let kindText, false) = kindEntry.value.value, let number = Int64(kindText),
-              let why = oneTimeKeyKinds[number]
+            let kindEntry = entries.first(where: { $0.key == "kind" }),
+            case .scalar(let kindText, false) = kindEntry.value.value, let number = Int64(kindText),
+            let why = oneTimeKeyKinds[number]
         else { return }
         throw ScenarioError(
             .invalidValue, at: author.keyLocation,

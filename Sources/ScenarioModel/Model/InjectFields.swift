@@ -49,7 +49,8 @@ extension InjectFields {
         guard case .mapping(let entries) = node.value else { return }
         let keys = entries.map(\.key)
         guard keys.contains("copy") || keys.contains("kind") else {
-            throw ScenarioError(.missingField, at: node.location, "step 'inject' needs 'kind' (a crafted event) or 'copy' (a copy of an earlier event)")
+            throw ScenarioError(
+                .missingField, at: node.location, "step 'inject' needs 'kind' (a crafted event) or 'copy' (a copy of an earlier event)")
         }
     }
 }

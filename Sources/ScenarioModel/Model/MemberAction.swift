@@ -5,7 +5,8 @@
 /// A GroupCore action as a scenario writes it.
 package enum MemberAction: Sendable, Hashable {
     /// `role`: the role every invitee not in `admins` is invited with (applied at its join).
-    case createGroup(with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String], role: RoleName?)
+    case createGroup(
+        with: [String], name: String, description: String, onPartialFailure: PartialFailureChoice, admins: [String], role: RoleName?)
     case createChat(with: String)
     /// `role`: the role every invitee is invited with (applied at its join).
     case addMembers([String], group: String?, onPartialFailure: PartialFailureChoice, role: RoleName?)

@@ -120,13 +120,15 @@ package struct Scenario: Sendable {
                 required: ["label"])
             let label = try f.required("label").string("member label")
             let engine = try f["engine"]?.word("engine", as: EngineName.self)
-            let memberRelays = try f["relays"].map { node throws(ScenarioError) in
-                try Self.references(node, "relays", kind: "relay", known: relayNames)
-            } ?? []
+            let memberRelays =
+                try f["relays"].map { node throws(ScenarioError) in
+                    try Self.references(node, "relays", kind: "relay", known: relayNames)
+                } ?? []
             // `count: N` declares N numbered members with these fields (LabelRange).
             let count = try f["count"]?.integer("count", in: 1...Self.maximumMemberCount)
             if count != nil, f["name"] != nil {
-                throw ScenarioError(.invalidValue, at: f.location, "a member entry with 'count' declares several members and takes no 'name'")
+                throw ScenarioError(
+                    .invalidValue, at: f.location, "a member entry with 'count' declares several members and takes no 'name'")
             }
             let labels = count.map { LabelRange.declared(label, count: Int($0)) } ?? [label]
             for label in labels {
@@ -150,7 +152,8 @@ package struct Scenario: Sendable {
             }
         }
         guard members.count <= Self.maximumMemberCount else {
-            throw ScenarioError(.invalidValue, at: root.location, "\(members.count) members; a world holds at most \(Self.maximumMemberCount)")
+            throw ScenarioError(
+                .invalidValue, at: root.location, "\(members.count) members; a world holds at most \(Self.maximumMemberCount)")
         }
 
         var context = StepContext(members: members.map(\.label), relays: relayNames)

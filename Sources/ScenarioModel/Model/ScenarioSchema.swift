@@ -26,7 +26,8 @@ package enum ScenarioSchema {
                 "vector": ["type": "boolean", "description": "Store the outcome as vectors/scenarios/<name>.json (default true)."],
                 "profiles": [
                     "type": "array", "items": ["enum": ProfileName.allCases.map(\.rawValue)], "minItems": 1, "uniqueItems": true,
-                    "description": "The Marmot profiles the scenario applies to (default: all); a run under another profile reports it as not applicable.",
+                    "description":
+                        "The Marmot profiles the scenario applies to (default: all); a run under another profile reports it as not applicable.",
                 ] as [String: Any],
                 "relays": ["type": "array", "items": relay],
                 "members": ["type": "array", "items": member],
@@ -37,45 +38,62 @@ package enum ScenarioSchema {
         ]
     }
 
-    static var relay: [String: Any] {[
-        "type": "object", "additionalProperties": false, "required": ["name"],
-        "properties": [
-            "name": ["type": "string"],
-            "roles": ["type": "array", "items": ["enum": RelayRoleName.allCases.map(\.rawValue)]],
-            "policies": ["type": "array", "items": ["enum": RelayPolicyName.allCases.map(\.rawValue)]],
-            "max-event-bytes": [
-                "type": "integer", "minimum": Scenario.relayEventLimitRange.lowerBound, "maximum": Scenario.relayEventLimitRange.upperBound,
-                "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
+    static var relay: [String: Any] {
+        [
+            "type": "object", "additionalProperties": false, "required": ["name"],
+            "properties": [
+                "name": ["type": "string"],
+                "roles": ["type": "array", "items": ["enum": RelayRoleName.allCases.map(\.rawValue)]],
+                "policies": ["type": "array", "items": ["enum": RelayPolicyName.allCases.map(\.rawValue)]],
+                "max-event-bytes": [
+                    "type": "integer", "minimum": Scenario.relayEventLimitRange.lowerBound,
+                    "maximum": Scenario.relayEventLimitRange.upperBound,
+                    "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
+                ] as [String: Any],
             ] as [String: Any],
-        ] as [String: Any],
-    ]}
+        ]
+    }
 
-    static var member: [String: Any] {[
-        "type": "object", "additionalProperties": false, "required": ["label"],
-        "properties": [
-            "label": ["type": "string"],
-            "engine": ["enum": EngineName.allCases.map(\.rawValue)],
-            "profile": ["enum": ProfileName.allCases.map(\.rawValue), "description": "The Marmot profile the member's engine speaks (default: the run's --profile)."],
-            "name": ["type": "string", "description": "Profile name (kind 0)."],
-            "relays": nameOrNames,
-            "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
-            "merges-own-commit": [
-                "enum": OwnCommitMergeName.allCases.map(\.rawValue),
-                "description": "as-received (default): an accepted commit goes to the engine as its event, keeping a rollback point; plain: the engine's merge_pending_commit, MDK's documented flow.",
+    static var member: [String: Any] {
+        [
+            "type": "object", "additionalProperties": false, "required": ["label"],
+            "properties": [
+                "label": ["type": "string"],
+                "engine": ["enum": EngineName.allCases.map(\.rawValue)],
+                "profile": [
+                    "enum": ProfileName.allCases.map(\.rawValue),
+                    "description": "The Marmot profile the member's engine speaks (default: the run's --profile).",
+                ],
+                "name": ["type": "string", "description": "Profile name (kind 0)."],
+                "relays": nameOrNames,
+                "publishes-key-package": ["type": "boolean", "description": "False: the member never publishes a key package."],
+                "merges-own-commit": [
+                    "enum": OwnCommitMergeName.allCases.map(\.rawValue),
+                    "description":
+                        "as-received (default): an accepted commit goes to the engine as its event, keeping a rollback point; plain: the engine's merge_pending_commit, MDK's documented flow.",
+                ] as [String: Any],
+                "unverified-group-events": [
+                    "type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine.",
+                ],
+                "protected-key-package": [
+                    "type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag.",
+                ],
+                "chat-relay": [
+                    "enum": ChatRelayConductName.allCases.map(\.rawValue),
+                    "description": "The member is a chat relay that forwards channel broadcasts this way.",
+                ],
+                "update-delivery": [
+                    "type": "array", "items": ["enum": UpdateDeliveryName.allCases.map(\.rawValue)],
+                    "description":
+                        "The channel from the member's core to its UI host duplicates, reorders or drops updates (seeded); the host oracle checks the host's rules keep its view equal to the core's state.",
+                ] as [String: Any],
+                "count": [
+                    "type": "integer", "minimum": 1, "maximum": Scenario.maximumMemberCount,
+                    "description": "Declares this many members, label + zero-padded number (m001…m149); lists name runs as m001..m149.",
+                ] as [String: Any],
             ] as [String: Any],
-            "unverified-group-events": ["type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine."],
-            "protected-key-package": ["type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag."],
-            "chat-relay": ["enum": ChatRelayConductName.allCases.map(\.rawValue), "description": "The member is a chat relay that forwards channel broadcasts this way."],
-            "update-delivery": [
-                "type": "array", "items": ["enum": UpdateDeliveryName.allCases.map(\.rawValue)],
-                "description": "The channel from the member's core to its UI host duplicates, reorders or drops updates (seeded); the host oracle checks the host's rules keep its view equal to the core's state.",
-            ] as [String: Any],
-            "count": [
-                "type": "integer", "minimum": 1, "maximum": Scenario.maximumMemberCount,
-                "description": "Declares this many members, label + zero-padded number (m001…m149); lists name runs as m001..m149.",
-            ] as [String: Any],
-        ] as [String: Any],
-    ]}
+        ]
+    }
 
     static var nameOrNames: [String: Any] { ["oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]] }
 

@@ -45,7 +45,8 @@ package struct StepFields: Sendable {
     }
     /// One or a list of a word enum's raw values.
     package func words<Word: RawRepresentable<String>>(_ key: String, as type: Word.Type) throws(ScenarioError) -> [Word] {
-        let items: [YAMLNode] = switch node(key)?.value {
+        let items: [YAMLNode] =
+            switch node(key)?.value {
             case .sequence(let list)?: list
             case nil: []
             default: [node(key)!]

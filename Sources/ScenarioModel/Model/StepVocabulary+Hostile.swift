@@ -7,19 +7,38 @@
 /// The attacks, by the names scenarios use (EngineInterface's `HostileAttack` lists the same raw
 /// values and says what each does; ModelMappingTests checks they agree).
 package enum AttackName: String, Sendable, Hashable, CaseIterable {
-    case proposeAdd = "propose-add", proposeAddAsAdmin = "propose-add-as-admin", proposeRemove = "propose-remove"
-    case proposeAdmin = "propose-admin", commitAdd = "commit-add", commitRemove = "commit-remove", commitAdmin = "commit-admin"
-    case duplicateGroupData = "duplicate-group-data", badConfirmationTag = "bad-confirmation-tag"
-    case pathLeafKeyReuse = "path-leaf-key-reuse", pathLeafCapabilities = "path-leaf-capabilities"
-    case pathLeafSignature = "path-leaf-signature", commitWithoutPath = "commit-without-path", extraPathNode = "extra-path-node"
-    case badMembershipTag = "bad-membership-tag", futureEpoch = "future-epoch", pastEpoch = "past-epoch"
-    case removedMemberMessage = "removed-member-message", reusedGeneration = "reused-generation", badPadding = "bad-padding", impersonation
+    case proposeAdd = "propose-add"
+    case proposeAddAsAdmin = "propose-add-as-admin"
+    case proposeRemove = "propose-remove"
+    case proposeAdmin = "propose-admin"
+    case commitAdd = "commit-add"
+    case commitRemove = "commit-remove"
+    case commitAdmin = "commit-admin"
+    case duplicateGroupData = "duplicate-group-data"
+    case badConfirmationTag = "bad-confirmation-tag"
+    case pathLeafKeyReuse = "path-leaf-key-reuse"
+    case pathLeafCapabilities = "path-leaf-capabilities"
+    case pathLeafSignature = "path-leaf-signature"
+    case commitWithoutPath = "commit-without-path"
+    case extraPathNode = "extra-path-node"
+    case badMembershipTag = "bad-membership-tag"
+    case futureEpoch = "future-epoch"
+    case pastEpoch = "past-epoch"
+    case removedMemberMessage = "removed-member-message"
+    case reusedGeneration = "reused-generation"
+    case badPadding = "bad-padding"
+    case impersonation
     case wrongVersion = "wrong-version"
-    case backdatedCommit = "backdated-commit", replayedWelcome = "replayed-welcome", lookalikeGroup = "lookalike-group"
-    case welcomeBadSignature = "welcome-bad-signature", welcomeBadTreeHash = "welcome-bad-tree-hash"
+    case backdatedCommit = "backdated-commit"
+    case replayedWelcome = "replayed-welcome"
+    case lookalikeGroup = "lookalike-group"
+    case welcomeBadSignature = "welcome-bad-signature"
+    case welcomeBadTreeHash = "welcome-bad-tree-hash"
     case welcomeBadParentHash = "welcome-bad-parent-hash"
-    case leafProofMissing = "leaf-proof-missing", leafProofForged = "leaf-proof-forged"
-    case leafProofOtherAccount = "leaf-proof-other-account", welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    case leafProofMissing = "leaf-proof-missing"
+    case leafProofForged = "leaf-proof-forged"
+    case leafProofOtherAccount = "leaf-proof-other-account"
+    case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
@@ -39,8 +58,9 @@ extension StepVocabulary {
             FieldSpec("group", .text), FieldSpec("relay", .relay),
         ]), requirement: .engine(.hostile)
     ) { f in
-        .attack(AttackStep(
-            by: try f.string("by"), attack: try f.word("attack", as: AttackName.self), target: try f.optionalString("target"),
-            group: try f.optionalString("group"), relay: try f.optionalString("relay") ?? "group"))
+        .attack(
+            AttackStep(
+                by: try f.string("by"), attack: try f.word("attack", as: AttackName.self), target: try f.optionalString("target"),
+                group: try f.optionalString("group"), relay: try f.optionalString("relay") ?? "group"))
     }
 }

@@ -6,22 +6,21 @@
 //   - name: alice creates the group
 //     create-group: { by: alice, with: [bob, carol], name: Team }
 
-
 /// What a field of a step holds.
 package enum FieldType: Sendable, Hashable {
-    case member            // a member label declared under `members`
-    case members           // a list of member labels (a single label is accepted)
-    case relay             // a relay name declared under `relays`
+    case member  // a member label declared under `members`
+    case members  // a list of member labels (a single label is accepted)
+    case relay  // a relay name declared under `relays`
     case relays
     case text
     case integer(ClosedRange<Int64>)
     case boolean
     case duration
-    case word([String])    // one of a fixed set
-    case words([String])   // one or a list of a fixed set
-    case stepName          // the name of an earlier step
-    case expectations      // member label → expected fields, as in `expect.members` (read at load)
-    case tags              // Nostr tags: a list of lists of strings, e.g. [["h", "ab12…"], ["-"]]
+    case word([String])  // one of a fixed set
+    case words([String])  // one or a list of a fixed set
+    case stepName  // the name of an earlier step
+    case expectations  // member label → expected fields, as in `expect.members` (read at load)
+    case tags  // Nostr tags: a list of lists of strings, e.g. [["h", "ab12…"], ["-"]]
     case fields([FieldSpec])  // a nested mapping of these fields
 }
 

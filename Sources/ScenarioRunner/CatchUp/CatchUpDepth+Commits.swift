@@ -6,7 +6,9 @@ extension CatchUpDepth {
     /// messages, not commits, so they are not here; giving or taking the admin role is (an
     /// update-group-data commit of the admin list, docs/group-core.md "Roles and permissions").
     enum Kind: String, Sendable {
-        case rename, describe, add, remove, selfUpdate = "self-update", promote, demote
+        case rename, describe, add, remove
+        case selfUpdate = "self-update"
+        case promote, demote
     }
 
     /// One commit as a scenario step.
@@ -145,20 +147,24 @@ extension CatchUpDepth {
             if cell.spacing == .competing && index + 1 < cell.depth {
                 // Both commits of a pair are made against the same group, on different members.
                 let before = group
-                let first = forced[index] ?? resolve(kinds[index], by: committer(index, cell), in: before, away: away, cell: cell, avoiding: [])
+                let first =
+                    forced[index] ?? resolve(kinds[index], by: committer(index, cell), in: before, away: away, cell: cell, avoiding: [])
                 // The second is resolved as if the first had been applied (a second rename takes
                 // the next name, a second add the next outsider), and never on the first's member.
                 var afterFirst = before
                 afterFirst.apply(first, race: nil)
                 let touched = Set([first.argument].compactMap { $0 })
-                let second = forced[index + 1] ?? resolve(kinds[index + 1], by: committer(index + 1, cell), in: afterFirst, away: away, cell: cell, avoiding: touched)
+                let second =
+                    forced[index + 1]
+                    ?? resolve(kinds[index + 1], by: committer(index + 1, cell), in: afterFirst, away: away, cell: cell, avoiding: touched)
                 let race = stages.count
                 group.apply(first, race: race)
                 group.apply(second, race: race)
                 stages.append(.race(first, second))
                 index += 2
             } else {
-                let commit = forced[index] ?? resolve(kinds[index], by: committer(index, cell), in: group, away: away, cell: cell, avoiding: [])
+                let commit =
+                    forced[index] ?? resolve(kinds[index], by: committer(index, cell), in: group, away: away, cell: cell, avoiding: [])
                 group.apply(commit, race: nil)
                 stages.append(.single(commit))
                 index += 1
@@ -194,14 +200,18 @@ extension CatchUpDepth {
             return Commit(by: actor, kind: .describe, argument: "note-\(group.descriptions + 1)")
         case .add:
             // Never an away erin: only the forced re-addition brings her back.
-            if let outsider = outsiders.first(where: { !group.members.contains($0) && !group.removed.contains($0) && !protected.contains($0) }) {
+            if let outsider = outsiders.first(where: {
+                !group.members.contains($0) && !group.removed.contains($0) && !protected.contains($0)
+            }) {
                 return Commit(by: actor, kind: .add, argument: outsider)
             }
             return resolve(.selfUpdate, by: actor, in: group, away: away, cell: cell, avoiding: avoiding)
         case .remove:
             // A plain member present, not the away one (its removal is forced where the cell wants it).
             let candidates = outsiders + plainMembers
-            if let target = candidates.first(where: { group.members.contains($0) && !group.admins.contains($0) && $0 != away && !protected.contains($0) }) {
+            if let target = candidates.first(where: {
+                group.members.contains($0) && !group.admins.contains($0) && $0 != away && !protected.contains($0)
+            }) {
                 return Commit(by: actor, kind: .remove, argument: target)
             }
             return resolve(.selfUpdate, by: actor, in: group, away: away, cell: cell, avoiding: avoiding)

@@ -26,14 +26,16 @@ extension CatchUpDepth {
     }
 
     static func separateLineMarker() -> File {
-        File(path: "\(folder)/SEPARATE-CI-LINE", text: """
-            The catch-up depth family (docs/catch-up-depth.md) is not run whole by the default gate:
-            `marmot-conform run` with no path, or on all of scenarios/, leaves this folder out. ci/conformance
-            runs the deterministic sample in ci-sample.txt on every engine selection; the whole family runs by
-            naming it:
-              marmot-conform run scenarios/catch-up-depth --engine swift --seeds 1..10
+        File(
+            path: "\(folder)/SEPARATE-CI-LINE",
+            text: """
+                The catch-up depth family (docs/catch-up-depth.md) is not run whole by the default gate:
+                `marmot-conform run` with no path, or on all of scenarios/, leaves this folder out. ci/conformance
+                runs the deterministic sample in ci-sample.txt on every engine selection; the whole family runs by
+                naming it:
+                  marmot-conform run scenarios/catch-up-depth --engine swift --seeds 1..10
 
-            """)
+                """)
     }
 
     static func report() -> String {
@@ -138,7 +140,9 @@ extension CatchUpDepth {
                 "| cell | mixed | defect |",
                 "|---|---|---|",
             ]
-            lines += defects.map { "| \($0.id) | \(mixedDefects.contains($0.id) ? "fails (ledgered)" : "passes") | \(mdkDefects[$0.id] ?? "") |" }
+            lines += defects.map {
+                "| \($0.id) | \(mixedDefects.contains($0.id) ? "fails (ledgered)" : "passes") | \(mdkDefects[$0.id] ?? "") |"
+            }
         }
         lines += [
             "",

@@ -76,7 +76,9 @@ package enum CatchUpDepth {
         /// must commit at least once, an away admin leaves two admins to commit, and a re-add
         /// needs a commit after the removal (in races, a later epoch than the removal's pair).
         var isValid: Bool {
-            guard committers >= 1, committers <= depth, committers <= CatchUpDepth.admins.filter({ $0 != away.label }).count else { return false }
+            guard committers >= 1, committers <= depth, committers <= CatchUpDepth.admins.filter({ $0 != away.label }).count else {
+                return false
+            }
             if spacing == .competing && committers < 2 { return false }
             if away == .readded && depth < (spacing == .competing ? 4 : 2) { return false }
             return true
@@ -103,8 +105,10 @@ package enum CatchUpDepth {
     /// defect: each has its entries in known-defects.yaml (a test checks) and stays out of the CI
     /// sample.
     static let mdkDefects: [String: String] = {
-        let sameSecond = "dave, back from his partition, meets commits made in one second in id order; MDK 0.8.0 records the one of an epoch not reached yet as failed and refuses it when GroupCore hands it over again: he stays behind and reads nobody (docs/findings/mdk-catch-up-and-readd.md)."
-        let readded = "erin, removed and re-added while away, rejoins by the welcome, but MDK 0.8.0 has recorded events of epochs she had not reached as failed and refuses them when handed over again: she stays behind (a self-update on a fork of one) or misses what was written in her new epoch (docs/findings/mdk-catch-up-and-readd.md)."
+        let sameSecond =
+            "dave, back from his partition, meets commits made in one second in id order; MDK 0.8.0 records the one of an epoch not reached yet as failed and refuses it when GroupCore hands it over again: he stays behind and reads nobody (docs/findings/mdk-catch-up-and-readd.md)."
+        let readded =
+            "erin, removed and re-added while away, rejoins by the welcome, but MDK 0.8.0 has recorded events of epochs she had not reached as failed and refuses them when handed over again: she stays behind (a self-update on a fork of one) or misses what was written in her new epoch (docs/findings/mdk-catch-up-and-readd.md)."
         return [
             "k4-same-second-admin-1-admin": sameSecond, "k7-same-second-admin-2-admins": sameSecond,
             "k8-same-second-admin-2-admins": sameSecond, "k5-same-second-readded-3-admins": readded,
@@ -115,7 +119,9 @@ package enum CatchUpDepth {
     /// Of those, the cells that fail in mixed groups too: the member away there runs MDK (mixed
     /// alternates engines in declaration order: dave runs MDK, erin our engine). Their mixed runs
     /// are ledgered as well.
-    static let mixedDefects: Set<String> = ["k4-same-second-admin-1-admin", "k7-same-second-admin-2-admins", "k8-same-second-admin-2-admins"]
+    static let mixedDefects: Set<String> = [
+        "k4-same-second-admin-1-admin", "k7-same-second-admin-2-admins", "k8-same-second-admin-2-admins",
+    ]
 
     /// The scenario names of the cells also failing in mixed groups.
     package static var mixedDefectScenarios: [String] {
@@ -162,13 +168,18 @@ package enum CatchUpDepth {
             var bestGain = 0
             for cell in candidates where !chosen.contains(cell) {
                 let gain = pairs(of: cell).filter(uncovered.contains).count
-                if gain > bestGain { best = cell; bestGain = gain }
+                if gain > bestGain {
+                    best = cell
+                    bestGain = gain
+                }
             }
             guard let pick = best else { break }
             chosen.append(pick)
             uncovered.subtract(pairs(of: pick))
         }
-        return chosen.sorted { ($0.depth, $0.spacing.order, $0.away.order, $0.committers) < ($1.depth, $1.spacing.order, $1.away.order, $1.committers) }
+        return chosen.sorted {
+            ($0.depth, $0.spacing.order, $0.away.order, $0.committers) < ($1.depth, $1.spacing.order, $1.away.order, $1.committers)
+        }
     }
 
     /// Every generated file: one scenario per cell, the CI sample's list, the marker and the report.

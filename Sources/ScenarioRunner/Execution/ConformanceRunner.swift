@@ -27,9 +27,11 @@ package struct RunRequest: Sendable {
     /// The spec profile the engine is judged by (`--profile`).
     package var profile = MarmotProfile.standard
 
-    package init(selection: EngineSelection, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
-                capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
-                commandName: String = "marmot-conform") {
+    package init(
+        selection: EngineSelection, seeds: [UInt64], updateVectors: Bool, checkDeterminism: Bool, vectorsDirectory: URL,
+        capsuleDirectory: URL, ledger: DefectLedger, engineVersions: [String: String], today: String,
+        commandName: String = "marmot-conform"
+    ) {
         self.selection = selection
         self.seeds = seeds
         self.updateVectors = updateVectors
@@ -51,8 +53,10 @@ package struct ConformanceRunner: Sendable {
     static let determinismClause = Clause("marmot-conform", "determinism")
 
     /// Runs every scenario for every seed, reporting each finished run to `progress`.
-    package func run(_ scenarios: [(Scenario, text: String)], request: RunRequest,
-                    progress: (ScenarioRun) -> Void) async -> [ScenarioRun] {
+    package func run(
+        _ scenarios: [(Scenario, text: String)], request: RunRequest,
+        progress: (ScenarioRun) -> Void
+    ) async -> [ScenarioRun] {
         var runs: [ScenarioRun] = []
         var fingerprints = StoredFingerprints(
             url: request.vectorsDirectory.appendingPathComponent("fingerprints.json"), rewriting: request.updateVectors)
@@ -60,7 +64,8 @@ package struct ConformanceRunner: Sendable {
             var outcomesBySeed: [UInt64: Outcome] = [:]
             var scenarioRuns: [ScenarioRun] = []
             for seed in request.seeds {
-                let reproduce = "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
+                let reproduce =
+                    "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
                 var execution = await executor.execute(
                     scenario, seed: seed, selection: request.selection, reproduce: reproduce, profile: request.profile)
@@ -94,8 +99,9 @@ package struct ConformanceRunner: Sendable {
                         switch writeCapsule(execution, text: text, request: request) {
                         case .success(let path): execution.run.capsule = path
                         case .failure(let error):
-                            execution.run.checks.append(CheckResult(
-                                check: "write failure capsule", clause: Self.vectorClause, verdict: .error, detail: error.description))
+                            execution.run.checks.append(
+                                CheckResult(
+                                    check: "write failure capsule", clause: Self.vectorClause, verdict: .error, detail: error.description))
                         }
                     }
                 }
@@ -116,8 +122,9 @@ package struct ConformanceRunner: Sendable {
                     }
                 }
                 for failure in failures {
-                    scenarioRuns[0].checks.append(CheckResult(
-                        check: "write vectors", clause: Self.vectorClause, verdict: .error, detail: failure.description))
+                    scenarioRuns[0].checks.append(
+                        CheckResult(
+                            check: "write vectors", clause: Self.vectorClause, verdict: .error, detail: failure.description))
                 }
             }
             for run in scenarioRuns { progress(run) }
@@ -153,7 +160,8 @@ package struct ConformanceRunner: Sendable {
             if entry.0.applies(to: ProfileName(profile)) {
                 applying.append(entry)
             } else {
-                skipped.append(NotApplicable(file: entry.0.file, scenario: entry.0.name, profiles: entry.0.profiles.map(MarmotProfile.init)))
+                skipped.append(
+                    NotApplicable(file: entry.0.file, scenario: entry.0.name, profiles: entry.0.profiles.map(MarmotProfile.init)))
             }
         }
         return (applying, skipped)
@@ -185,35 +193,39 @@ package struct ConformanceRunner: Sendable {
     ///   `description` and `last-message`; the member's `chat-order`, `chat-events` and `open-chat`).
     static func vectorOutcome(_ outcome: Outcome) -> Outcome {
         guard case .map(let members) = outcome else { return outcome }
-        return .map(members.mapValues { member in
-            guard case .map(var fields) = member else { return member }
-            for key in OutcomeSchema.Member.expectOnly { fields[key] = nil }
-            if case .list(let chats) = fields["chats"] {
-                fields["chats"] = .list(chats.map { chat in
-                    guard case .map(var entry) = chat else { return chat }
-                    for key in OutcomeSchema.Chat.expectOnly { entry[key] = nil }
-                    return .map(entry)
-                })
-            }
-            if case .list(let reasons) = fields["rejections"] {
-                fields["rejections"] = .list(reasons.filter { reason in
-                    guard case .string(let text) = reason else { return true }
-                    return text.contains(".")
-                }.sorted { $0.summary < $1.summary })
-            }
-            if case .list(let intents) = fields["notifications"] {
-                fields["notifications"] = .list(intents.map { intent in
-                    guard case .map(var entry) = intent else { return intent }
-                    for key in OutcomeSchema.Notification.expectOnly { entry[key] = nil }
-                    guard entry["group"] == .bool(true), case .string(let title)? = entry["title"],
-                        let separator = title.range(of: " in ")
-                    else { return .map(entry) }
-                    entry["title"] = .string(title[..<separator.upperBound] + "{group}")
-                    return .map(entry)
-                }.sorted { $0.summary < $1.summary })
-            }
-            return .map(fields)
-        })
+        return .map(
+            members.mapValues { member in
+                guard case .map(var fields) = member else { return member }
+                for key in OutcomeSchema.Member.expectOnly { fields[key] = nil }
+                if case .list(let chats) = fields["chats"] {
+                    fields["chats"] = .list(
+                        chats.map { chat in
+                            guard case .map(var entry) = chat else { return chat }
+                            for key in OutcomeSchema.Chat.expectOnly { entry[key] = nil }
+                            return .map(entry)
+                        })
+                }
+                if case .list(let reasons) = fields["rejections"] {
+                    fields["rejections"] = .list(
+                        reasons.filter { reason in
+                            guard case .string(let text) = reason else { return true }
+                            return text.contains(".")
+                        }.sorted { $0.summary < $1.summary })
+                }
+                if case .list(let intents) = fields["notifications"] {
+                    fields["notifications"] = .list(
+                        intents.map { intent in
+                            guard case .map(var entry) = intent else { return intent }
+                            for key in OutcomeSchema.Notification.expectOnly { entry[key] = nil }
+                            guard entry["group"] == .bool(true), case .string(let title)? = entry["title"],
+                                let separator = title.range(of: " in ")
+                            else { return .map(entry) }
+                            entry["title"] = .string(title[..<separator.upperBound] + "{group}")
+                            return .map(entry)
+                        }.sorted { $0.summary < $1.summary })
+                }
+                return .map(fields)
+            })
     }
 
     func vectorURL(_ scenario: Scenario, _ request: RunRequest) -> URL {
@@ -228,13 +240,14 @@ package struct ConformanceRunner: Sendable {
             return CheckResult(check: name, clause: Self.vectorClause, verdict: .pass, detail: "rewritten (--update-vectors)")
         }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail,
-                               detail: "no stored vector at \(url.path): review the outcome and run with --update-vectors")
+            return CheckResult(
+                check: name, clause: Self.vectorClause, verdict: .fail,
+                detail: "no stored vector at \(url.path): review the outcome and run with --update-vectors")
         }
         let stored: Outcome
         do throws(ScenarioError) {
             stored = try VectorFormat.readVector(text, file: url.path)
-        } catch where error.code == .formatVersion {
+        } catch  where error.code == .formatVersion {
             return CheckResult(check: name, clause: Self.vectorClause, verdict: .error, detail: error.description)
         } catch {
             return CheckResult(check: name, clause: Self.vectorClause, verdict: .fail, detail: error.description)
@@ -242,21 +255,24 @@ package struct ConformanceRunner: Sendable {
         let differences = stored.differences(from: outcome)
         return CheckResult(
             check: name, clause: Self.vectorClause, verdict: differences.isEmpty ? .pass : .fail,
-            detail: differences.isEmpty ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
+            detail: differences.isEmpty
+                ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
     }
 
     /// A second run with the same seed must leave the same trace fingerprint.
     func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, request: RunRequest) async -> CheckResult {
         let name = "same seed, same trace"
         guard let fingerprint = first.run.fingerprint else {
-            return CheckResult(check: name, clause: Self.determinismClause, verdict: .info,
-                               detail: "not checked: an engine in this run draws its own randomness (e.g. MDK)")
+            return CheckResult(
+                check: name, clause: Self.determinismClause, verdict: .info,
+                detail: "not checked: an engine in this run draws its own randomness (e.g. MDK)")
         }
         let second = await executor.execute(
             scenario, seed: seed, selection: request.selection, reproduce: first.run.reproduce, profile: request.profile)
         let same = second.run.fingerprint == fingerprint
-        return CheckResult(check: name, clause: Self.determinismClause, verdict: same ? .pass : .fail,
-                           expected: fingerprint, observed: second.run.fingerprint ?? "none")
+        return CheckResult(
+            check: name, clause: Self.determinismClause, verdict: same ? .pass : .fail,
+            expected: fingerprint, observed: second.run.fingerprint ?? "none")
     }
 
     /// Writes the failure capsule; what could not be written is the error.
@@ -271,8 +287,10 @@ package struct ConformanceRunner: Sendable {
         do {
             encoded = try capsule.encoded()
         } catch {
-            return .failure(ScenarioError(
-                .unwritableFile, at: SourceLocation(file: request.capsuleDirectory.path, line: 1, column: 1), "capsule not encodable: \(error)"))
+            return .failure(
+                ScenarioError(
+                    .unwritableFile, at: SourceLocation(file: request.capsuleDirectory.path, line: 1, column: 1),
+                    "capsule not encodable: \(error)"))
         }
         let url = request.capsuleDirectory.appendingPathComponent(encoded.1)
         do throws(ScenarioError) {
@@ -365,12 +383,14 @@ struct StoredFingerprints {
             return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .error, detail: loadFailure)
         }
         guard let stored = entries[key] else {
-            return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: .info,
-                               detail: "none stored for \(key) (run with --update-vectors to pin it)")
+            return CheckResult(
+                check: name, clause: ConformanceRunner.determinismClause, verdict: .info,
+                detail: "none stored for \(key) (run with --update-vectors to pin it)")
         }
-        return CheckResult(check: name, clause: ConformanceRunner.determinismClause, verdict: stored == fingerprint ? .pass : .fail,
-                           expected: stored, observed: fingerprint,
-                           detail: stored == fingerprint ? "" : "the run no longer replays the pinned trace for \(key)")
+        return CheckResult(
+            check: name, clause: ConformanceRunner.determinismClause, verdict: stored == fingerprint ? .pass : .fail,
+            expected: stored, observed: fingerprint,
+            detail: stored == fingerprint ? "" : "the run no longer replays the pinned trace for \(key)")
     }
 
     /// Writes the entries in this build's format; a failure is the caller's to report.

@@ -44,11 +44,14 @@ enum Convergence {
                 let exact: ExactGroupState? = exposesExact ? await reads.exactState(of: label, in: group) : nil
                 let held = await reads.messages(of: label, in: group) ?? []
                 let chat = chats.first { $0.chatID == group.nostrGroupID && !$0.isRemoved }
-                views[group.nostrGroupID, default: []].append(View(
-                    label: label, summary: summary(of: group, roster: roster, admins: admins), exact: exact,
-                    app: chat.map { appState($0, names: names) },
-                    messages: Dictionary(held.map { ($0.rumor.id.hex, "\(Observation.name($0.sender, names)): \($0.rumor.content)") }) { a, _ in a },
-                    hidden: chat?.hiddenMessageIDs ?? []))
+                views[group.nostrGroupID, default: []].append(
+                    View(
+                        label: label, summary: summary(of: group, roster: roster, admins: admins), exact: exact,
+                        app: chat.map { appState($0, names: names) },
+                        messages: Dictionary(held.map { ($0.rumor.id.hex, "\(Observation.name($0.sender, names)): \($0.rumor.content)") }) {
+                            a, _ in a
+                        },
+                        hidden: chat?.hiddenMessageIDs ?? []))
             }
         }
         return (views, reads, unexposed)
@@ -64,13 +67,16 @@ enum Convergence {
     /// What a member's core derived for the group, by labels (hidden messages are compared apart).
     static func appState(_ chat: ChatSummary, names: [PublicKey: String]) -> Outcome {
         var fields: [String: Outcome] = [
-            "roles": .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (Observation.name($0.key, names), Outcome.string($0.value.rawValue)) })),
+            "roles": .map(
+                Dictionary(uniqueKeysWithValues: chat.roles.map { (Observation.name($0.key, names), Outcome.string($0.value.rawValue)) })),
             "blocked": .list(chat.blocked.map { Observation.name($0, names) }.sorted().map(Outcome.string)),
             "pending": .list(chat.pendingJoins.map { Observation.name($0, names) }.sorted().map(Outcome.string)),
             "deleted": chat.deletion.map { .string($0.rawValue) } ?? .null,
             "link": chat.link.map {
-                .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval), "admin": .string(Observation.name($0.admin, names)),
-                      "token": .string($0.token)])
+                .map([
+                    "role": .string($0.role.rawValue), "approval": .bool($0.approval), "admin": .string(Observation.name($0.admin, names)),
+                    "token": .string($0.token),
+                ])
             } ?? .null,
         ]
         if let preferences = chat.preferences {
@@ -126,12 +132,14 @@ enum Convergence {
     static func check(_ name: String, in world: World, expected: Bool = true) async -> CheckResult {
         let (views, reads, unexposed) = await views(in: world)
         let divergences = divergences(views)
-        let compared = "members, admins, name, epoch, image, exact MLS state and app state (roles, blocked, hidden, preferences, link, pending)"
+        let compared =
+            "members, admins, name, epoch, image, exact MLS state and app state (roles, blocked, hidden, preferences, link, pending)"
         let result = CheckResult(
             check: name, clause: ScenarioExecutor.convergenceClause, verdict: divergences.isEmpty == expected ? .pass : .fail,
             expected: expected ? "every active member agrees on \(compared)" : "members disagree",
             observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | "),
-            detail: unexposed.isEmpty ? "" : "exact MLS state not compared for \(unexposed.joined(separator: ", ")): engine declares no group.exact_state")
+            detail: unexposed.isEmpty
+                ? "" : "exact MLS state not compared for \(unexposed.joined(separator: ", ")): engine declares no group.exact_state")
         return reads.judged(result)
     }
 }

@@ -96,7 +96,9 @@ package struct EngineSelection: Hashable, Sendable, CustomStringConvertible {
 
     package static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
-            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 }
 
@@ -104,8 +106,11 @@ package struct EngineSelection: Hashable, Sendable, CustomStringConvertible {
 /// backslash escapes the next character (no variables, no globbing). Nil for an unclosed quote.
 package enum CommandWords {
     package static func split(_ line: some StringProtocol) -> [String]? {
-        var words: [String] = [], current = "", inWord = false
-        var quote: Character?, escaped = false
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
         for character in line {
             if escaped {
                 current.append(character)

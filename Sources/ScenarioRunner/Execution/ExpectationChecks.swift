@@ -52,10 +52,11 @@ enum ExpectationChecks {
                 var actual = observed?[field.name] ?? OutcomeSchema.Member.absentValue(of: field.name)
                 if field.name == "chats", let byName = Self.inNameOrder(expected, actual) { (expected, actual) = byName }
                 let differences = expected.partialDifferences(from: actual, path: "\(member.label).\(field.name)")
-                results.append(CheckResult(
-                    check: prefix + "member \(member.label): \(field.name)", clause: clause(for: field.name),
-                    verdict: differences.isEmpty ? .pass : .fail, expected: expected.summary, observed: actual.summary,
-                    detail: differences.map(\.description).joined(separator: "; ")))
+                results.append(
+                    CheckResult(
+                        check: prefix + "member \(member.label): \(field.name)", clause: clause(for: field.name),
+                        verdict: differences.isEmpty ? .pass : .fail, expected: expected.summary, observed: actual.summary,
+                        detail: differences.map(\.description).joined(separator: "; ")))
             }
         }
         return results

@@ -9,8 +9,11 @@ enum Interleaving {
     static func describe(orders: [String], trace: Trace, members: [String]) -> String? {
         let letters = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1, Self.letter($0)) })
         var arrivals = ""
-        for entry in trace.entries where entry.category == "arrive" && entry.detail.hasPrefix("EVENT") && entry.detail.hasSuffix("kind 445") {
-            guard let arrow = entry.subject.range(of: "->"), let letter = letters[String(entry.subject[..<arrow.lowerBound])] else { continue }
+        for entry in trace.entries where entry.category == "arrive" && entry.detail.hasPrefix("EVENT") && entry.detail.hasSuffix("kind 445")
+        {
+            guard let arrow = entry.subject.range(of: "->"), let letter = letters[String(entry.subject[..<arrow.lowerBound])] else {
+                continue
+            }
             arrivals += letter
         }
         guard !orders.isEmpty || !arrivals.isEmpty else { return nil }

@@ -71,12 +71,14 @@ struct MemberReads {
     /// An `error` check for reads that fed no check of their own (e.g. the recorded outcome).
     func errorCheck(_ name: String, clause: Clause) -> CheckResult? {
         guard failed else { return nil }
-        return CheckResult(check: name, clause: clause, verdict: .error, detail: "could not read engine state: " + failures.joined(separator: "; "))
+        return CheckResult(
+            check: name, clause: clause, verdict: .error, detail: "could not read engine state: " + failures.joined(separator: "; "))
     }
 
     /// The one place an engine is asked: `body`'s answer, or nil when there is no such member or it
     /// threw (then the failure is kept as "label: what: error").
-    private mutating func read<T>(_ label: String, _ what: String, _ body: (any ProtocolEngine) async throws(EngineError) -> T) async -> T? {
+    private mutating func read<T>(_ label: String, _ what: String, _ body: (any ProtocolEngine) async throws(EngineError) -> T) async -> T?
+    {
         guard let engine = world.member(label)?.engine else { return nil }
         do { return try await body(engine) } catch {
             failures.append("\(label): \(what): \(error)")

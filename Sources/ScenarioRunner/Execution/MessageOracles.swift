@@ -62,10 +62,11 @@ enum MessageOracles {
                 lost.append("\(recipient) lacks \(message.sender): \"\(message.text)\"")
             }
         }
-        return histories.reads.judged(CheckResult(
-            check: "no lost message", clause: lostMessageClause, verdict: lost.isEmpty ? .pass : .fail,
-            expected: "every relay-accepted message (\(counted)) in the history of every member of its group at sending",
-            observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; ")))
+        return histories.reads.judged(
+            CheckResult(
+                check: "no lost message", clause: lostMessageClause, verdict: lost.isEmpty ? .pass : .fail,
+                expected: "every relay-accepted message (\(counted)) in the history of every member of its group at sending",
+                observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; ")))
     }
 
     /// No state fork: after quiescence no active member is alone at the highest epoch of its group
@@ -89,9 +90,11 @@ enum MessageOracles {
                 ahead.append("\(leaders[0].label) alone at epoch \(top) (others: \(others.joined(separator: ", ")))")
             }
         }
-        return reads.judged(CheckResult(
-            check: "no member ahead", clause: forkClause, verdict: ahead.isEmpty ? .pass : .fail,
-            expected: "no active member alone at its group's highest epoch", observed: ahead.isEmpty ? "none" : ahead.joined(separator: "; ")))
+        return reads.judged(
+            CheckResult(
+                check: "no member ahead", clause: forkClause, verdict: ahead.isEmpty ? .pass : .fail,
+                expected: "no active member alone at its group's highest epoch",
+                observed: ahead.isEmpty ? "none" : ahead.joined(separator: "; ")))
     }
 
     /// The decryptability probe: every active member sends a probe to each of its groups, and every
@@ -120,9 +123,10 @@ enum MessageOracles {
                 }
             }
         }
-        return histories.reads.judged(CheckResult(
-            check: "decryptability probe", clause: probeClause, verdict: unread.isEmpty ? .pass : .fail,
-            expected: "every active member reads every other active member's probe (\(probes.count) sent)",
-            observed: unread.isEmpty ? "all read" : unread.joined(separator: "; ")))
+        return histories.reads.judged(
+            CheckResult(
+                check: "decryptability probe", clause: probeClause, verdict: unread.isEmpty ? .pass : .fail,
+                expected: "every active member reads every other active member's probe (\(probes.count) sent)",
+                observed: unread.isEmpty ? "all read" : unread.joined(separator: "; ")))
     }
 }

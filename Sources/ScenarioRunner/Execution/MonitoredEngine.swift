@@ -87,7 +87,9 @@ struct MonitoredEngine: ProtocolEngine {
         try await watch("process message") { () async throws(EngineError) in try await base.processMessage(event) }
     }
     func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
-        try await watch("process welcome") { () async throws(EngineError) in try await base.processWelcome(wrapperID: wrapperID, rumor: rumor) }
+        try await watch("process welcome") { () async throws(EngineError) in
+            try await base.processWelcome(wrapperID: wrapperID, rumor: rumor)
+        }
     }
     func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
         try await watch("accept welcome") { () async throws(EngineError) in try await base.acceptWelcome(welcomeID) }
@@ -123,7 +125,8 @@ struct MonitoredEngine: ProtocolEngine {
         try await watch("exact state") { () async throws(EngineError) in try await base.exactState(of: group) }
     }
     func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
-        try await watch("prepare group image") { () async throws(EngineError) in try await base.prepareGroupImage(data, mimeType: mimeType) }
+        try await watch("prepare group image") { () async throws(EngineError) in try await base.prepareGroupImage(data, mimeType: mimeType)
+        }
     }
     func decryptGroupImage(_ encrypted: [UInt8], with image: GroupImage) async throws(EngineError) -> [UInt8] {
         try await watch("decrypt group image") { () async throws(EngineError) in try await base.decryptGroupImage(encrypted, with: image) }

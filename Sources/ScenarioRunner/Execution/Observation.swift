@@ -60,22 +60,33 @@ enum Observation {
                 let said = messages.map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string)
                 fields.set(.messages, chat.deletion == .historyDropped ? .list([]) : .list(said))
                 if chat.hasRoleChanges {
-                    fields.set(.hidden, .list(messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
-                        .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string)))
+                    fields.set(
+                        .hidden,
+                        .list(
+                            messages.filter { chat.hiddenMessageIDs.contains($0.rumor.id.hex) }
+                                .map { "\(name($0.sender, names)): \(shownContent($0.rumor))" }.sorted().map(Outcome.string)))
                 }
             }
             // From the core's state, not the engine's store: these messages came inside one
             // application message (the history packet), so the engine holds them only as that.
-            fields.set(.history, .list(
-                chat.historyMessages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
+            fields.set(
+                .history,
+                .list(
+                    chat.historyMessages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
             if chat.hasRoleChanges {
-                fields.set(.roles, .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })))
+                fields.set(
+                    .roles,
+                    .map(Dictionary(uniqueKeysWithValues: chat.roles.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })))
                 fields.set(.blocked, .list(chat.blocked.map { name($0, names) }.sorted().map(Outcome.string)))
                 fields.set(.link, chat.link.map { .map(["role": .string($0.role.rawValue), "approval": .bool($0.approval)]) } ?? .null)
                 // Sorted: requests in the same second are ordered by rumor id, which MDK draws at random.
                 fields.set(.pending, .list(chat.pendingJoins.map { name($0, names) }.sorted().map(Outcome.string)))
                 fields.set(.deleted, chat.deletion.map { .string($0.rawValue) })
-                fields.set(.status, .map(Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })))
+                fields.set(
+                    .status,
+                    .map(
+                        Dictionary(uniqueKeysWithValues: chat.memberStatus.map { (name($0.key, names), Outcome.string($0.value.rawValue)) })
+                    ))
                 fields.set(.preferences, chat.preferences.map(preferencesOutcome))
             }
             chats.append(fields.outcome)
@@ -83,50 +94,67 @@ enum Observation {
         chats.sort { storedSummary($0, without: OutcomeSchema.Chat.expectOnly) < storedSummary($1, without: OutcomeSchema.Chat.expectOnly) }
         var notifications: [Outcome] = []
         for intent in state.notifications {
-            notifications.append(await notificationOutcome(intent, state: state, snapshots: snapshots, label: label, names: names, reads: &reads))
+            notifications.append(
+                await notificationOutcome(intent, state: state, snapshots: snapshots, label: label, names: names, reads: &reads))
         }
         var fields = OutcomeFields<OutcomeSchema.Member>()
         // A set, written sorted, like messages: arrival order within a run is not engine-independent.
-        fields.set(.notifications, .list(notifications.sorted {
-            storedSummary($0, without: OutcomeSchema.Notification.expectOnly) < storedSummary($1, without: OutcomeSchema.Notification.expectOnly)
-        }))
+        fields.set(
+            .notifications,
+            .list(
+                notifications.sorted {
+                    storedSummary($0, without: OutcomeSchema.Notification.expectOnly)
+                        < storedSummary($1, without: OutcomeSchema.Notification.expectOnly)
+                }))
         fields.set(.channels, .list(state.channels.map { channelOutcome($0, names: names) }))
         fields.set(.chats, .list(chats))
         // The chat list as shown, by name (most recent message first).
         fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
-        fields.set(.chatEvents, .list(state.chatEvents.map { event in
-            .string("\(event.kind.rawValue): \(state.chatList.first { $0.chatID == event.chatID }?.groupName ?? "unknown chat")")
-        }))
-        fields.set(.openChat, state.currentChat.map { view -> Outcome in
-            var open = OutcomeFields<OutcomeSchema.OpenChat>()
-            open.set(.name, .string(view.groupName))
-            open.set(.canLoadOlder, .bool(view.canLoadOlder))
-            // In view order (created_at, ties by id), not sorted: the order is the point.
-            open.set(.messages, .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }))
-            return open.outcome
-        })
-        fields.set(.failedPeers, .list(state.failedPeers.map {
-            .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
-        }.sorted { $0.summary < $1.summary }))
+        fields.set(
+            .chatEvents,
+            .list(
+                state.chatEvents.map { event in
+                    .string("\(event.kind.rawValue): \(state.chatList.first { $0.chatID == event.chatID }?.groupName ?? "unknown chat")")
+                }))
+        fields.set(
+            .openChat,
+            state.currentChat.map { view -> Outcome in
+                var open = OutcomeFields<OutcomeSchema.OpenChat>()
+                open.set(.name, .string(view.groupName))
+                open.set(.canLoadOlder, .bool(view.canLoadOlder))
+                // In view order (created_at, ties by id), not sorted: the order is the point.
+                open.set(.messages, .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }))
+                return open.outcome
+            })
+        fields.set(
+            .failedPeers,
+            .list(
+                state.failedPeers.map {
+                    .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+                }.sorted { $0.summary < $1.summary }))
         fields.set(.errors, .list(state.errors.map { .string($0.code.name) }))
         fields.set(.rejections, .list(state.rejections.map { .string($0.reason) }.sorted { $0.summary < $1.summary }))
         let roleRejections = state.rejections.map(\.reason).filter { $0.hasPrefix("role.") || $0.hasPrefix("pref.") }.sorted()
         fields.set(.roleRejections, .list(roleRejections.map(Outcome.string)))
-        fields.set(.pendingDecisions, .list(state.pendingDecisions.map { decision -> Outcome in
-            let action: String
-            switch decision.action {
-            case .createGroup(let name): action = "create-group \(name)"
-            case .addMembers(let chatID):
-                action = "add-members \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"
-            }
-            return .map([
-                "action": .string(action),
-                "ready": .list(decision.ready.map { .string(name($0, names)) }),
-                "failed": .list(decision.failed.map {
-                    .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
-                }.sorted { $0.summary < $1.summary }),
-            ])
-        }))
+        fields.set(
+            .pendingDecisions,
+            .list(
+                state.pendingDecisions.map { decision -> Outcome in
+                    let action: String
+                    switch decision.action {
+                    case .createGroup(let name): action = "create-group \(name)"
+                    case .addMembers(let chatID):
+                        action = "add-members \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"
+                    }
+                    return .map([
+                        "action": .string(action),
+                        "ready": .list(decision.ready.map { .string(name($0, names)) }),
+                        "failed": .list(
+                            decision.failed.map {
+                                .map(["peer": .string(name($0.pubkey, names)), "reason": .string($0.reason.rawValue)])
+                            }.sorted { $0.summary < $1.summary }),
+                    ])
+                }))
         fields.set(.joinResults, .list(state.joinResults.map { .string($0.status.rawValue) }))
         return fields.outcome
     }
@@ -164,7 +192,9 @@ enum Observation {
         let chat = state.chatList.first { $0.chatID == payload.chatID }
         var problems: [String] = []
         if intent.threadID != payload.chatID { problems.append("thread id is not the chat id") }
-        if let chat, chat.isGroup != payload.isGroup { problems.append("is-group \(payload.isGroup) for a chat with is-group \(chat.isGroup)") }
+        if let chat, chat.isGroup != payload.isGroup {
+            problems.append("is-group \(payload.isGroup) for a chat with is-group \(chat.isGroup)")
+        }
         // A broadcast's chat is its channel, and its message the verified inner event shown there.
         let channel = state.channels.first { $0.channelID == payload.chatID }
         let snapshot = snapshots.first { $0.nostrGroupID == payload.chatID }
@@ -197,10 +227,12 @@ enum Observation {
         fields.set(.sound, intent.sound.map(Outcome.string))
         fields.set(.badge, .integer(Int64(intent.badge)))
         // Whether it is the chat's verified group image, by hash, since the hash itself is random.
-        fields.set(.image, intent.groupImage.map { image -> Outcome in
-            let own = chat?.image
-            return .string(own?.hash == image && own?.status == .verified ? "group image" : "not the chat's verified group image")
-        })
+        fields.set(
+            .image,
+            intent.groupImage.map { image -> Outcome in
+                let own = chat?.image
+                return .string(own?.hash == image && own?.status == .verified ? "group image" : "not the chat's verified group image")
+            })
         return fields.outcome
     }
 
@@ -226,17 +258,21 @@ enum Observation {
         outcome.set(.connected, .string(channel.connectedSummary))
         outcome.set(.link, .bool(channel.link != nil))
         outcome.set(.joinFailed, .bool(channel.joinFailed))
-        outcome.set(.relays, .list(channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay -> Outcome in
-            var fields = OutcomeFields<OutcomeSchema.ChannelRelay>()
-            fields.set(.relay, .string(name(relay.pubkey, names)))
-            fields.set(.status, .string(relay.status.rawValue))
-            fields.set(.subscribers, relay.subscribers.map { .integer(Int64($0)) })
-            fields.set(.failure, relay.failure.map(Outcome.string))
-            fields.set(.test, relay.test.map { .string($0.rawValue) })
-            return fields.outcome
-        }))
+        outcome.set(
+            .relays,
+            .list(
+                channel.relays.sorted { name($0.pubkey, names) < name($1.pubkey, names) }.map { relay -> Outcome in
+                    var fields = OutcomeFields<OutcomeSchema.ChannelRelay>()
+                    fields.set(.relay, .string(name(relay.pubkey, names)))
+                    fields.set(.status, .string(relay.status.rawValue))
+                    fields.set(.subscribers, relay.subscribers.map { .integer(Int64($0)) })
+                    fields.set(.failure, relay.failure.map(Outcome.string))
+                    fields.set(.test, relay.test.map { .string($0.rawValue) })
+                    return fields.outcome
+                }))
         outcome.set(.rejectedBroadcasts, .list(channel.rejectedBroadcasts.sorted().map(Outcome.string)))
-        outcome.set(.messages, .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
+        outcome.set(
+            .messages, .list(channel.messages.map { "\(name($0.senderPubkey, names)): \($0.content)" }.sorted().map(Outcome.string)))
         outcome.set(.deleted, channel.deleted ? .bool(true) : nil)
         return outcome.outcome
     }

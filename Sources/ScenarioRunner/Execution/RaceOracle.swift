@@ -48,6 +48,7 @@ struct RenameRace: Sendable {
             check: title, clause: Self.clause, verdict: wrong.isEmpty ? .pass : .fail,
             expected: "every member on \"\(winner.name)\", the commit of \(winner.member)",
             observed: seen.joined(separator: "; "),
-            detail: "MIP-03 order: \(order.joined(separator: " < "))" + (wrong.isEmpty ? "" : "; on another commit: \(wrong.joined(separator: ", "))"), rule: .commitRaceByTimestamp)
+            detail: "MIP-03 order: \(order.joined(separator: " < "))"
+                + (wrong.isEmpty ? "" : "; on another commit: \(wrong.joined(separator: ", "))"), rule: .commitRaceByTimestamp)
     }
 }

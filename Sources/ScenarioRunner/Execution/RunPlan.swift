@@ -40,8 +40,9 @@ package enum RunPlan {
         let entries = (try? fm.subpathsOfDirectory(atPath: url.path)) ?? []
         let separate = entries.filter { ($0 as NSString).lastPathComponent == separateLineMarker }
             .map { ($0 as NSString).deletingLastPathComponent + "/" }
-        return .folder(entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .filter { entry in !separate.contains { entry.hasPrefix($0) } }.sorted())
+        return .folder(
+            entries.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .filter { entry in !separate.contains { entry.hasPrefix($0) } }.sorted())
     }
 
     /// The ledger at `url`; none when the file does not exist.

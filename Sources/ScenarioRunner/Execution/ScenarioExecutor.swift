@@ -66,12 +66,14 @@ package struct ScenarioExecutor: Sendable {
         }
         let assignment = memberEngines.compactMapValues(\.name)
         let infrastructure = InfrastructureLog()
-        let world = World(configuration: worldConfiguration(scenario, seed: seed), makeEngine: { context in
-            guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
-                throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
-            }
-            return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
-        })
+        let world = World(
+            configuration: worldConfiguration(scenario, seed: seed),
+            makeEngine: { context in
+                guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
+                    throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
+                }
+                return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
+            })
         if let schedule {
             // Choices open at the first `parallel` step; a scenario without one is all race.
             var choices = ScheduleChoices(prescribed: schedule)
@@ -87,8 +89,10 @@ package struct ScenarioExecutor: Sendable {
             }
         } catch {
             // Not a skip: the engine exists but could not start (a driver that died, a launch failure).
-            run.checks.append(CheckResult(
-                check: "members' engines start", clause: Self.scenarioClause, verdict: .error, detail: "could not start the members' engines: \(error)"))
+            run.checks.append(
+                CheckResult(
+                    check: "members' engines start", clause: Self.scenarioClause, verdict: .error,
+                    detail: "could not start the members' engines: \(error)"))
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
         let profiles = Dictionary(uniqueKeysWithValues: scenario.members.map { ($0.label, Self.profile(of: $0, run: profile)) })
@@ -248,7 +252,8 @@ package struct ScenarioExecutor: Sendable {
             CheckResult(
                 check: "host view", clause: Self.stateClause, verdict: hostProblems.isEmpty ? .pass : .fail,
                 expected: "each member's UI host, dropping stale updates and resyncing after a gap, shows the core's state",
-                observed: hostProblems.isEmpty ? (hosts.isEmpty ? nil : hosts.joined(separator: "; ")) : hostProblems.joined(separator: "; ")),
+                observed: hostProblems.isEmpty
+                    ? (hosts.isEmpty ? nil : hosts.joined(separator: "; ")) : hostProblems.joined(separator: "; ")),
         ]
     }
 }

@@ -31,9 +31,12 @@ extension StepInterpreter {
         guard attack == .backdatedCommit else { return [] }
         // MIP-03 as MDK 0.8.0 applies it lets a commit dated earlier replace the applied one; the
         // adopted spec no longer lets timestamps choose group state. Shown, not judged.
-        return [CheckResult(
-            check: "\(title): a backdated commit replaces the last applied commit", clause: Clause("MIP-03", "Commit Message Race Conditions"),
-            verdict: .info, detail: "\(step.by) undid the last commit with a self-update dated one second before it",
-            rule: .commitRaceByTimestamp)]
+        return [
+            CheckResult(
+                check: "\(title): a backdated commit replaces the last applied commit",
+                clause: Clause("MIP-03", "Commit Message Race Conditions"),
+                verdict: .info, detail: "\(step.by) undid the last commit with a self-update dated one second before it",
+                rule: .commitRaceByTimestamp)
+        ]
     }
 }

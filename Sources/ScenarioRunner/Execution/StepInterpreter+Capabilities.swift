@@ -49,8 +49,9 @@ extension StepInterpreter {
                 return .unanswered("\(label)'s engine did not report its capabilities: \(error)")
             }
             if !offered.profiles.contains(profile) {
-                return .lacking("\(label)'s engine \(offered.name) \(offered.version) does not speak the \(profile) profile "
-                    + "(lacks capability \(profile.capability.rawValue))")
+                return .lacking(
+                    "\(label)'s engine \(offered.name) \(offered.version) does not speak the \(profile) profile "
+                        + "(lacks capability \(profile.capability.rawValue))")
             }
         }
         return nil

@@ -45,13 +45,14 @@ extension StepInterpreter {
             unsigned.tags.removeAll { $0.first == "expiration" }
             unsigned.tags.append(["expiration", String(now + UInt64(expiresIn.milliseconds / 1_000))])
         }
-        let breakage: InjectRecipe.Breakage? = switch step.breakage {
+        let breakage: InjectRecipe.Breakage? =
+            switch step.breakage {
             case .signature: .signature
             case .id: .id
             case .content: .content
             case .createdAt: .createdAt
             case nil: nil
-        }
+            }
         // A changed copy is re-signed by its author when that is a member's own key; a copy of a
         // one-time-key event (kind 445) gets a throwaway key, which looks the same on the wire.
         var signer = step.author

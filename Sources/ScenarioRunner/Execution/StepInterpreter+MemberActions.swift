@@ -22,13 +22,17 @@ extension StepInterpreter {
     private func honestAction(_ action: MemberAction, by: String) async throws -> AppAction {
         switch action {
         case .createGroup(let with, let name, let description, let onPartialFailure, let admins, let role):
-            let peers = try keys(with), admins = try keys(admins)
+            let peers = try keys(with)
+            let admins = try keys(admins)
             return .createGroup(
-                peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure), admins: admins,
-                roles: role.map { role in peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) } } ?? [])
+                peers: peers, name: name, description: description, onPartialFailure: PartialFailurePolicy(onPartialFailure),
+                admins: admins,
+                roles: role.map { role in peers.filter { !admins.contains($0) }.map { RoleAssignment(member: $0, role: Role(role)) } } ?? []
+            )
         case .createChat(let with): return .createChat(peer: try key(with))
         case .addMembers(let members, let group, let onPartialFailure, let role):
-            let chatID = try await chat(of: by, named: group), peers = try keys(members)
+            let chatID = try await chat(of: by, named: group)
+            let peers = try keys(members)
             if role != nil, onPartialFailure != .proceed {
                 throw StepFailure(message: "add-members with a role runs under on-partial-failure: continue")
             }
@@ -41,7 +45,8 @@ extension StepInterpreter {
             }
             return .decide(decisionID: decision.id, choice: DecisionChoice(answer))
         case .removeMembers(let members, let group, let withMessages):
-            let chatID = try await chat(of: by, named: group), members = try keys(members)
+            let chatID = try await chat(of: by, named: group)
+            let members = try keys(members)
             return .removeMembers(chatID: chatID, members: members, withMessages: withMessages)
         case .leave(let group): return .leave(chatID: try await chat(of: by, named: group))
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
@@ -58,7 +63,8 @@ extension StepInterpreter {
             return .updateRelays(chatID: try await chat(of: by, named: group), relays: relays.map(WorldConfiguration.url(of:)))
         case .selfUpdate(let group): return .selfUpdate(chatID: try await chat(of: by, named: group))
         case .createChannel(let relays, let name, let description, let welcome, let owners):
-            return .createChannel(relays: try keys(relays), name: name, description: description, welcomeMessage: welcome, coOwners: try keys(owners))
+            return .createChannel(
+                relays: try keys(relays), name: name, description: description, welcomeMessage: welcome, coOwners: try keys(owners))
         case .retryChannel(let name): return .retryChannel(channelID: try await channel(of: by, named: name).channelID)
         case .testRelays(let name): return .testChannelRelays(channelID: try await channel(of: by, named: name).channelID)
         case .retryJoin(let name): return .retryJoinChannel(channelID: try await channel(of: by, named: name).channelID)
@@ -92,10 +98,12 @@ extension StepInterpreter {
             return .joinByLink(admin: link.admin, token: link.token)
         case .acceptJoin(let member, let role, let group):
             return .admitJoin(chatID: try await chat(of: by, named: group), requester: try key(member), role: Role(role))
-        case .rejectJoin(let member, let group): return .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(member))
+        case .rejectJoin(let member, let group):
+            return .rejectJoin(chatID: try await chat(of: by, named: group), requester: try key(member))
         case .deleteGroup(let keepHistory, let notify, let group):
             return .deleteGroup(chatID: try await chat(of: by, named: group), keepHistory: keepHistory, notify: notify)
-        case .shareHistory(let member, let group): return .shareHistory(chatID: try await chat(of: by, named: group), member: try key(member))
+        case .shareHistory(let member, let group):
+            return .shareHistory(chatID: try await chat(of: by, named: group), member: try key(member))
         case .setPreferences(let changes, let group):
             var preferences = GroupPreferences()
             if let value = changes.reactions { preferences.reactions = value }
@@ -109,7 +117,8 @@ extension StepInterpreter {
             return .setPreferences(chatID: try await chat(of: by, named: group), preferences: preferences)
         case .sendMedia(let text, let kind, let group):
             // A stable reference per text: the outcome shows the text, the tag says the kind.
-            let media = kind == .voice
+            let media =
+                kind == .voice
                 ? MediaAttachment(url: "https://media.invalid/\(text.utf8.count).ogg", mimeType: "audio/ogg")
                 : MediaAttachment(url: "https://media.invalid/\(text.utf8.count).pdf", mimeType: "application/pdf", filename: "\(text).pdf")
             return .sendMedia(chatID: try await chat(of: by, named: group), text: text, media: media)
@@ -128,7 +137,7 @@ extension StepInterpreter {
     /// Remembers the link a `create-link` step made, for later `join-by-link` steps naming it.
     mutating func noteLink(made name: String, by label: String) async {
         guard let member = world.member(label),
-              let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey })
+            let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey })
         else { return }
         links[name] = (link.admin, link.token)
     }
@@ -177,7 +186,7 @@ extension StepInterpreter {
     /// The rumor id of the chat message with `text` as `label`'s engine stored it.
     func messageID(of label: String, chatID: String, text: String) async throws -> String {
         guard let engine = world.member(label)?.engine,
-              let group = try await engine.groups().first(where: { $0.nostrGroupID == chatID })
+            let group = try await engine.groups().first(where: { $0.nostrGroupID == chatID })
         else { throw StepFailure(message: "\(label) has no group \(chatID.prefix(8))") }
         let matches = try await engine.messages(in: group.mlsGroupID).filter { $0.rumor.kind == .chatMessage && $0.rumor.content == text }
         guard matches.count == 1 else { throw StepFailure(message: "\(label) has \(matches.count) messages '\(text)', needs exactly one") }

@@ -35,7 +35,8 @@ extension StepInterpreter {
         case .fault(let fault) where fault.kind.selectsFrames: apply = fault.kind.rawValue
         default: return
         }
-        faultSteps.append(FaultStepRecord(title: title, location: step.location, apply: apply, networkStart: networkStart, logStart: logStart))
+        faultSteps.append(
+            FaultStepRecord(title: title, location: step.location, apply: apply, networkStart: networkStart, logStart: logStart))
     }
 
     /// One `info` check per selector fault that never acted on a frame.
@@ -48,26 +49,35 @@ extension StepInterpreter {
             if record.apply == "inject" {
                 guard let handed = network.dropFirst(record.networkStart).first(where: { $0.category == "inject" }) else { continue }
                 guard handed.detail.hasPrefix("not connected") || handed.detail.hasSuffix(" on 0 subscription(s)") else { continue }
-                out.append(CheckResult(
-                    check: "\(record.title): injected event reached its member", clause: ScenarioExecutor.scenarioClause, verdict: .info,
-                    detail: "no live subscription of the member took the event (\(handed.detail)), so it did nothing (at \(record.location))"))
+                out.append(
+                    CheckResult(
+                        check: "\(record.title): injected event reached its member", clause: ScenarioExecutor.scenarioClause,
+                        verdict: .info,
+                        detail:
+                            "no live subscription of the member took the event (\(handed.detail)), so it did nothing (at \(record.location))"
+                    ))
                 continue
             } else if record.apply == "tamper" {
-                guard let installed = log.dropFirst(record.logStart).first(where: { $0.category == "fault" && $0.detail.hasPrefix("tamper ") })
+                guard
+                    let installed = log.dropFirst(record.logStart).first(where: { $0.category == "fault" && $0.detail.hasPrefix("tamper ") }
+                    )
                 else { continue }
                 let applied = "tampered " + installed.detail.dropFirst("tamper ".count).replacingOccurrences(of: " by ", with: " event by ")
                 acted = log.contains { $0.category == "fault" && $0.subject == installed.subject && $0.detail == applied }
             } else {
-                guard let installed = network.dropFirst(record.networkStart).first(where: {
-                    $0.category == "fault" && $0.subject.hasPrefix("rule-") && $0.detail.hasPrefix("install ")
-                }) else { continue }
+                guard
+                    let installed = network.dropFirst(record.networkStart).first(where: {
+                        $0.category == "fault" && $0.subject.hasPrefix("rule-") && $0.detail.hasPrefix("install ")
+                    })
+                else { continue }
                 let prefix = installed.subject + " "
                 acted = network.contains { $0.category == "fault" && $0.detail.hasPrefix(prefix) }
             }
             guard !acted else { continue }
-            out.append(CheckResult(
-                check: "\(record.title): fault selector matched", clause: ScenarioExecutor.scenarioClause, verdict: .info,
-                detail: "the '\(record.apply)' fault selected no frame during the run, so it did nothing (at \(record.location))"))
+            out.append(
+                CheckResult(
+                    check: "\(record.title): fault selector matched", clause: ScenarioExecutor.scenarioClause, verdict: .info,
+                    detail: "the '\(record.apply)' fault selected no frame during the run, so it did nothing (at \(record.location))"))
         }
         return out
     }

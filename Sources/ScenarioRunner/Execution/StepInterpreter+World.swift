@@ -37,11 +37,14 @@ extension StepInterpreter {
     /// not yet placed goes next, 0 keeping the seeded order (docs/explore.md).
     func exploredOrder<Action>(_ actions: [Action], name: String?) -> [Action] {
         guard world.network.choices != nil else { return actions }
-        var left = actions, order: [Action] = [], picks: [UInt8] = []
+        var left = actions
+        var order: [Action] = []
+        var picks: [UInt8] = []
         while !left.isEmpty {
             // The picks so far are part of the state: the next position's choice differs after each.
             let extra = FNV1a64.absorb(picks, into: world.network.choiceStateExtra())
-            let index = world.network.choices?.choose(among: left.count, label: "parallel \(name ?? "step \(stepNumber)")", extra: extra) ?? 0
+            let index =
+                world.network.choices?.choose(among: left.count, label: "parallel \(name ?? "step \(stepNumber)")", extra: extra) ?? 0
             picks.append(UInt8(truncatingIfNeeded: index))
             order.append(left.remove(at: index))
         }
@@ -53,7 +56,10 @@ extension StepInterpreter {
         var watch = await NeverWatch(step.never, world: world)
         var quiescent = false
         while world.now <= deadline {
-            guard await world.step() else { quiescent = true; break }
+            guard await world.step() else {
+                quiescent = true
+                break
+            }
             if let broken = await watch.violation(in: world) {
                 return CheckResult(
                     check: "\(title): never \(step.never.map(\.rawValue).joined(separator: ", "))", clause: ScenarioExecutor.scenarioClause,
@@ -126,7 +132,8 @@ extension StepInterpreter {
         let direction: FaultRule.Direction = kind == .withholdOK ? .both : (fault.direction == .toMember ? .toMember : .toRelay)
         let occurrences: FaultRule.Occurrences = fault.nth.map { .nth($0) } ?? .all
         if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
-        let rule = world.network.addFault(FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
+        let rule = world.network.addFault(
+            FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
         if kind == .hold, let name = stepName { holds[name] = rule }
     }
 }

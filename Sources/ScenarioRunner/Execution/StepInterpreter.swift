@@ -60,18 +60,25 @@ struct StepInterpreter {
             do {
                 checks += try await perform(step, title: title).map { StepIdentity.locate($0, at: step.location) }
             } catch let failure as StepFailure {
-                checks.append(StepIdentity.locate(CheckResult(
-                    check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message), at: step.location))
+                checks.append(
+                    StepIdentity.locate(
+                        CheckResult(
+                            check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: failure.message),
+                        at: step.location))
                 log.append("  failed: \(failure.message)")
                 return checks  // later steps would act on a world the scenario did not intend
             } catch let failure as EngineError {
                 // Steps only read engines (to find a message, a group): a failed read is no verdict.
-                checks.append(CheckResult(check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "engine read failed: \(failure)"))
+                checks.append(
+                    CheckResult(
+                        check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "engine read failed: \(failure)"))
                 log.append("  error: \(failure)")
                 return checks
             } catch {
-                checks.append(StepIdentity.locate(CheckResult(
-                    check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: "\(error)"), at: step.location))
+                checks.append(
+                    StepIdentity.locate(
+                        CheckResult(
+                            check: title, clause: ScenarioExecutor.scenarioClause, verdict: .fail, detail: "\(error)"), at: step.location))
                 return checks
             }
         }
@@ -123,9 +130,12 @@ struct StepInterpreter {
             results.append(await renames.check("\(title): race winner of '\(name)'", in: world))
         }
         let (outcome, reads) = await Observation.outcome(of: world)
-        if let failed = reads.errorCheck("\(title): read members' state", clause: ScenarioExecutor.scenarioClause) { results.append(failed) }
-        return results + (await ExpectationChecks.check(
-            check.expectations, outcome: outcome, world: world, file: scenario.file, context: title))
+        if let failed = reads.errorCheck("\(title): read members' state", clause: ScenarioExecutor.scenarioClause) {
+            results.append(failed)
+        }
+        return results
+            + (await ExpectationChecks.check(
+                check.expectations, outcome: outcome, world: world, file: scenario.file, context: title))
     }
 
     /// Dispatches a member action and returns the first group event (kind 445) the member published

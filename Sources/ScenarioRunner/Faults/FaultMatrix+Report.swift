@@ -98,7 +98,10 @@ extension FaultMatrix {
             for point in flow.points {
                 let here = cells.filter { $0.flow.name == flow.name && $0.point.name == point.name }
                 guard !here.isEmpty else { continue }
-                let faults = here.map { "`\($0.fault.rawValue)`" + ($0.final != nil ? " (final)" : $0.open != nil ? " (open)" : $0.mdkDefect != nil ? " (MDK defect)" : "") }
+                let faults = here.map {
+                    "`\($0.fault.rawValue)`"
+                        + ($0.final != nil ? " (final)" : $0.open != nil ? " (open)" : $0.mdkDefect != nil ? " (MDK defect)" : "")
+                }
                 lines.append("| \(flow.name) | \(point.name) | \(point.summary) | \(faults.joined(separator: ", ")) |")
             }
         }
@@ -109,18 +112,22 @@ extension FaultMatrix {
         }
         let open = cells.filter { $0.open != nil }
         if !open.isEmpty {
-            lines += ["", "## Open", "", "What the matrix found and is not fixed yet: these cells fail today (on every engine",
-                      "unless said), are left out of the CI sample, and are listed in issue 20's closing note.", "",
-                      "| cell | defect |", "|---|---|"]
+            lines += [
+                "", "## Open", "", "What the matrix found and is not fixed yet: these cells fail today (on every engine",
+                "unless said), are left out of the CI sample, and are listed in issue 20's closing note.", "",
+                "| cell | defect |", "|---|---|",
+            ]
             for cell in open { lines.append("| \(cell.flow.name)/\(cell.id) | \(cell.open ?? "") |") }
         }
         let defects = cells.filter { $0.mdkDefect != nil }
         if !defects.isEmpty {
-            lines += ["", "## MDK 0.8.0 defects", "", "These cells pass on our engine (swift seeds 1..10) and in mixed groups (seed 1) and fail",
-                      "on MDK 0.8.0 for a defect of its own: each failing check has its entry in `known-defects.yaml`",
-                      "(a test checks that every such cell has entries), so the gate reports them as `known-defect`.",
-                      "They stay out of the CI sample.", "",
-                      "| cell | defect |", "|---|---|"]
+            lines += [
+                "", "## MDK 0.8.0 defects", "", "These cells pass on our engine (swift seeds 1..10) and in mixed groups (seed 1) and fail",
+                "on MDK 0.8.0 for a defect of its own: each failing check has its entry in `known-defects.yaml`",
+                "(a test checks that every such cell has entries), so the gate reports them as `known-defect`.",
+                "They stay out of the CI sample.", "",
+                "| cell | defect |", "|---|---|",
+            ]
             for cell in defects { lines.append("| \(cell.flow.name)/\(cell.id) | \(cell.mdkDefect ?? "") |") }
         }
         let pruned = flows.flatMap { flow in flow.pruned.sorted { $0.key < $1.key }.map { "| \(flow.name)/\($0.key) | \($0.value) |" } }

@@ -36,13 +36,15 @@ extension FaultMatrix {
     /// of `scenarios/` (the gate runs the sample above; `run scenarios/fault-matrix` runs every cell,
     /// the open ones included, which fail until their defects are fixed).
     static func separateLineMarker() -> File {
-        File(path: "\(folder)/SEPARATE-CI-LINE", text: """
-            The fault matrix (docs/fault-matrix.md) is not run whole by the default gate: `marmot-conform run`
-            with no path, or on all of scenarios/, leaves this folder out. ci/conformance runs the deterministic
-            sample in ci-sample.txt on every engine selection; the whole matrix, open cells included (they fail
-            until the defects they found are fixed), runs by naming it:
-              marmot-conform run scenarios/fault-matrix --engine swift --seeds 1..10
+        File(
+            path: "\(folder)/SEPARATE-CI-LINE",
+            text: """
+                The fault matrix (docs/fault-matrix.md) is not run whole by the default gate: `marmot-conform run`
+                with no path, or on all of scenarios/, leaves this folder out. ci/conformance runs the deterministic
+                sample in ci-sample.txt on every engine selection; the whole matrix, open cells included (they fail
+                until the defects they found are fixed), runs by naming it:
+                  marmot-conform run scenarios/fault-matrix --engine swift --seeds 1..10
 
-            """)
+                """)
     }
 }

@@ -163,7 +163,8 @@ package enum FaultMatrix {
                     guard fault.applies(to: point) else { return nil }
                     switch fault {
                     case .relayDown, .inviteeInboxDown: guard outages.insert("relay \(point.relay)").inserted else { return nil }
-                    case .senderPartitioned, .receiverPartitioned: guard outages.insert("member \(point.member)").inserted else { return nil }
+                    case .senderPartitioned, .receiverPartitioned:
+                        guard outages.insert("member \(point.member)").inserted else { return nil }
                     default: break
                     }
                     let cell = Cell(flow: flow, point: point, fault: fault)

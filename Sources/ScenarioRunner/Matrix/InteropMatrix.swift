@@ -24,17 +24,21 @@ package enum InteropMatrix {
         var total = 1
         for _ in 0..<members {
             total *= engines.count
-            if total > exhaustiveLimit { return (pairwise(members: members, levels: engines.count).map { $0.map { engines[$0] } }, .pairwise) }
-        }
-        return ((0..<total).map { index in
-            var rest = index
-            var row = [Int](repeating: 0, count: members)
-            for position in (0..<members).reversed() {
-                row[position] = rest % engines.count
-                rest /= engines.count
+            if total > exhaustiveLimit {
+                return (pairwise(members: members, levels: engines.count).map { $0.map { engines[$0] } }, .pairwise)
             }
-            return row.map { engines[$0] }
-        }, .all)
+        }
+        return (
+            (0..<total).map { index in
+                var rest = index
+                var row = [Int](repeating: 0, count: members)
+                for position in (0..<members).reversed() {
+                    row[position] = rest % engines.count
+                    rest /= engines.count
+                }
+                return row.map { engines[$0] }
+            }, .all
+        )
     }
 
     /// A pairwise-covering array, built greedily: each new row takes, member by member, the engine
@@ -48,9 +52,11 @@ package enum InteropMatrix {
         var uncovered = (0..<members).map { a in (0..<members).map { b in b > a ? Set(0..<(levels * levels)) : [] } }
         var rows: [[Int]] = []
         func remaining() -> (Int, Int, Int)? {
-            for a in 0..<members { for b in (a + 1)..<max(a + 1, members) where !uncovered[a][b].isEmpty {
-                return (a, b, uncovered[a][b].min()!)
-            } }
+            for a in 0..<members {
+                for b in (a + 1)..<max(a + 1, members) where !uncovered[a][b].isEmpty {
+                    return (a, b, uncovered[a][b].min()!)
+                }
+            }
             return nil
         }
         while let (firstA, firstB, pair) = remaining() {
@@ -58,7 +64,8 @@ package enum InteropMatrix {
             row[firstA] = pair / levels
             row[firstB] = pair % levels
             for member in 0..<members where row[member] == nil {
-                var best = 0, bestGain = -1
+                var best = 0
+                var bestGain = -1
                 for level in 0..<levels {
                     var gain = 0
                     for other in 0..<members {

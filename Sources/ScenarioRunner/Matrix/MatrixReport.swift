@@ -23,7 +23,8 @@ package struct MatrixCell: Sendable, Codable, Hashable {
         // A run whose only notes are `info` (a matrix cell has no pinned fingerprint) passed; the
         // runs' own report (--json) keeps the notes.
         verdict = run.verdict == .info ? .pass : run.verdict
-        checks = run.checks.filter { $0.verdict != .pass && $0.verdict != .info }.map { "\($0.verdict.rawValue): \($0.check)" }
+        checks =
+            run.checks.filter { $0.verdict != .pass && $0.verdict != .info }.map { "\($0.verdict.rawValue): \($0.check)" }
             + (run.notRun.map { ["unsupported: \($0)"] } ?? [])
         reproduce = run.reproduce
     }
@@ -81,10 +82,17 @@ package struct MatrixReport: Sendable, Codable {
 
     /// The matrix for a terminal: one block per scenario (its columns differ with its member count).
     package var text: String {
-        var lines = ["interop matrix over \(engines.joined(separator: ", ")) (seed \(seed)); columns: one engine per free member, in declaration order"]
+        var lines = [
+            "interop matrix over \(engines.joined(separator: ", ")) (seed \(seed)); columns: one engine per free member, in declaration order"
+        ]
         for row in rows {
-            lines.append("\(row.file) [\(row.members.joined(separator: ", "))]: \(row.cells.count) assignment(s), \(Self.coverageText(row.coverage))")
-            for cell in row.cells { lines.append("  \(Self.mark(cell.verdict).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Self.label(cell.assignment))") }
+            lines.append(
+                "\(row.file) [\(row.members.joined(separator: ", "))]: \(row.cells.count) assignment(s), \(Self.coverageText(row.coverage))"
+            )
+            for cell in row.cells {
+                lines.append(
+                    "  \(Self.mark(cell.verdict).padding(toLength: 14, withPad: " ", startingAt: 0)) \(Self.label(cell.assignment))")
+            }
         }
         let cells = rows.flatMap(\.cells)
         let counts = Dictionary(grouping: cells, by: \.verdict).mapValues(\.count).sorted { $0.key.rawValue < $1.key.rawValue }
@@ -104,7 +112,8 @@ package struct MatrixReport: Sendable, Codable {
         let columns = columns
         var lines = [
             "# Interop matrix", "",
-            "Engines: \(engines.joined(separator: ", ")); seed \(seed). A column assigns one engine to each member without an `engine:` of its own, in declaration order.", "",
+            "Engines: \(engines.joined(separator: ", ")); seed \(seed). A column assigns one engine to each member without an `engine:` of its own, in declaration order.",
+            "",
             "| scenario | coverage | " + columns.map { "`\($0)`" }.joined(separator: " | ") + " |",
             "|---|---|" + String(repeating: "---|", count: columns.count),
         ]
@@ -116,7 +125,9 @@ package struct MatrixReport: Sendable, Codable {
         if !notable.isEmpty {
             lines += ["", "## Cells other than pass", ""]
             for cell in notable {
-                lines.append("- \(cell.file) `\(Self.label(cell.assignment))`: \(cell.verdict.rawValue) (\(cell.checks.joined(separator: "; "))) — `\(cell.reproduce)`")
+                lines.append(
+                    "- \(cell.file) `\(Self.label(cell.assignment))`: \(cell.verdict.rawValue) (\(cell.checks.joined(separator: "; "))) — `\(cell.reproduce)`"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -18,7 +18,8 @@ extension MarmotProfile {
                 run.checks[index].clause = clause
             case .notHeld(let why) where run.checks[index].verdict != .error:
                 run.checks[index].verdict = .info
-                run.checks[index].detail = "not judged under profile \(rawValue) (\(why)); by \(rule.rawValue): "
+                run.checks[index].detail =
+                    "not judged under profile \(rawValue) (\(why)); by \(rule.rawValue): "
                     + run.checks[index].detail
             case .notHeld:
                 break  // an infrastructure error stays an error whatever the profile

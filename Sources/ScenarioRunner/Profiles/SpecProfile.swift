@@ -72,8 +72,9 @@ package enum ProfiledRule: String, CaseIterable, Sendable, Codable {
         case (.commitRaceByTimestamp, .legacy):
             .holds(Clause("MIP-03", "Commit Message Race Conditions"))
         case (.commitRaceByTimestamp, .current):
-            .notHeld("the adopted spec lets no transport timestamp or event id choose group state "
-                + "(transports/nostr.md, \"Group message delivery\"; branch selection is protocol-core/convergence.md's)")
+            .notHeld(
+                "the adopted spec lets no transport timestamp or event id choose group state "
+                    + "(transports/nostr.md, \"Group message delivery\"; branch selection is protocol-core/convergence.md's)")
         case (.groupEventSignature, .legacy):
             // MIP-03 of that time is silent; NIP-01's signature rule covers every event.
             .holds(Clause("NIP-01", "Events and signatures"))

@@ -42,9 +42,11 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
     /// a seeded run. Replay follows it in the explorer's world (no jitter).
     package let schedule: [Int]?
 
-    package init(scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
-                stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String,
-                schedule: [Int]? = nil) {
+    package init(
+        scenarioFile: String, scenarioText: String, engine: String, engineVersions: [String: String], seed: UInt64,
+        stepLog: [String], trace: [TraceLine], steps: [StepMark], fingerprint: String?, failures: [CheckResult], reproduce: String,
+        schedule: [Int]? = nil
+    ) {
         format = schedule == nil ? Self.formatVersion : Self.scheduleFormatVersion
         self.schedule = schedule
         self.scenarioFile = scenarioFile
@@ -92,7 +94,8 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
         }
         guard header.format == Self.formatVersion || header.format == Self.scheduleFormatVersion else {
             throw ScenarioError(
-                .invalidValue, at: here, "capsule format \(header.format); this build reads formats \(Self.formatVersion) and \(Self.scheduleFormatVersion)")
+                .invalidValue, at: here,
+                "capsule format \(header.format); this build reads formats \(Self.formatVersion) and \(Self.scheduleFormatVersion)")
         }
         do {
             self = try JSONDecoder().decode(FailureCapsule.self, from: data)
@@ -107,7 +110,8 @@ package struct FailureCapsule: Hashable, Sendable, Codable {
     /// in several flows, and one run's capsules would overwrite each other.
     package var suggestedFileName: String {
         let components = URL(fileURLWithPath: scenarioFile).deletingPathExtension().pathComponents
-        let name = components.lastIndex(of: "scenarios").map { components[($0 + 1)...].joined(separator: "-") }
+        let name =
+            components.lastIndex(of: "scenarios").map { components[($0 + 1)...].joined(separator: "-") }
             ?? components.last ?? "scenario"
         return "\(name)-\(engine)-seed\(seed)\(schedule == nil ? "" : "-schedule").capsule.json"
     }

@@ -61,8 +61,10 @@ package enum JSONReport {
         /// The scenarios not run because they do not apply to `profile`.
         package var notApplicable: [NotApplicable] = []
 
-        package init(profile: MarmotProfile = .standard, engineVersions: [String: String] = [:], ledger: DefectLedger = DefectLedger(entries: []),
-                     shard: ShardRecord? = nil) {
+        package init(
+            profile: MarmotProfile = .standard, engineVersions: [String: String] = [:], ledger: DefectLedger = DefectLedger(entries: []),
+            shard: ShardRecord? = nil
+        ) {
             self.profile = profile
             self.engineVersions = engineVersions
             self.ledger = ledger
@@ -76,8 +78,9 @@ package enum JSONReport {
         let selections = Set(timed.map(\.run.engine))
         var document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",
-            summary: Summary(passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s[.info],
-                             knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
+            summary: Summary(
+                passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s[.info],
+                knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
             seconds: timed.reduce(0) { $0 + $1.seconds }, runs: timed)
         document.shard = context.shard
         document.profile = context.profile
@@ -101,7 +104,8 @@ package enum JSONReport {
     package static func parse(_ data: Data) throws -> Parsed {
         let document = try JSONDecoder().decode(Document.self, from: data)
         guard document.format == formatVersion else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "report format \(document.format), expected \(formatVersion)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "report format \(document.format), expected \(formatVersion)"))
         }
         var context = Context(
             profile: document.profile ?? .standard, engineVersions: document.engineVersions ?? [:],
@@ -128,7 +132,8 @@ package struct ShardRecord: Codable, Hashable, Sendable {
 extension KnownDefect {
     /// A ledger entry as a report carried it (a merged report keeps its shards' ledger).
     init(_ entry: JSONReport.LedgerEntry) {
-        self.init(engine: entry.engine, version: entry.version, scenario: entry.scenario, check: entry.check, clause: entry.clause,
-                  reason: entry.reason, link: entry.link, expires: entry.expires, seeds: entry.seeds.map(Set.init))
+        self.init(
+            engine: entry.engine, version: entry.version, scenario: entry.scenario, check: entry.check, clause: entry.clause,
+            reason: entry.reason, link: entry.link, expires: entry.expires, seeds: entry.seeds.map(Set.init))
     }
 }

@@ -10,13 +10,15 @@ package enum JUnitReport {
         let summary = RunSummary(timed.map(\.run))
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"\(summary[.error])\""
+        out +=
+            "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"\(summary[.error])\""
         out += " skipped=\"\(skipped)\" time=\"\(seconds(timed))\">\n"
         let byFile = Dictionary(grouping: timed, by: \.run.file)
         for file in byFile.keys.sorted() {
             let group = byFile[file] ?? []
             let groupSummary = RunSummary(group.map(\.run))
-            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"\(groupSummary[.error])\""
+            out +=
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"\(groupSummary[.error])\""
             out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\" time=\"\(seconds(group))\">\n"
             for entry in group { out += testcase(entry) }
             out += "  </testsuite>\n"

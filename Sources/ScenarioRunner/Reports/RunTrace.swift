@@ -45,7 +45,8 @@ package enum RunTrace {
         out.reserveCapacity(network.entries.count + members.entries.count)
         var next = 0
         func line(_ entry: TraceEntry, _ source: TraceLine.Source) -> TraceLine {
-            TraceLine(micros: entry.time.microseconds, source: source, category: entry.category, subject: entry.subject, detail: entry.detail)
+            TraceLine(
+                micros: entry.time.microseconds, source: source, category: entry.category, subject: entry.subject, detail: entry.detail)
         }
         for (index, entry) in members.entries.enumerated() {
             let before = index < anchors.count ? min(anchors[index], network.entries.count) : network.entries.count

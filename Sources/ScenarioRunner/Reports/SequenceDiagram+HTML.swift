@@ -27,32 +27,38 @@ extension SequenceDiagram {
             svg += "<text class=\"lifeline\" x=\"\(cx)\" y=\"30\" text-anchor=\"middle\" font-size=\"13\">\(Self.xml(name))</text>"
             svg += "<line x1=\"\(cx)\" y1=\"40\" x2=\"\(cx)\" y2=\"\(height - 10)\" stroke=\"#9ab\" stroke-dasharray=\"4 3\"/></g>\n"
         }
-        let left = 20, right = width - 20
+        let left = 20
+        let right = width - 20
         for (index, item) in items.enumerated() {
             let y = Self.top + index * Self.row
             switch item {
             case .arrow(let from, let to, let label, let lost):
-                let x1 = x[from] ?? left, x2 = x[to] ?? left
+                let x1 = x[from] ?? left
+                let x2 = x[to] ?? left
                 let color = lost ? "#c0392b" : "#333"
                 svg += "<g class=\"arrow\(lost ? " lost" : "")\" data-from=\"\(Self.xml(from))\" data-to=\"\(Self.xml(to))\">"
                 if lost {
                     svg += "<line x1=\"\(x1)\" y1=\"\(y)\" x2=\"\(x2)\" y2=\"\(y)\" stroke=\"\(color)\" stroke-dasharray=\"5 3\"/>"
-                    svg += "<path d=\"M \(x2 - 5) \(y - 5) L \(x2 + 5) \(y + 5) M \(x2 - 5) \(y + 5) L \(x2 + 5) \(y - 5)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+                    svg +=
+                        "<path d=\"M \(x2 - 5) \(y - 5) L \(x2 + 5) \(y + 5) M \(x2 - 5) \(y + 5) L \(x2 + 5) \(y - 5)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
                 } else {
                     svg += "<line x1=\"\(x1)\" y1=\"\(y)\" x2=\"\(x2)\" y2=\"\(y)\" stroke=\"\(color)\" marker-end=\"url(#head)\"/>"
                 }
-                svg += "<text x=\"\((x1 + x2) / 2)\" y=\"\(y - 4)\" text-anchor=\"middle\" fill=\"\(color)\">\(Self.xml(Self.clip(label, 40)))"
+                svg +=
+                    "<text x=\"\((x1 + x2) / 2)\" y=\"\(y - 4)\" text-anchor=\"middle\" fill=\"\(color)\">\(Self.xml(Self.clip(label, 40)))"
                 svg += "<title>\(Self.xml(label))</title></text></g>\n"
             case .note(let over, let text, let kind):
                 let xs = over.compactMap { x[$0] }
                 let (x1, x2) = xs.isEmpty ? (left, right) : (xs.min()! - 75, xs.max()! + 75)
-                let fill = switch kind {
-                case .failure: "#f8d7da"
-                case .step: "#e2e3e5"
-                case .update: "#fff3cd"
-                case .fault: "#fde2c8"
-                }
-                svg += "<g class=\"note \(kind.rawValue)\"><rect x=\"\(x1)\" y=\"\(y - 15)\" width=\"\(x2 - x1)\" height=\"20\" fill=\"\(fill)\""
+                let fill =
+                    switch kind {
+                    case .failure: "#f8d7da"
+                    case .step: "#e2e3e5"
+                    case .update: "#fff3cd"
+                    case .fault: "#fde2c8"
+                    }
+                svg +=
+                    "<g class=\"note \(kind.rawValue)\"><rect x=\"\(x1)\" y=\"\(y - 15)\" width=\"\(x2 - x1)\" height=\"20\" fill=\"\(fill)\""
                 svg += kind == .failure ? " stroke=\"#c0392b\" stroke-width=\"2\"/>" : " stroke=\"#bbb\"/>"
                 svg += "<text x=\"\(x1 + 6)\" y=\"\(y - 1)\"\(kind == .failure ? " font-weight=\"bold\" fill=\"#8b0000\"" : "")>"
                 svg += "\(Self.xml(Self.clip(text, max(20, (x2 - x1) / 7))))<title>\(Self.xml(text))</title></text></g>\n"

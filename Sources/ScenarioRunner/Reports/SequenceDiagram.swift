@@ -90,7 +90,8 @@ package struct SequenceDiagram: Sendable {
         case ("fault", let (from, to)?):
             return .note(over: [from, to], text: "fault: \(line.detail)", kind: .fault)
         case ("fault", nil):
-            return .note(over: lifelines.contains(line.subject) ? [line.subject] : [], text: "fault \(line.subject): \(line.detail)", kind: .fault)
+            return .note(
+                over: lifelines.contains(line.subject) ? [line.subject] : [], text: "fault \(line.subject): \(line.detail)", kind: .fault)
         case ("update", nil) where lifelines.contains(line.subject):
             return .note(over: [line.subject], text: line.detail, kind: .update)
         case ("inject", let (from, to)?):

@@ -20,8 +20,13 @@ extension RoleMatrix {
     /// form, then the permitted removals, so that every member still present sees each forgery.
     static func removal(by actor: String, role: Role) -> String {
         let ranks = Role.allCases.sorted(by: >)
-        let answers = ranks.map { (target: removalTarget($0), rank: $0, refusal: PermissionTable.refusal(
-            PermissionRequest(actor: role, action: .removeMember, target: $0))) }
+        let answers = ranks.map {
+            (
+                target: removalTarget($0), rank: $0,
+                refusal: PermissionTable.refusal(
+                    PermissionRequest(actor: role, action: .removeMember, target: $0))
+            )
+        }
         let targets = answers.map(\.target)
         let members = (actor == "alice" ? ["alice"] : ["alice", actor]) + targets
         // A non-admin's forged removal is a commit its own engine would not build: the hostile
@@ -33,20 +38,26 @@ extension RoleMatrix {
             "# A refused removal is refused by the sender with the table's code and nothing changes; a",
             "# permitted one removes its target everywhere.",
         ]
-        lines += forgesCommits ? [
-            "# Forged, a non-admin's removal commit is rejected by every receiver (MIP-03",
-            "# commit_from_non_admin), and its target stays in every member's list. The rejections are",
-            "# listed for the members who joined at creation; a later joiner also rejects the events of",
-            "# epochs before it joined (undecryptable).",
-        ] : role == .owner ? [] : [
-            "# Forged, an admin's removal of a higher or equal rank is an admin's commit, which receivers",
-            "# merge (MIP-03 knows only admins, not the ranks the role table adds): the target is removed.",
-        ]
-        lines += [
-            "name: role matrix remove-member by \(role.rawValue)",
-            "clauses: [\"GroupCore permission table\", \"MIP-03 Admin Authorization\"]",
-            "members:",
-        ] + members.map { $0 == actor && forgesCommits ? "  - { label: \($0), engine: swift }" : "  - { label: \($0) }" }
+        lines +=
+            forgesCommits
+            ? [
+                "# Forged, a non-admin's removal commit is rejected by every receiver (MIP-03",
+                "# commit_from_non_admin), and its target stays in every member's list. The rejections are",
+                "# listed for the members who joined at creation; a later joiner also rejects the events of",
+                "# epochs before it joined (undecryptable).",
+            ]
+            : role == .owner
+                ? []
+                : [
+                    "# Forged, an admin's removal of a higher or equal rank is an admin's commit, which receivers",
+                    "# merge (MIP-03 knows only admins, not the ranks the role table adds): the target is removed.",
+                ]
+        lines +=
+            [
+                "name: role matrix remove-member by \(role.rawValue)",
+                "clauses: [\"GroupCore permission table\", \"MIP-03 Admin Authorization\"]",
+                "members:",
+            ] + members.map { $0 == actor && forgesCommits ? "  - { label: \($0), engine: swift }" : "  - { label: \($0) }" }
         let admins = members.filter { $0 == actor ? role == .admin : [removalTarget(.owner), removalTarget(.admin)].contains($0) }
         lines += [
             "steps:",
@@ -95,14 +106,16 @@ extension RoleMatrix {
                 lines.append("      chats: [{ removed: true }]")
             } else {
                 let roleList = remaining.map { "\($0): \(roles[$0]?.rawValue ?? "member")" }.joined(separator: ", ")
-                lines.append("      chats: [{ members: [\(remaining.sorted().joined(separator: ", "))], roles: { \(roleList) }, removed: false }]")
+                lines.append(
+                    "      chats: [{ members: [\(remaining.sorted().joined(separator: ", "))], roles: { \(roleList) }, removed: false }]")
             }
             lines.append("      errors: [\(label == actor ? refused.compactMap { $0.refusal?.reason }.joined(separator: ", ") : "")]")
             // Every member rejects each forgery; the list is exact for those who joined at creation,
             // while a later joiner's also holds the earlier epochs' events it cannot decrypt (for
             // it, the member list above shows the forgeries were not applied).
             if forgesCommits && (label == "alice" || admins.contains(label)) {
-                lines.append("      rejections: [\(Array(repeating: "commit_from_non_admin", count: refused.count).joined(separator: ", "))]")
+                lines.append(
+                    "      rejections: [\(Array(repeating: "commit_from_non_admin", count: refused.count).joined(separator: ", "))]")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -22,14 +22,18 @@ package indirect enum Outcome: Hashable, Sendable {
     }
 
     private func write(into out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1), closePad = String(repeating: "  ", count: indent)
+        let pad = String(repeating: "  ", count: indent + 1)
+        let closePad = String(repeating: "  ", count: indent)
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .integer(let i): out += String(i)
         case .string(let s): out += Outcome.quote(s)
         case .list(let items):
-            guard !items.isEmpty else { out += "[]"; return }
+            guard !items.isEmpty else {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += pad
@@ -38,7 +42,10 @@ package indirect enum Outcome: Hashable, Sendable {
             }
             out += closePad + "]"
         case .map(let members):
-            guard !members.isEmpty else { out += "{}"; return }
+            guard !members.isEmpty else {
+                out += "{}"
+                return
+            }
             out += "{\n"
             for (i, key) in members.keys.sorted().enumerated() {
                 out += pad + Outcome.quote(key) + ": "

@@ -62,7 +62,9 @@ package enum OutcomeSchema {
         case joinResults = "join-results"
         /// The chat list as shown (most recent first), the open chat's view and the chat events:
         /// they follow `created_at` seconds an engine may stamp from its own clock.
-        case chatOrder = "chat-order", openChat = "open-chat", chatEvents = "chat-events"
+        case chatOrder = "chat-order"
+        case openChat = "open-chat"
+        case chatEvents = "chat-events"
 
         package var rule: OutcomeRule {
             switch self {
@@ -82,7 +84,9 @@ package enum OutcomeSchema {
         case roles, blocked, link, pending, deleted, status, preferences
         /// What the stored members, admins and messages already hold: ourselves apart, our admin
         /// bit, the newest message; and the description.
-        case others, isAdmin = "is-admin", description, lastMessage = "last-message"
+        case others, description
+        case isAdmin = "is-admin"
+        case lastMessage = "last-message"
 
         package var rule: OutcomeRule {
             switch self {
@@ -102,8 +106,12 @@ package enum OutcomeSchema {
     /// A chat's preferences.
     package enum Preferences: String, OutcomeFieldName {
         case reactions, welcome
-        case fullDeletion = "full-deletion", disappearAfter = "disappear-after", historyForNewMembers = "history-for-new-members"
-        case voiceMessages = "voice-messages", files, directMessages = "direct-messages"
+        case fullDeletion = "full-deletion"
+        case disappearAfter = "disappear-after"
+        case historyForNewMembers = "history-for-new-members"
+        case files
+        case voiceMessages = "voice-messages"
+        case directMessages = "direct-messages"
 
         package var rule: OutcomeRule {
             switch self {
@@ -133,7 +141,8 @@ package enum OutcomeSchema {
     /// A channel of a member.
     package enum Channel: String, OutcomeFieldName {
         case name, role, welcome, connected, link, relays, messages
-        case joinFailed = "join-failed", rejectedBroadcasts = "rejected-broadcasts"
+        case joinFailed = "join-failed"
+        case rejectedBroadcasts = "rejected-broadcasts"
         case deleted
 
         package var rule: OutcomeRule {

@@ -63,7 +63,8 @@ package enum VectorFormat {
         do {
             return try encoder.encode(FingerprintFile(formatVersion: version, fingerprints: entries)) + Data("\n".utf8)
         } catch {
-            throw ScenarioError(.unwritableFile, at: SourceLocation(file: "fingerprints.json", line: 1, column: 1), "not encodable: \(error)")
+            throw ScenarioError(
+                .unwritableFile, at: SourceLocation(file: "fingerprints.json", line: 1, column: 1), "not encodable: \(error)")
         }
     }
 
@@ -76,7 +77,9 @@ package enum VectorFormat {
         } catch {
             throw ScenarioError(.invalidValue, at: at, "does not read as fingerprints: \(error)")
         }
-        guard decoded.formatVersion == version else { throw ScenarioError(.formatVersion, at: at, refusal(decoded.formatVersion.map(String.init))) }
+        guard decoded.formatVersion == version else {
+            throw ScenarioError(.formatVersion, at: at, refusal(decoded.formatVersion.map(String.init)))
+        }
         guard let entries = decoded.fingerprints else { throw ScenarioError(.missingField, at: at, "no \"fingerprints\" map") }
         return entries
     }

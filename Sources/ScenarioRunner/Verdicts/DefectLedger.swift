@@ -29,8 +29,10 @@ package struct KnownDefect: Hashable, Sendable {
     package let seeds: Set<UInt64>?
     package let location: SourceLocation?
 
-    package init(engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
-                link: String, expires: String, seeds: Set<UInt64>? = nil, location: SourceLocation? = nil) {
+    package init(
+        engine: String, version: String, scenario: String, check: String, clause: Clause, reason: String,
+        link: String, expires: String, seeds: Set<UInt64>? = nil, location: SourceLocation? = nil
+    ) {
         self.engine = engine
         self.version = version
         self.scenario = scenario
@@ -66,8 +68,10 @@ package struct DefectLedger: Sendable {
                 throw ScenarioError(.invalidValue, at: expiresNode.location, "expires must be a date YYYY-MM-DD, found '\(expires)'")
             }
             let checkNode = try f.required("check")
-            let key = (try f.required("engine").string("engine"), try f.required("scenario").string("scenario"),
-                       try checkNode.string("check"))
+            let key = (
+                try f.required("engine").string("engine"), try f.required("scenario").string("scenario"),
+                try checkNode.string("check")
+            )
             if let position = Self.filePosition(in: key.2) {
                 throw ScenarioError(
                     .invalidValue, at: checkNode.location,
@@ -75,13 +79,15 @@ package struct DefectLedger: Sendable {
             }
             let seeds = try Self.seeds(f["seeds"])
             if entries.contains(where: { ($0.engine, $0.scenario, $0.check) == key && Self.overlap($0.seeds, seeds) }) {
-                throw ScenarioError(.duplicateName, at: f.location, "a second entry for engine \(key.0), scenario '\(key.1)', check '\(key.2)'")
+                throw ScenarioError(
+                    .duplicateName, at: f.location, "a second entry for engine \(key.0), scenario '\(key.1)', check '\(key.2)'")
             }
-            entries.append(KnownDefect(
-                engine: key.0, version: try f.required("version").string("version"), scenario: key.1, check: key.2,
-                clause: Clause(try clause.required("spec").string("spec"), try clause.required("section").string("section")),
-                reason: try f.required("reason").string("reason"), link: try f.required("link").string("link"),
-                expires: expires, seeds: seeds, location: f.location))
+            entries.append(
+                KnownDefect(
+                    engine: key.0, version: try f.required("version").string("version"), scenario: key.1, check: key.2,
+                    clause: Clause(try clause.required("spec").string("spec"), try clause.required("section").string("section")),
+                    reason: try f.required("reason").string("reason"), link: try f.required("link").string("link"),
+                    expires: expires, seeds: seeds, location: f.location))
         }
         self.entries = entries
     }
@@ -94,7 +100,9 @@ package struct DefectLedger: Sendable {
             let rest = text[range.upperBound...]
             let line = rest.prefix { $0.isASCII && $0.isNumber }
             guard !line.isEmpty else { continue }
-            let start = text[..<range.lowerBound].lastIndex(where: { $0 == " " || $0 == "\"" || $0 == "'" }).map { text.index(after: $0) } ?? text.startIndex
+            let start =
+                text[..<range.lowerBound].lastIndex(where: { $0 == " " || $0 == "\"" || $0 == "'" }).map { text.index(after: $0) }
+                ?? text.startIndex
             return String(text[start..<range.upperBound]) + line
         }
         return nil
@@ -139,7 +147,7 @@ package struct DefectLedger: Sendable {
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil
+            let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil
         else { return false }
         return (1...12).contains(month) && (1...31).contains(day)
     }
@@ -150,10 +158,13 @@ package struct DefectLedger: Sendable {
         var run = run
         for index in run.checks.indices {
             let check = run.checks[index]
-            guard let entry = entries.first(where: {
-                Self.engine($0.engine, matches: run.engine) && $0.version == engineVersion && $0.scenario == run.scenario && $0.check == check.check
-                    && ($0.seeds?.contains(run.seed) ?? true)
-            }) else { continue }
+            guard
+                let entry = entries.first(where: {
+                    Self.engine($0.engine, matches: run.engine) && $0.version == engineVersion && $0.scenario == run.scenario
+                        && $0.check == check.check
+                        && ($0.seeds?.contains(run.seed) ?? true)
+                })
+            else { continue }
             switch check.verdict {
             case .fail where entry.expires >= today:
                 run.checks[index].verdict = .knownDefect
@@ -162,7 +173,8 @@ package struct DefectLedger: Sendable {
                 run.checks[index].detail += " [ledger entry expired on \(entry.expires): review it]"
             case .pass:
                 run.checks[index].verdict = .unexpectedPass
-                run.checks[index].detail = "listed as a known defect of \(entry.engine) \(entry.version) but passed: remove the ledger entry"
+                run.checks[index].detail =
+                    "listed as a known defect of \(entry.engine) \(entry.version) but passed: remove the ledger entry"
             default:
                 break
             }

@@ -52,8 +52,10 @@ package struct CheckResult: Hashable, Sendable, Codable {
     /// a rule every profile holds alike.
     package var rule: ProfiledRule?
 
-    package init(check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "",
-                rule: ProfiledRule? = nil) {
+    package init(
+        check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "",
+        rule: ProfiledRule? = nil
+    ) {
         self.check = check
         self.clause = clause
         self.verdict = verdict
@@ -88,8 +90,10 @@ package struct ScenarioRun: Hashable, Sendable, Codable {
     /// The spec profile the run was judged by (`run --profile`).
     package var profile: MarmotProfile?
 
-    package init(scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
-                notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil) {
+    package init(
+        scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],
+        notRun: String? = nil, fingerprint: String? = nil, reproduce: String, capsule: String? = nil
+    ) {
         self.scenario = scenario
         self.file = file
         self.engine = engine

@@ -33,8 +33,9 @@ enum LayerTable {
             guard cells.count == header.count, let layer = Int(cells[1]) else {
                 throw ParseError(description: "\(file):\(index + 1): a row needs \(header.count) cells and a layer number")
             }
-            rows.append(LayerRow(
-                target: unquoted(cells[0]), layer: layer, mayImport: list(cells[2]), declaredUnused: list(cells[3])))
+            rows.append(
+                LayerRow(
+                    target: unquoted(cells[0]), layer: layer, mayImport: list(cells[2]), declaredUnused: list(cells[3])))
         }
         guard !rows.isEmpty else { throw ParseError(description: "\(file):\(headerIndex + 1): the layer table has no rows") }
         return rows

@@ -1,8 +1,8 @@
 import ConformanceTestSupport
 import Foundation
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import Testing
 
@@ -33,7 +33,8 @@ import Testing
         #expect(proof.encoded() == (try vector.bytes("component_data")))
         let decoded = try AuthorizationProof(bytes: try vector.bytes("component_data"))
         #expect(decoded == proof)
-        try AccountIdentityProof.verify(decoded, account: account.publicKey, suite: 0x0001, signatureKey: try vector.bytes("mls_signature_key"))
+        try AccountIdentityProof.verify(
+            decoded, account: account.publicKey, suite: 0x0001, signatureKey: try vector.bytes("mls_signature_key"))
     }
 
     /// Twins of the verifier: each changed input fails with its own code.
@@ -90,7 +91,10 @@ import Testing
         let packages = try MDK011.allKeyPackages()
         for (name, keyPackage) in packages {
             let leaf = try LeafComponents(verifying: keyPackage.leafNode, suite: keyPackage.cipherSuite)
-            guard case .basic(let identity) = keyPackage.leafNode.credential else { Issue.record("\(name): no basic credential"); continue }
+            guard case .basic(let identity) = keyPackage.leafNode.credential else {
+                Issue.record("\(name): no basic credential")
+                continue
+            }
             #expect(leaf.account.bytes == identity, "\(name)")
             #expect(leaf.supported.contains(.accountIdentityProof), "\(name)")
         }
@@ -146,7 +150,8 @@ import Testing
         var results: [String: MarmotError.Code?] = [:]
         for name in ["Control", "BadProof", "MissingProof", "MissingRequiredCapability", "MixedGroup", "NonAdminInviter"] {
             let info = try MDK011.openWelcome(
-                groups, welcome: "openmls_negatives/welcomes/\(name)", keyPackage: keyPackage, privatePath: "openmls_negatives/joiner_private")
+                groups, welcome: "openmls_negatives/welcomes/\(name)", keyPackage: keyPackage,
+                privatePath: "openmls_negatives/joiner_private")
             let tree = try MDK011.tree(of: info)
             var failure: MarmotError.Code?
             for index in tree.occupiedLeaves {
@@ -168,14 +173,21 @@ import Testing
     /// The Adds of captured commits: the added key package's proof verifies for the valid cases,
     /// and is missing or forged exactly where the case says.
     @Test func addedKeyPackageProofs() throws {
-        let groups = try MDK011.groups(), commits = try MDK011.commits()
+        let groups = try MDK011.groups()
+        let commits = try MDK011.commits()
         let cases: [(String, [UInt8], MarmotError.Code?)] = [
             ("negatives add_valid", try MDKVectors.bytes(groups, "openmls_negatives/commits/add_valid"), nil),
             ("negatives add_without_proof", try MDKVectors.bytes(groups, "openmls_negatives/commits/add_without_proof"), .proofMissing),
             ("negatives add_missing_component", try MDKVectors.bytes(groups, "openmls_negatives/commits/add_missing_component"), nil),
             ("forgeries ok_add", try MDKVectors.bytes(commits, "openmls_forgeries/commits/ok_add/message"), nil),
-            ("forgeries add_bad_proof", try MDKVectors.bytes(commits, "openmls_forgeries/commits/add_bad_proof/message"), .proofBadSignature),
-            ("forgeries add_without_proof", try MDKVectors.bytes(commits, "openmls_forgeries/commits/add_without_proof/message"), .proofMissing),
+            (
+                "forgeries add_bad_proof", try MDKVectors.bytes(commits, "openmls_forgeries/commits/add_bad_proof/message"),
+                .proofBadSignature
+            ),
+            (
+                "forgeries add_without_proof", try MDKVectors.bytes(commits, "openmls_forgeries/commits/add_without_proof/message"),
+                .proofMissing
+            ),
         ]
         var checked = 0
         for (name, bytes, expected) in cases {
@@ -192,7 +204,8 @@ import Testing
             }
         }
         // add_missing_component: the proof is fine; the leaf does not support the required 0x800c.
-        let missing = try ProposalWalker.proposals(try MDKVectors.bytes(groups, "openmls_negatives/commits/add_missing_component")).proposals
+        let missing = try ProposalWalker.proposals(try MDKVectors.bytes(groups, "openmls_negatives/commits/add_missing_component"))
+            .proposals
         for case .proposal(.add(let keyPackage)) in missing {
             #expect(!(try LeafComponents(verifying: keyPackage.leafNode, suite: 1)).supported.contains(.groupLifecycle))
         }

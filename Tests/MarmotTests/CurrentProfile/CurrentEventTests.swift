@@ -1,8 +1,8 @@
 import ConformanceTestSupport
 import Foundation
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import Testing
 
@@ -11,19 +11,25 @@ import Testing
 @Suite struct CurrentEventTests {
     /// (path of the event JSON, path of the recorded KeyPackageRef, time inside the lifetime, file).
     static func keyPackageEvents() throws -> [(name: String, event: Event, ref: String, now: UInt64)] {
-        let groups = try MDK011.groups(), commits = try MDK011.commits(), forks = try MDK011.forks()
+        let groups = try MDK011.groups()
+        let commits = try MDK011.commits()
+        let forks = try MDK011.forks()
         var out: [(String, Event, String, UInt64)] = []
         for group in MDK011.adoptedGroups {
             let rumor = try UnsignedEvent(rumorJSON: try MDKVectors.string(groups, "\(group)/welcome_rumor_json"))
-            out.append((
-                group, try Event(json: try MDKVectors.string(groups, "\(group)/joiner_key_package_event_json")),
-                try MDKVectors.string(groups, "\(group)/joiner_key_package_ref"), rumor.createdAt))
+            out.append(
+                (
+                    group, try Event(json: try MDKVectors.string(groups, "\(group)/joiner_key_package_event_json")),
+                    try MDKVectors.string(groups, "\(group)/joiner_key_package_ref"), rumor.createdAt
+                ))
         }
         for (root, path) in [(commits, "mdk_engine"), (forks, "forks")] {
             let rumor = try UnsignedEvent(rumorJSON: try MDKVectors.string(root, "\(path)/welcome_rumor_json"))
-            out.append((
-                "\(path) observer", try Event(json: try MDKVectors.string(root, "\(path)/observer_key_package_event_json")),
-                try MDKVectors.string(root, "\(path)/observer_key_package_ref"), rumor.createdAt))
+            out.append(
+                (
+                    "\(path) observer", try Event(json: try MDKVectors.string(root, "\(path)/observer_key_package_event_json")),
+                    try MDKVectors.string(root, "\(path)/observer_key_package_ref"), rumor.createdAt
+                ))
         }
         return out
     }
@@ -38,7 +44,9 @@ import Testing
             #expect(validated.lastResort, "\(name): MDK publishes last-resort key packages")
             // The tags we build for the decoded key package are MDK's, value for value and in order.
             let slot = try [UInt8](hex: try #require(event.firstTagValue("d")))
-            #expect(try CurrentKeyPackageEvent.tags(keyPackage: validated.keyPackage, reference: validated.reference, slot: slot) == event.tags, "\(name)")
+            #expect(
+                try CurrentKeyPackageEvent.tags(keyPackage: validated.keyPackage, reference: validated.reference, slot: slot) == event.tags,
+                "\(name)")
             if let recorded = try? MDKVectors.value(groups, "\(name)/joiner_key_package_app_components") as? [Int] {
                 #expect(validated.leaf.supported.ids.map { Int($0.rawValue) } == recorded, "\(name)")
             }
@@ -52,8 +60,10 @@ import Testing
     static func resigned(_ event: Event, tags: [[String]], content: String? = nil, kind: Kind = .keyPackage) throws -> Event {
         var generator = TestGenerator(seed: 11)
         let key = Keypair.generate(using: &generator)
-        return try UnsignedEvent(pubkey: key.publicKey, createdAt: event.createdAt, kind: kind, tags: tags, content: content ?? event.content)
-            .signed(with: key, using: &generator)
+        return try UnsignedEvent(
+            pubkey: key.publicKey, createdAt: event.createdAt, kind: kind, tags: tags, content: content ?? event.content
+        )
+        .signed(with: key, using: &generator)
     }
 
     @Test func keyPackageEventTwins() throws {
@@ -68,9 +78,13 @@ import Testing
         let replace: (String, [String]) -> [[String]] = { name, tag in tags.map { $0.first == name ? tag : $0 } }
         #expect(code(try Self.resigned(event, tags: tags + [tags[0]])) == .keyPackageInvalidTag)  // d twice
         #expect(code(try Self.resigned(event, tags: tags + [["mls_proposals", "0x000a"]])) == .keyPackageInvalidTag)
-        #expect(code(try Self.resigned(event, tags: replace("mls_protocol_version", ["mls_protocol_version", "1.0", "x"]))) == .keyPackageInvalidTag)
+        #expect(
+            code(try Self.resigned(event, tags: replace("mls_protocol_version", ["mls_protocol_version", "1.0", "x"])))
+                == .keyPackageInvalidTag)
         #expect(code(try Self.resigned(event, tags: replace("mls_ciphersuite", ["mls_ciphersuite", "0x1"]))) == .keyPackageInvalidTag)
-        #expect(code(try Self.resigned(event, tags: replace("mls_ciphersuite", ["mls_ciphersuite", "0x0001", "0x0001"]))) == .keyPackageInvalidTag)
+        #expect(
+            code(try Self.resigned(event, tags: replace("mls_ciphersuite", ["mls_ciphersuite", "0x0001", "0x0001"])))
+                == .keyPackageInvalidTag)
         #expect(code(try Self.resigned(event, tags: replace("app_components", ["app_components", "0x8001"]))) == .keyPackageInvalidTag)
         #expect(code(try Self.resigned(event, tags: replace("d", ["d", String(repeating: "A", count: 64)]))) == .keyPackageInvalidTag)
         #expect(code(try Self.resigned(event, tags: replace("i", ["i", String(repeating: "0", count: 64)]))) == .keyPackageRefMismatch)
@@ -84,7 +98,10 @@ import Testing
         #expect(code(tampered) == .keyPackageBadEvent)
         // A bare KeyPackage (legacy framing) in an otherwise current event.
         let message = try MLSMessage(tlsBytes: try Base64Content.decode(event.content))
-        guard case .keyPackage(let keyPackage) = message.body else { Issue.record("not a key package"); return }
+        guard case .keyPackage(let keyPackage) = message.body else {
+            Issue.record("not a key package")
+            return
+        }
         #expect(code(try Self.resigned(event, tags: tags, content: Base64Content.encode(try tlsEncoded(keyPackage)))) == .profileMismatch)
     }
 
@@ -98,13 +115,17 @@ import Testing
 
     /// The captured kind-444 rumors parse, name the key-package event, and carry the Welcome bytes.
     @Test func capturedWelcomeRumorsParse() throws {
-        let groups = try MDK011.groups(), commits = try MDK011.commits(), forks = try MDK011.forks()
+        let groups = try MDK011.groups()
+        let commits = try MDK011.commits()
+        let forks = try MDK011.forks()
         var cases: [(UnsignedEvent, String, [UInt8]?)] = []
         for group in MDK011.adoptedGroups {
             let kp = try Event(json: try MDKVectors.string(groups, "\(group)/joiner_key_package_event_json"))
-            cases.append((
-                try UnsignedEvent(rumorJSON: try MDKVectors.string(groups, "\(group)/welcome_rumor_json")), kp.id.hex,
-                try MDKVectors.bytes(groups, "\(group)/welcome_mls_message")))
+            cases.append(
+                (
+                    try UnsignedEvent(rumorJSON: try MDKVectors.string(groups, "\(group)/welcome_rumor_json")), kp.id.hex,
+                    try MDKVectors.bytes(groups, "\(group)/welcome_mls_message")
+                ))
         }
         for (root, path) in [(commits, "mdk_engine"), (forks, "forks")] {
             let kp = try Event(json: try MDKVectors.string(root, "\(path)/observer_key_package_event_json"))
@@ -131,7 +152,9 @@ import Testing
         #expect(code(rumor.tags + [rumor.tags[0]]) == .invalidWelcome)
         #expect(code(rumor.tags.filter { $0.first != "relays" }) == .invalidWelcome)
         #expect(code(rumor.tags.map { $0.first == "relays" ? ["relays", "https://relay.example.com"] : $0 }) == .invalidWelcome)
-        #expect(code(rumor.tags.map { $0.first == "relays" ? ["relays", "wss://a.example.com", "wss://a.example.com"] : $0 }) == .invalidWelcome)
+        #expect(
+            code(rumor.tags.map { $0.first == "relays" ? ["relays", "wss://a.example.com", "wss://a.example.com"] : $0 }) == .invalidWelcome
+        )
         #expect(code(rumor.tags.map { $0.first == "e" ? ["e", rumor.tags[0][1].uppercased()] : $0 }) == .invalidWelcome)
         print("MDK 0.11 welcome rumors: \(cases.count) kind-444 rumors parsed and rebuilt byte for byte")
     }
@@ -139,7 +162,8 @@ import Testing
     /// Every captured kind-445 event: id and signature, exact tags, content length, a fresh
     /// ephemeral key never an account's.
     @Test func capturedGroupEventsPassTheEnvelopeRules() throws {
-        let commits = try MDK011.commits(), forks = try MDK011.forks()
+        let commits = try MDK011.commits()
+        let forks = try MDK011.forks()
         var checked = 0
         var pubkeys = Set<PublicKey>()
         for (root, path, ids) in [
@@ -159,7 +183,9 @@ import Testing
             }
         }
         #expect(checked == 30)
-        print("MDK 0.11 group events: \(checked) kind-445 events pass id, signature, tag and length rules; \(pubkeys.count) distinct ephemeral keys")
+        print(
+            "MDK 0.11 group events: \(checked) kind-445 events pass id, signature, tag and length rules; \(pubkeys.count) distinct ephemeral keys"
+        )
     }
 
     @Test func groupEventTwinsAndRoundTrip() throws {
@@ -171,20 +197,31 @@ import Testing
         }
         let tags = event.tags
         #expect(code(try CurrentEventTests.resigned(event, tags: tags, kind: .groupEvent)) == nil)
-        #expect(code(try CurrentEventTests.resigned(event, tags: tags + [["encoding", "base64"]], kind: .groupEvent)) == .groupEventInvalidTags)
+        #expect(
+            code(try CurrentEventTests.resigned(event, tags: tags + [["encoding", "base64"]], kind: .groupEvent)) == .groupEventInvalidTags)
         #expect(code(try CurrentEventTests.resigned(event, tags: tags + tags, kind: .groupEvent)) == .groupEventInvalidTags)
-        #expect(code(try CurrentEventTests.resigned(event, tags: [["h", tags[0][1].uppercased()]], kind: .groupEvent)) == .groupEventInvalidTags)
-        #expect(code(try CurrentEventTests.resigned(event, tags: tags + [["expiration", "01"]], kind: .groupEvent)) == .groupEventInvalidTags)
+        #expect(
+            code(try CurrentEventTests.resigned(event, tags: [["h", tags[0][1].uppercased()]], kind: .groupEvent)) == .groupEventInvalidTags
+        )
+        #expect(
+            code(try CurrentEventTests.resigned(event, tags: tags + [["expiration", "01"]], kind: .groupEvent)) == .groupEventInvalidTags)
         #expect(code(try CurrentEventTests.resigned(event, tags: tags + [["expiration", "1790000200"]], kind: .groupEvent)) == nil)
-        #expect(code(try CurrentEventTests.resigned(event, tags: tags, content: Base64Content.encode([UInt8](repeating: 1, count: 27)), kind: .groupEvent)) == .groupEventContentTooShort)
+        #expect(
+            code(
+                try CurrentEventTests.resigned(
+                    event, tags: tags, content: Base64Content.encode([UInt8](repeating: 1, count: 27)), kind: .groupEvent))
+                == .groupEventContentTooShort)
         #expect(code(try CurrentEventTests.resigned(event, tags: tags, kind: .chatMessage)) == .groupEventWrongKind)
-        let tampered = try Event.decodeUnverified(try JSONValue(parsing: event.json().replacingOccurrences(of: event.content, with: String(event.content.reversed()))))
+        let tampered = try Event.decodeUnverified(
+            try JSONValue(parsing: event.json().replacingOccurrences(of: event.content, with: String(event.content.reversed()))))
         #expect(code(tampered) == .groupEventBadEvent)
 
         // Seal and open: deterministic per seed, a fresh key per event, only the right key opens it.
-        let key = [UInt8](repeating: 7, count: 32), other = [UInt8](repeating: 8, count: 32)
+        let key = [UInt8](repeating: 7, count: 32)
+        let other = [UInt8](repeating: 8, count: 32)
         let groupID = [UInt8](repeating: 0x42, count: 32)
-        var first = TestGenerator(seed: 5), again = TestGenerator(seed: 5)
+        var first = TestGenerator(seed: 5)
+        var again = TestGenerator(seed: 5)
         let a = try CurrentGroupEvent.seal([1, 2, 3], key: key, nostrGroupID: groupID, createdAt: 10, using: &first)
         let b = try CurrentGroupEvent.seal([1, 2, 3], key: key, nostrGroupID: groupID, createdAt: 10, using: &again)
         let c = try CurrentGroupEvent.seal([1, 2, 3], key: key, nostrGroupID: groupID, createdAt: 10, expiration: 99, using: &first)
@@ -233,7 +270,8 @@ import Testing
         }
         let keyPackage = try MDK011.keyPackage(try MDK011.groups(), "engine_default/joiner_key_package_mls_message")
         let proof = try #require(try AppDataDictionary.marmot(in: keyPackage.leafNode.extensions)?[component: .accountIdentityProof])
-        var decoded = 0, refused = 0
+        var decoded = 0
+        var refused = 0
         for (id, data) in inputs {
             var variants = (0..<data.count).map { Array(data.prefix($0)) }
             for index in data.indices {

@@ -1,6 +1,6 @@
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 import TLSCodec
 import Testing
@@ -43,7 +43,9 @@ import Testing
         #expect(components.profile?.name.hasPrefix("W24-E") == true)
         let typed = components.components.filter { if case .unknown = $0 { false } else { true } }
         #expect(typed.count == components.components.count)
-        print("MDK 0.11 group context \(group): \(components.components.count) components \(components.components.map(\.id.hexTag)) decoded and re-encoded byte for byte")
+        print(
+            "MDK 0.11 group context \(group): \(components.components.count) components \(components.components.map(\.id.hexTag)) decoded and re-encoded byte for byte"
+        )
     }
 
     @Test func whiteNoiseCarriesAgentStreamAndMediaPolicy() throws {
@@ -71,7 +73,9 @@ import Testing
         }
         #expect(throws: MarmotError(.dictionaryInvalid, "")) { try AppDataDictionary(marmotBytes: writer.bytes) }
         #expect(throws: MarmotError(.dictionaryInvalid, "")) {
-            try AppDataDictionary(marmotEntries: [ComponentData(componentID: 0x8001, data: []), ComponentData(componentID: 0x8001, data: [])])
+            try AppDataDictionary(marmotEntries: [
+                ComponentData(componentID: 0x8001, data: []), ComponentData(componentID: 0x8001, data: []),
+            ])
         }
         #expect(throws: MarmotError(.dictionaryInvalid, "")) { try AppDataDictionary(marmotBytes: dictionary.encoded() + [0]) }
         // A mixed group (legacy 0xF2EE beside the dictionary).
@@ -80,17 +84,21 @@ import Testing
         }
         // A legacy group (0xF2EE and no dictionary).
         #expect(throws: MarmotError(.profileMismatch, "")) {
-            try GroupComponents(extensions: list.filter { $0.type != CurrentProfileCodePoints.appDataDictionary } + [Extension(type: 0xF2EE, data: [])])
+            try GroupComponents(
+                extensions: list.filter { $0.type != CurrentProfileCodePoints.appDataDictionary } + [Extension(type: 0xF2EE, data: [])])
         }
         // A required component without its entry.
         let withoutLifecycle = dictionary.removing(.groupLifecycle)
         #expect(throws: MarmotError(.componentMissing, "")) {
-            try GroupComponents(extensions: list.map { $0.type == CurrentProfileCodePoints.appDataDictionary ? withoutLifecycle.mlsExtension : $0 })
+            try GroupComponents(
+                extensions: list.map { $0.type == CurrentProfileCodePoints.appDataDictionary ? withoutLifecycle.mlsExtension : $0 })
         }
         // An identity proof at the GroupContext.
         #expect(throws: MarmotError(.componentMisplaced, "")) { try GroupComponent(id: .accountIdentityProof, data: []) }
         // app_components repeating an id.
-        #expect(throws: MarmotError(.componentListInvalid, "")) { try AppComponents(marmotBytes: AppComponents([.groupProfile, .groupProfile]).encoded()) }
+        #expect(throws: MarmotError(.componentListInvalid, "")) {
+            try AppComponents(marmotBytes: AppComponents([.groupProfile, .groupProfile]).encoded())
+        }
     }
 
     /// What each forgery case's AppDataUpdate payload is, decoded as full replacement state:
@@ -107,7 +115,12 @@ import Testing
 
     @Test func forgeryAppDataUpdatePayloads() throws {
         let commits = try #require(try MDKVectors.value(try MDK011.commits(), "openmls_forgeries/commits") as? [String: Any])
-        var decoded = 0, refused = 0, removals = 0, walked = 0, requiredLists = 0, unknown = 0
+        var decoded = 0
+        var refused = 0
+        var removals = 0
+        var walked = 0
+        var requiredLists = 0
+        var unknown = 0
         for name in commits.keys.sorted() {
             let bytes = try MDKVectors.bytes(commits, "\(name)/message")
             let proposals = try ProposalWalker.proposals(bytes).proposals
@@ -121,7 +134,9 @@ import Testing
                     requiredLists += 1
                 case .update(let data) where update.component.name == "unregistered":
                     // Unknown components (ok_unknown_component, ok_twenty_updates) are carried as bytes.
-                    #expect(try GroupComponent(id: update.component, data: data) == .unknown(ComponentData(componentID: update.componentID, data: data)))
+                    #expect(
+                        try GroupComponent(id: update.component, data: data)
+                            == .unknown(ComponentData(componentID: update.componentID, data: data)))
                     unknown += 1
                 case .update(let data):
                     guard let expected = Self.payloadVerdicts[name] else {
@@ -150,7 +165,9 @@ import Testing
             let messages = try #require(try MDKVectors.value(root, path) as? [String: Any])
             for name in messages.keys.sorted() {
                 let bytes: [UInt8]
-                if let direct = try? MDKVectors.bytes(messages, name) { bytes = direct } else {
+                if let direct = try? MDKVectors.bytes(messages, name) {
+                    bytes = direct
+                } else {
                     bytes = try MDKVectors.bytes(messages, "\(name)/message")
                 }
                 for case .appDataUpdate(let update) in try ProposalWalker.proposals(bytes).proposals {
@@ -162,7 +179,9 @@ import Testing
                 walked += 1
             }
         }
-        print("MDK 0.11 forgery payloads: \(walked) messages walked, \(decoded) payloads decoded, \(refused) refused, \(requiredLists) required lists, \(unknown) unknown kept as bytes, \(removals) removals, \(others) by-reference/lifecycle-less updates")
+        print(
+            "MDK 0.11 forgery payloads: \(walked) messages walked, \(decoded) payloads decoded, \(refused) refused, \(requiredLists) required lists, \(unknown) unknown kept as bytes, \(removals) removals, \(others) by-reference/lifecycle-less updates"
+        )
     }
 
     /// Removing the admin policy or the lifecycle is refused by the update rule; removing a
@@ -171,12 +190,14 @@ import Testing
         let base = try GroupComponents(extensions: try Self.extensions("engine_default").list)
         let commits = try MDK011.commits()
         for (name, code) in [("remove_admin_policy", MarmotError.Code.componentMissing), ("remove_lifecycle", .componentMissing)] {
-            let proposals = try ProposalWalker.proposals(try MDKVectors.bytes(commits, "openmls_forgeries/commits/\(name)/message")).proposals
+            let proposals = try ProposalWalker.proposals(try MDKVectors.bytes(commits, "openmls_forgeries/commits/\(name)/message"))
+                .proposals
             for case .appDataUpdate(let update) in proposals {
                 #expect(throws: MarmotError(code, ""), "\(name)") { try base.applying(update) }
             }
         }
-        let routing = try ProposalWalker.proposals(try MDKVectors.bytes(commits, "openmls_forgeries/commits/drop_required_routing/message")).proposals
+        let routing = try ProposalWalker.proposals(try MDKVectors.bytes(commits, "openmls_forgeries/commits/drop_required_routing/message"))
+            .proposals
         for case .appDataUpdate(let update) in routing {
             let after = try base.applying(update)
             #expect(after.routing == nil)
@@ -196,7 +217,8 @@ import Testing
         ]
         for (name, verdict) in expected.sorted(by: { $0.key < $1.key }) {
             let info = try MDK011.openWelcome(
-                groups, welcome: "openmls_negatives/welcomes/\(name)", keyPackage: keyPackage, privatePath: "openmls_negatives/joiner_private")
+                groups, welcome: "openmls_negatives/welcomes/\(name)", keyPackage: keyPackage,
+                privatePath: "openmls_negatives/joiner_private")
             var code: MarmotError.Code?
             var reason = ""
             let tree = try MDK011.tree(of: info)
@@ -217,10 +239,14 @@ import Testing
         let commits = try MDK011.commits()
         for path in ["openmls_forgeries", "openmls_forgeries/lifecycle_less"] {
             let keyPackage = try MDK011.keyPackage(commits, "\(path)/observer_key_package")
-            let info = try MDK011.openWelcome(commits, welcome: "\(path)/welcome", keyPackage: keyPackage, privatePath: "\(path)/observer_private")
-            let check = try CurrentGroupCheck(groupContextExtensions: info.groupContext.extensions, tree: try MDK011.tree(of: info), suite: 1)
+            let info = try MDK011.openWelcome(
+                commits, welcome: "\(path)/welcome", keyPackage: keyPackage, privatePath: "\(path)/observer_private")
+            let check = try CurrentGroupCheck(
+                groupContextExtensions: info.groupContext.extensions, tree: try MDK011.tree(of: info), suite: 1)
             try check.requireInviterIsAdmin(signerLeaf: info.signer)
-            print("MDK 0.11 \(path): \(check.leaves.count) leaves' proofs verified, components \(check.components.components.map(\.id.hexTag))")
+            print(
+                "MDK 0.11 \(path): \(check.leaves.count) leaves' proofs verified, components \(check.components.components.map(\.id.hexTag))"
+            )
         }
     }
 }
@@ -280,7 +306,8 @@ import Testing
         #expect(Self.code(stranger, tree) == .adminNotMember)
         // The identity proof not required.
         let unrequired = try Self.edited(info) { dictionary in
-            dictionary.set(AppComponentID.appComponents.rawValue, to: AppComponents(required.ids.filter { $0 != .accountIdentityProof }).encoded())
+            dictionary.set(
+                AppComponentID.appComponents.rawValue, to: AppComponents(required.ids.filter { $0 != .accountIdentityProof }).encoded())
         }
         #expect(Self.code(unrequired, tree) == .componentMissing)
     }
@@ -292,9 +319,10 @@ import Testing
         for good in ["wss://relay.example.com", "ws://relay.example.com:7777/path", "wss://[2001:db8::1]/"] {
             #expect(RelayURL.profileProblem(Array(good.utf8)) == nil, "\(good)")
         }
-        for bad in ["https://relay.example.com", "wss://", "wss://user@relay.example.com", "wss://relay.example.com/#top", "relay.example.com",
-            "wss://relay example.com", "WSS://relay.example.com", "wss://" + String(repeating: "a", count: 510)]
-        {
+        for bad in [
+            "https://relay.example.com", "wss://", "wss://user@relay.example.com", "wss://relay.example.com/#top", "relay.example.com",
+            "wss://relay example.com", "WSS://relay.example.com", "wss://" + String(repeating: "a", count: 510),
+        ] {
             #expect(RelayURL.profileProblem(Array(bad.utf8)) != nil, "\(bad)")
         }
         #expect(RelayURL.profileProblem([0xff, 0xfe]) != nil)
@@ -308,16 +336,19 @@ import Testing
     @Test func avatarURLIsANormalizedPublicHTTPSURL() {
         #expect(Self.avatar("https://example.com/avatar.png") == nil)
         #expect(Self.avatar("") == nil)
-        for bad in ["http://example.com/a.png", "https://EXAMPLE.com/a.png", "https://example.com:443/a.png", "https://example.com",
+        for bad in [
+            "http://example.com/a.png", "https://EXAMPLE.com/a.png", "https://example.com:443/a.png", "https://example.com",
             "https://example.com/a/../b.png", "https://user@example.com/a.png", "https://example.com/a.png#x", "https://localhost/a.png",
             "https://a.localhost/a.png", "https://127.0.0.1/a.png", "https://10.1.2.3/a.png", "https://192.168.0.1/a.png",
-            "https://169.254.1.1/a.png", "https://[::1]/a.png", "https://[fe80::1]/a.png", "not a url"]
-        {
+            "https://169.254.1.1/a.png", "https://[::1]/a.png", "https://[fe80::1]/a.png", "not a url",
+        ] {
             #expect(Self.avatar(bad) == .componentInvalid, "\(bad)")
         }
         #expect(Self.avatar("https://93.184.216.34/a.png") == nil)
         // Hints without a url.
-        #expect(throws: MarmotError(.componentInvalid, "")) { try GroupAvatarURL(bytes: GroupAvatarURL(url: "", dimensions: [1]).encoded()) }
+        #expect(throws: MarmotError(.componentInvalid, "")) {
+            try GroupAvatarURL(bytes: GroupAvatarURL(url: "", dimensions: [1]).encoded())
+        }
     }
 
     @Test func mediaPolicyRules() throws {
@@ -335,7 +366,8 @@ import Testing
         }
         #expect(throws: MarmotError(.componentInvalid, "")) {
             try EncryptedMediaPolicy(
-                allowedLocatorKinds: ["blossom-v1"], endpoints: [.init(locatorKind: "blossom-v1", baseURL: "https://blossom.example.com/?q=1")])
+                allowedLocatorKinds: ["blossom-v1"],
+                endpoints: [.init(locatorKind: "blossom-v1", baseURL: "https://blossom.example.com/?q=1")])
         }
     }
 }

@@ -1,6 +1,6 @@
 import HexEncoding
-import Marmot
 import MLS
+import Marmot
 import Nostr
 
 /// Reads MDK v0.11.0's captured current-profile bytes (`vectors/mdk-0.11/`).
@@ -21,7 +21,9 @@ enum MDK011 {
 
     /// Every captured key package, by path, with the private keys that open Welcomes to it.
     static func allKeyPackages() throws -> [(name: String, keyPackage: KeyPackage)] {
-        let groups = try groups(), commits = try commits(), forks = try forks()
+        let groups = try groups()
+        let commits = try commits()
+        let forks = try forks()
         var out: [(String, KeyPackage)] = []
         for name in adoptedGroups { out.append(("\(name) joiner", try keyPackage(groups, "\(name)/joiner_key_package_mls_message"))) }
         out.append(("openmls_negatives joiner", try keyPackage(groups, "openmls_negatives/joiner_key_package")))
@@ -67,12 +69,15 @@ enum ProposalWalker {
         switch content.content {
         case .proposal(let proposal): return (content.sender, [walked(proposal)])
         case .commit(let commit):
-            return (content.sender, commit.proposals.map { item in
-                switch item {
-                case .proposal(let proposal): walked(proposal)
-                case .reference(let ref): .reference(ref)
+            return (
+                content.sender,
+                commit.proposals.map { item in
+                    switch item {
+                    case .proposal(let proposal): walked(proposal)
+                    case .reference(let ref): .reference(ref)
+                    }
                 }
-            })
+            )
         case .application: throw MDKVectors.Missing(path: "proposal or commit")
         }
     }

@@ -45,7 +45,9 @@ package struct GroupBlossomImage: Hashable, Sendable {
             image = nil
             return
         }
-        for (field, name, length) in [(fields.0, "image_hash", 32), (fields.1, "image_key", 32), (fields.2, "image_nonce", 12), (fields.3, "image_upload_key", 32)]
+        for (field, name, length) in [
+            (fields.0, "image_hash", 32), (fields.1, "image_key", 32), (fields.2, "image_nonce", 12), (fields.3, "image_upload_key", 32),
+        ]
         where field.count != length {
             throw MarmotError(.componentInvalid, "\(id): \(name) has \(field.count) bytes, expected \(length) (or an empty image)")
         }
@@ -200,7 +202,9 @@ package struct EncryptedMediaPolicy: Hashable, Sendable {
         for (kind, url) in endpoints {
             try requireLength(url, atMost: 2048, field: "base_url", of: id)
             parsed.append(
-                Endpoint(locatorKind: try componentText(kind, field: "locator_kind", of: id), baseURL: try componentText(url, field: "base_url", of: id)))
+                Endpoint(
+                    locatorKind: try componentText(kind, field: "locator_kind", of: id),
+                    baseURL: try componentText(url, field: "base_url", of: id)))
         }
         var allowed: [String] = []
         for kind in kinds { allowed.append(try componentText(kind, field: "locator_kind", of: id)) }
@@ -221,7 +225,8 @@ package struct EncryptedMediaPolicy: Hashable, Sendable {
     }
 
     static func isLocatorKind(_ kind: String) -> Bool {
-        (1...64).contains(kind.utf8.count) && kind.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
+        (1...64).contains(kind.utf8.count)
+            && kind.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
     }
 
     static func baseURLProblem(_ text: String) -> String? {
@@ -231,7 +236,9 @@ package struct EncryptedMediaPolicy: Hashable, Sendable {
         guard !url.host.isEmpty, !url.hasUserinfo, url.query == nil, url.fragment == nil else {
             return "\(text) has no host, or has userinfo, a query or a fragment"
         }
-        if let problem = url.normalizationProblem(defaultPorts: ["https": "443", "http": "80"]) { return "\(text) is not normalized: \(problem)" }
+        if let problem = url.normalizationProblem(defaultPorts: ["https": "443", "http": "80"]) {
+            return "\(text) is not normalized: \(problem)"
+        }
         return nil
     }
 }

@@ -41,7 +41,10 @@ package struct NostrRouting: Hashable, Sendable {
     /// - Throws: `.componentInvalid`.
     package init(bytes: [UInt8]) throws(MarmotError) {
         let (groupID, rawRelays) = try readComponent(bytes, as: Self.id) { reader in
-            (Array(try reader.readBytes(32)), try reader.readVector { (inner: inout TLSReader) throws(TLSCodecError) in try inner.readOpaque() })
+            (
+                Array(try reader.readBytes(32)),
+                try reader.readVector { (inner: inout TLSReader) throws(TLSCodecError) in try inner.readOpaque() }
+            )
         }
         var relays: [String] = []
         for raw in rawRelays { relays.append(try componentText(raw, field: "relay", of: Self.id)) }

@@ -35,7 +35,8 @@ package enum CurrentKeyPackageEvent {
     /// The tags of a key package whose leaf is `keyPackage.leafNode`, in MDK's order.
     package static func tags(keyPackage: KeyPackage, reference: [UInt8], slot: [UInt8]) throws(MarmotError) -> [[String]] {
         let leaf = keyPackage.leafNode
-        guard let dictionary = try AppDataDictionary.marmot(in: leaf.extensions), let supported = try AppComponents.marmot(in: dictionary) else {
+        guard let dictionary = try AppDataDictionary.marmot(in: leaf.extensions), let supported = try AppComponents.marmot(in: dictionary)
+        else {
             throw MarmotError(.proofNotAdvertised, "the leaf has no app_components list to advertise")
         }
         return [
@@ -88,14 +89,19 @@ package enum CurrentKeyPackageEvent {
     package static func validate(_ event: Event, now: UInt64) throws(MarmotError) -> Validated {
         do { try event.verify() } catch { throw MarmotError(.keyPackageBadEvent, error.reason) }
         guard dialect(of: event) == .current else {
-            throw MarmotError(.profileMismatch, "a legacy (MIP-00, MDK 0.8.0) key-package event; the current profile needs kind 30443 with app_components")
+            throw MarmotError(
+                .profileMismatch, "a legacy (MIP-00, MDK 0.8.0) key-package event; the current profile needs kind 30443 with app_components"
+            )
         }
         guard event.kind == .keyPackage else { throw MarmotError(.keyPackageWrongKind, "kind \(event.kind) is not 30443") }
         let tags = try TagReader(event.tags)
         let keyPackage = try decodeContent(event.content)
         let reference = try KeyPackageEvent.checkKeyPackage(keyPackage, of: event, statedRef: tags.reference, now: now)
-        if case .keyPackage(let lifetime) = keyPackage.leafNode.source, lifetime.notAfter &- lifetime.notBefore > maximumLifetime || lifetime.notAfter < lifetime.notBefore {
-            throw MarmotError(.keyPackageInvalid, "lifetime \(lifetime.notBefore)...\(lifetime.notAfter) is longer than \(maximumLifetime) s")
+        if case .keyPackage(let lifetime) = keyPackage.leafNode.source,
+            lifetime.notAfter &- lifetime.notBefore > maximumLifetime || lifetime.notAfter < lifetime.notBefore
+        {
+            throw MarmotError(
+                .keyPackageInvalid, "lifetime \(lifetime.notBefore)...\(lifetime.notAfter) is longer than \(maximumLifetime) s")
         }
         let leaf = try LeafComponents(verifying: keyPackage.leafNode, suite: keyPackage.cipherSuite)
         try tags.requireAgreement(with: keyPackage, supported: leaf.supported)
@@ -184,7 +190,9 @@ package enum CurrentKeyPackageEvent {
             }
             var ids: [UInt16] = []
             for text in matches[0].dropFirst() {
-                guard text.count == 6, text.hasPrefix("0x"), isLowerHex(String(text.dropFirst(2))), let id = UInt16(text.dropFirst(2), radix: 16) else {
+                guard text.count == 6, text.hasPrefix("0x"), isLowerHex(String(text.dropFirst(2))),
+                    let id = UInt16(text.dropFirst(2), radix: 16)
+                else {
                     throw MarmotError(.keyPackageInvalidTag, "\(name) value \(text) is not 0x + four lower-case hex digits")
                 }
                 ids.append(id)

@@ -24,24 +24,30 @@ extension Certification {
 
     static func html(_ s: Section, notApplicable: [NotApplicable] = []) -> String {
         let id = anchor(s.engine)
-        var out = "<section id=\"engine-\(id)\"><h2>Engine <code>\(text(s.engine))</code>\(s.version.map { " " + text($0) } ?? "")</h2>\n<ul>"
+        var out =
+            "<section id=\"engine-\(id)\"><h2>Engine <code>\(text(s.engine))</code>\(s.version.map { " " + text($0) } ?? "")</h2>\n<ul>"
         out += "<li>Verdicts: \(text(tally(RunSummary(s.runs).counts))) (\(s.runs.count) runs)</li>"
         out += "<li>Profile: <code>\(s.profile.rawValue)</code>: \(text(s.profile.text)); this evidence \(text(s.profile.certifies))</li>"
         if !notApplicable.isEmpty {
-            out += "<li>Not applicable to profile <code>\(s.profile.rawValue)</code> (not run, not counted): \(notApplicable.count) scenario(s): "
+            out +=
+                "<li>Not applicable to profile <code>\(s.profile.rawValue)</code> (not run, not counted): \(notApplicable.count) scenario(s): "
             out += text(notApplicable.map(\.file).joined(separator: ", ")) + "</li>"
         }
         out += "<li>Seeds: \(s.seeds.map(String.init).joined(separator: ", "))</li></ul>\n"
-        out += "<h3>Profiled rules</h3>\n<table class=\"rules\"><thead><tr><th>rule</th><th>what</th><th>under \(s.profile.rawValue)</th></tr></thead>\n"
+        out +=
+            "<h3>Profiled rules</h3>\n<table class=\"rules\"><thead><tr><th>rule</th><th>what</th><th>under \(s.profile.rawValue)</th></tr></thead>\n"
         for rule in ProfiledRule.allCases {
-            out += "<tr><td><code>\(rule.rawValue)</code></td><td>\(text(rule.summary))</td><td>\(text(describe(rule.status(under: s.profile))))</td></tr>\n"
+            out +=
+                "<tr><td><code>\(rule.rawValue)</code></td><td>\(text(rule.summary))</td><td>\(text(describe(rule.status(under: s.profile))))</td></tr>\n"
         }
         out += "</table>\n<h3>Spec texts</h3>\n<table class=\"specs\"><thead><tr><th>spec</th><th>text and version</th></tr></thead>\n"
         for (document, version) in specTexts(s) { out += "<tr class=\"spec\"><td>\(text(document))</td><td>\(text(version))</td></tr>\n" }
         out += "</table>\n<h3>Families × verdicts</h3>\n<table class=\"families\"><thead><tr><th>family</th>"
         out += verdicts.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n"
         for (family, counts) in s.families {
-            out += "<tr class=\"family\"><td>\(text(family))</td>" + verdicts.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
+            out +=
+                "<tr class=\"family\"><td>\(text(family))</td>" + verdicts.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined()
+                + "</tr>\n"
         }
         out += "</table>\n" + clauseTable(s, id: id) + defectTable(s) + fingerprintTable(s)
         return out + "</section>\n"
@@ -51,7 +57,9 @@ extension Certification {
         var out = "<h3>Coverage by clause</h3>\n<table class=\"clauses\" id=\"clauses-\(id)\"><thead><tr><th>clause</th><th>scenarios</th>"
         out += "<th>checks</th><th>check verdicts</th><th>known defects</th></tr></thead>\n"
         for row in s.clauses {
-            let scenarios = row.scenarios.map { "<li>\(text($0.name)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span></li>" }
+            let scenarios = row.scenarios.map {
+                "<li>\(text($0.name)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span></li>"
+            }
             out += "<tr class=\"clause\" data-clause=\"\(text(row.clause))\"><td>\(text(row.clause))</td>"
             out += "<td>\(list(scenarios, noun: "scenario"))</td><td>\(list(row.checks.map { "<li>\(text($0))</li>" }, noun: "check"))</td>"
             out += "<td>\(text(tally(row.checkVerdicts)))</td><td class=\"n\">\(row.defects)</td></tr>\n"
@@ -61,7 +69,8 @@ extension Certification {
 
     static func defectTable(_ s: Section) -> String {
         guard !s.defects.isEmpty else { return "<h3>Known defects</h3>\n<p>None listed for this engine.</p>\n" }
-        var out = "<h3>Known defects</h3>\n<table class=\"defects\"><thead><tr><th>scenario</th><th>check</th><th>clause</th><th>reason</th>"
+        var out =
+            "<h3>Known defects</h3>\n<table class=\"defects\"><thead><tr><th>scenario</th><th>check</th><th>clause</th><th>reason</th>"
         out += "<th>seen in this run</th><th>expires</th></tr></thead>\n"
         for row in s.defects {
             let e = row.entry
@@ -75,8 +84,11 @@ extension Certification {
     static func fingerprintTable(_ s: Section) -> String {
         let prints = fingerprints(s)
         guard !prints.isEmpty else { return "<h3>Fingerprints</h3>\n<p>No run of this engine is deterministic (no fingerprint).</p>\n" }
-        var out = "<h3>Fingerprints</h3>\n<table class=\"fingerprints\"><thead><tr><th>scenario</th><th>seed</th><th>fingerprint</th></tr></thead>\n"
-        for p in prints { out += "<tr><td>\(text(p.scenario))</td><td class=\"n\">\(p.seed)</td><td><code>\(text(p.fingerprint))</code></td></tr>\n" }
+        var out =
+            "<h3>Fingerprints</h3>\n<table class=\"fingerprints\"><thead><tr><th>scenario</th><th>seed</th><th>fingerprint</th></tr></thead>\n"
+        for p in prints {
+            out += "<tr><td>\(text(p.scenario))</td><td class=\"n\">\(p.seed)</td><td><code>\(text(p.fingerprint))</code></td></tr>\n"
+        }
         return out + "</table>\n"
     }
 
