@@ -85,7 +85,7 @@ import Testing
                 factory: { context in
                     seen.withLock { $0[context.label] = context.profile }
                     accounts.withLock { $0[context.label] = context.accountKey?.publicKey.hex }
-                    return try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return NativeSwiftEngine(generator: context.generator, clock: context.clock)
                 }, deterministic: true)
         ])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
@@ -149,7 +149,7 @@ import Testing
         let engines = EngineSet([
             "swift": EngineSet.Entry(
                 factory: { context in
-                    let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
                     return context.label == "alice" ? RefusesKeyPackages(base: engine, code: code) : engine
                 }, deterministic: true)
         ])
@@ -171,7 +171,7 @@ import Testing
         EngineSet([
             "swift": EngineSet.Entry(
                 factory: { context in
-                    let engine = try NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    let engine = NativeSwiftEngine(generator: context.generator, clock: context.clock)
                     return context.profile == .current ? ClaimsCurrentProfile(base: engine) : engine
                 }, deterministic: true)
         ])

@@ -38,7 +38,7 @@ package struct EngineDefinitions: Sendable {
 
     static let keys = ["name", "command", "arguments", "env", "version"]
     /// Names the file may not define: our in-process engine and the built-in assignment.
-    package static let reserved = ["swift", "mixed"]
+    package static let reserved = [EngineName.swift.rawValue, EngineName.mixedSelection]
 
     package init(entries: [EngineDefinition]) { self.entries = entries }
 

@@ -89,6 +89,10 @@ package enum EngineName: String, Sendable, Hashable, CaseIterable {
     case swift
     /// MDK behind its driver (drivers/mdk), or the engines file's `mdk` entry.
     case mdk
+
+    /// The selection that alternates members over the built-in engines: a word of the command line,
+    /// not an engine, so no engines file may define it.
+    package static let mixedSelection = "mixed"
 }
 
 /// A relay's role in a scenario's `relays` section (a member's relays per role; the first role is

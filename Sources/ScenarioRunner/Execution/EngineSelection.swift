@@ -25,7 +25,7 @@ package struct EngineSelection: Hashable, Sendable, CustomStringConvertible {
     package static let swift = Self(kind: .builtIn(.swift))
     package static let mdk = Self(kind: .builtIn(.mdk))
     package static let mixed = Self(kind: .mixed)
-    package static let mixedWord = "mixed"
+    package static let mixedWord = EngineName.mixedSelection
     package static let driverPrefix = "driver:"
     /// The prefix of an explicit assignment (an interop-matrix cell): `matrix:swift,mdk,mdk` gives
     /// the members without an engine of their own these engines, in declaration order.
