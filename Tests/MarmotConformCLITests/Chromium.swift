@@ -79,15 +79,22 @@ enum CitedClauses {
         }.filter { !$0.isEmpty }
     }
 
-    /// Every clause cited by the scenario files under `folders` (recursively), leaving out families
-    /// on a CI line of their own, as `run scenarios` does.
-    static func under(_ folders: [URL]) throws -> Set<String> {
+    /// Whether a scenario file applies to `profile` (no `profiles:` line: every profile).
+    static func applies(_ text: String, to profile: String) -> Bool {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("profiles:") }) else { return true }
+        return line.dropFirst("profiles:".count).split(whereSeparator: { "[], ".contains($0) }).contains { $0 == profile }
+    }
+
+    /// Every clause cited by the scenario files under `folders` (recursively) that apply to
+    /// `profile`, leaving out families on a CI line of their own, as `run scenarios` does.
+    static func under(_ folders: [URL], profile: String = "legacy") throws -> Set<String> {
         var out: Set<String> = []
         for folder in folders {
             let entries = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
             let separate = entries.filter { $0.hasSuffix("SEPARATE-CI-LINE") }.map { String($0.dropLast("SEPARATE-CI-LINE".count)) }
             for entry in entries where entry.hasSuffix(".yaml") && !separate.contains(where: { entry.hasPrefix($0) }) {
-                out.formUnion(of(try String(contentsOf: folder.appendingPathComponent(entry), encoding: .utf8)))
+                let text = try String(contentsOf: folder.appendingPathComponent(entry), encoding: .utf8)
+                if applies(text, to: profile) { out.formUnion(of(text)) }
             }
         }
         return out

@@ -9,7 +9,7 @@ import Testing
 
     /// Runs the scenarios on our engine with `--json`, then `report`; returns the folder holding
     /// `run.json`, `report.md` and `report.html`.
-    static func runAndReport(_ extra: [String] = [], note: String? = nil) throws -> URL {
+    static func runAndReport(_ extra: [String] = [], note: String? = nil, scenarios: [String] = scenarios) throws -> URL {
         let directory = try RunAndReplayTests.temporaryDirectory()
         let run = try RunAndReplayTests.run(
             ["run"] + scenarios + ["--engine", "swift", "--json", directory.appendingPathComponent("run.json").path] + extra)
@@ -88,7 +88,11 @@ import Testing
     /// is unsupported (never a pass); the JSON and the report name the profile and say what its
     /// evidence certifies. (How the current profile judges the race rule: SpecProfileTests.)
     @Test func theProfileReachesTheReport() throws {
-        let directory = try Self.runAndReport(["--profile", "marmot-current"], note: "profile 'marmot-current' is now called 'current'")
+        // engine-probes' forged-wrapper-signature is a listed gap of the current profile
+        // (scenarios/current-profile/GAPS.txt), so this run leaves that family out.
+        let directory = try Self.runAndReport(
+            ["--profile", "marmot-current"], note: "profile 'marmot-current' is now called 'current'",
+            scenarios: ["scenarios/group-lifecycle", "scenarios/concurrent-commits/rename-rename-race.yaml"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = try String(contentsOf: directory.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(json.contains("\"profile\" : \"current\""))

@@ -75,8 +75,8 @@ import Testing
             ConformanceRunner.fingerprintKey(scenario, selection: .swift, seed: 3, profile: .current) == "x-y swift seed 3 profile current")
     }
 
-    /// The factory is handed each member's profile (its own `profile:`, else the run's); our engine
-    /// of today declares no `profile.current`, so the scenario is unsupported, with the reason.
+    /// The factory is handed each member's profile (its own `profile:`, else the run's); an engine
+    /// that declares no `profile.current` makes the scenario unsupported, with the reason.
     @Test func theFactoryGetsEachMembersProfileAndAnEngineWithoutItIsUnsupported() async throws {
         let seen = Mutex<[String: MarmotProfile]>([:])
         let accounts = Mutex<[String: String]>([:])
@@ -85,7 +85,7 @@ import Testing
                 factory: { context in
                     seen.withLock { $0[context.label] = context.profile }
                     accounts.withLock { $0[context.label] = context.accountKey?.publicKey.hex }
-                    return NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                    return ClaimsLegacyProfileOnly(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
                 }, deterministic: true)
         ])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
@@ -185,6 +185,16 @@ struct ClaimsCurrentProfile: ForwardingEngine {
         let real = try await base.capabilities()
         return EngineCapabilities(
             name: real.name, version: real.version, capabilities: real.capabilities.union([.profileCurrent]).subtracting([.profileLegacy]))
+    }
+}
+
+/// Our engine, declaring the legacy profile only (as every driver written before profiles does).
+struct ClaimsLegacyProfileOnly: ForwardingEngine {
+    let base: any ProtocolEngine
+    func capabilities() async throws(EngineError) -> EngineCapabilities {
+        let real = try await base.capabilities()
+        return EngineCapabilities(
+            name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.profileCurrent]))
     }
 }
 
