@@ -27,6 +27,32 @@ public enum MarmotProfile: String, CaseIterable, Sendable, Codable, CustomString
     }
 }
 
+extension MarmotProfile {
+    /// What every engine certified for this profile must offer: the operations a Marmot group
+    /// cannot do without (publish a key package, create, add, remove, leave, self-update, change the
+    /// group's data, send and open messages, join by Welcome), and the profile itself. An engine that
+    /// lacks one of these fails certification for the profile; a capability outside this set
+    /// (images, declining a Welcome, exact state, storage keys…) is optional, and a scenario needing
+    /// it is `unsupported` on an engine that lacks it.
+    public var requiredCapabilities: [EngineCapability] {
+        [
+            capability, .keyPackage, .createGroup, .addMembers, .removeMembers, .leave, .selfUpdate, .updateGroupData,
+            .applicationMessages, .processWelcome,
+        ]
+    }
+}
+
+extension EngineCapabilities {
+    /// The capabilities `profile` requires that this engine does not declare, in the profile's
+    /// order. The profile's own capability counts as declared for legacy when the engine names no
+    /// profile at all (drivers written before profiles speak legacy).
+    public func missingRequirements(of profile: MarmotProfile) -> [EngineCapability] {
+        profile.requiredCapabilities.filter { required in
+            required == profile.capability ? !profiles.contains(profile) : !supports(required)
+        }
+    }
+}
+
 extension EngineCapability {
     /// Instances can speak the legacy profile (MIP-00…03, MDK 0.8.0's dialect).
     public static let profileLegacy = Self(rawValue: "profile.legacy")

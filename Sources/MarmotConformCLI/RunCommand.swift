@@ -16,7 +16,8 @@ extension MarmotConform {
                 reproduces it, which works from any directory.
 
                 Exit status: 0 nothing failed (known defects and unsupported scenarios do not fail); 1 a check
-                failed or a scenario file is invalid; 64 usage (a missing path, a path or filter with no scenario,
+                failed, a ledgered defect passed (a stale ledger entry; --allow-unexpected-pass lets it), or a
+                scenario file is invalid; 64 usage (a missing path, a path or filter with no scenario,
                 no repository found). An engine or driver that does not start or answer is never a pass.
                 """)
 
@@ -63,6 +64,12 @@ extension MarmotConform {
 
         @Flag(help: "Run each scenario twice per seed and fail on any trace fingerprint mismatch.")
         var checkDeterminism = false
+
+        @Flag(
+            help:
+                "Let a known defect that passed (unexpected-pass: a stale ledger entry) not fail the run, for local work; the gate never allows it."
+        )
+        var allowUnexpectedPass = false
 
         @Flag(help: "Print each run's whole trace (network and members, in order) live, step by step.")
         var trace = false
@@ -209,8 +216,10 @@ extension MarmotConform {
             if let share = Self.profileShare(plan, profile: request.profile) { Console.line(share) }
             if plan.seeds.count > 1 { ProgressPrinter.interleavings(runs, seconds: progress.stopwatch.total) }
             if plan.invalid > 0 { Console.line("\(plan.invalid) scenario file(s) did not load (errors above)") }
-            Console.line(RunSummary(runs).line)
-            if plan.invalid > 0 || runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
+            Console.line(RunSummary(runs).line(allowingUnexpectedPass: allowUnexpectedPass))
+            if plan.invalid > 0 || runs.contains(where: { $0.verdict.failsTheGate(allowingUnexpectedPass: allowUnexpectedPass) }) {
+                throw ExitStatus.failure
+            }
         }
     }
 

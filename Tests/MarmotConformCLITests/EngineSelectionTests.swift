@@ -66,13 +66,28 @@ import Testing
         #expect(!bad.text.contains("PASS "), "\(bad.text)")
     }
 
-    /// What an engine declares decides `unsupported`: the example driver declares no engine
-    /// capability, so every scenario is unsupported (exit 0), none errs or passes.
-    @Test func capabilitiesAnEngineDoesNotDeclareMakeScenariosUnsupported() throws {
-        let output = try Self.run(["run", "scenarios/group-lifecycle", "--engine", "driver:python3 drivers/example/driver.py"])
-        #expect(output.status == 0, "\(output.text)")
-        #expect(output.text.contains("UNSUPPORTED") && output.text.contains("lacks capability group.add_members"), "\(output.text)")
-        #expect(!output.text.contains("PASS ") && !output.text.contains("ERROR "), "\(output.text)")
+    /// What an engine declares decides: the example driver declares no engine capability, so under
+    /// either profile every scenario fails with the required capabilities it lacks listed (exit 1),
+    /// none is skipped, errs or passes; the certification report says FAIL and lists them.
+    @Test func anEngineLackingWhatTheProfileRequiresFailsCertification() throws {
+        for profile in ["legacy", "current"] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(profile)-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let json = directory.appendingPathComponent("run.json").path
+            let output = try Self.run([
+                "run", "scenarios/group-lifecycle", "--engine", "driver:python3 drivers/example/driver.py", "--profile", profile,
+                "--json", json, "--capsules", directory.path,
+            ])
+            #expect(output.status == 1, "\(profile): \(output.text)")
+            #expect(output.text.contains("FAIL ") && output.text.contains("lacks what the \(profile) profile requires"), "\(output.text)")
+            #expect(output.text.contains("group.create, group.add_members"), "\(output.text)")
+            #expect(!output.text.contains("PASS ") && !output.text.contains("UNSUPPORTED") && !output.text.contains("ERROR "), "\(output.text)")
+            let report = try Self.run(["report", json])
+            #expect(report.status == 0, "\(report.text)")
+            #expect(report.text.contains("Certification for profile `\(profile)`: **FAIL: the engine lacks capabilities"), "\(report.text)")
+            #expect(report.text.contains("profile.\(profile)") == (profile == "current"), "\(report.text)")
+        }
     }
 
     /// The matrix over our engine in process and out of process: all 16 assignments of a

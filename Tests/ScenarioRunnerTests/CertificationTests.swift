@@ -80,10 +80,14 @@ import Testing
         let report = try Certification(json: try Self.document(), file: "run.json")
         let markdown = report.markdown()
         #expect(markdown.contains("## Engine `mdk` 0.8.0"))
-        #expect(markdown.contains("| MIP-03 Ledger Only | 0:  | 0:  |  | 1 |"))
+        #expect(markdown.contains("| MIP-03 Ledger Only | – | – | 0:  | 0:  |  | 1 |"))
+        #expect(markdown.contains("| MIP-03 Commit Message Race Conditions | PASS | – | 1: four members (pass) |"), "\(markdown)")
+        #expect(markdown.contains("| MIP-01 Group State Changes | FAIL (ledgered) | – |"), "\(markdown)")
+        // One ledgered defect, one pass, one skip: certified, with the defect said.
+        #expect(markdown.contains("Certification for profile `legacy`: **PASS with 1 known defect(s) (ledgered, each with its clause)**"))
         #expect(markdown.contains("([link](https://example.org/defect)) | known-defect | 2027-06-30 |"))
         #expect(markdown.contains("| four members | 3 | `abc123` |"))
-        #expect(markdown.contains("| group-lifecycle | 1 | 0 | 0 | 1 | 0 | 0 | 0 |"))
+        #expect(markdown.contains("| group-lifecycle | 1 | 0 | 0 | 1 | 0 | 0 |"))
         let html = report.html()
         #expect(html.components(separatedBy: "<tr class=\"clause\"").count - 1 == 8)
         #expect(html.contains("<a href=\"https://example.org/defect\">link</a>"))
@@ -124,6 +128,50 @@ import Testing
             let rows = try #require(report.sections.first).clauses
             #expect(rows.first { $0.clause == cited }?.checks == ["member bob: chats"], "\(profile)")
             #expect(rows.count == (profile == .standard ? 2 : 1), "\(rows.map(\.clause))")
+        }
+    }
+
+    /// The standing line: a failing run, an unexpected pass, or a missing required capability each
+    /// make the section FAIL, with every reason said; all passes are PASS.
+    @Test func theStandingSaysWhyAnEngineIsNotCertified() throws {
+        func section(_ runs: [ScenarioRun]) throws -> Certification.Section {
+            let data = Data(try JSONReport.json(runs.map { TimedRun($0, seconds: 0) }, toolVersion: "t").utf8)
+            return try #require(try Certification(json: data, file: "r.json").sections.first)
+        }
+        func run(_ verdict: Verdict, check: String = "converged", observed: String? = nil) -> ScenarioRun {
+            ScenarioRun(
+                scenario: "s", file: "scenarios/f/s.yaml", engine: "e", seed: 1,
+                checks: [CheckResult(check: check, clause: Clause("MIP-03", "x"), verdict: verdict, observed: observed)], reproduce: "-")
+        }
+        #expect(try section([run(.pass), run(.info)]).standing == .certified)
+        #expect(try section([run(.pass), run(.fail)]).standing == .notCertified(["1 run(s) failed"]))
+        #expect(try section([run(.pass), run(.unexpectedPass)]).standing.line.contains("stale ledger"))
+        let lacking = try section([
+            run(.fail, check: ScenarioExecutor.requiredCapabilitiesCheck, observed: "missing: group.create, group.leave"),
+            run(.fail, check: ScenarioExecutor.requiredCapabilitiesCheck, observed: "missing: group.create, profile.current"),
+        ])
+        #expect(lacking.missingCapabilities == ["group.create", "group.leave", "profile.current"])
+        #expect(
+            lacking.standing.line
+                == "FAIL: the engine lacks capabilities the profile requires: group.create, group.leave, profile.current; 2 run(s) failed; no run passed"
+        )
+    }
+
+    /// MUST checks are PASS/FAIL; a check of a rule the profile does not hold is characterized YES
+    /// (the engine behaved as it expects) or NO, and never fails the section.
+    @Test func checksOfRulesTheProfileDoesNotHoldAreCharacterized() throws {
+        for (verdict, expected) in [(Verdict.pass, "YES"), (.fail, "NO")] {
+            let check = CheckResult(
+                check: "converged", clause: Clause("MIP-03", "Commit Message Race Conditions"), verdict: verdict, rule: .commitRaceByTimestamp)
+            let run = MarmotProfile.current.judge(
+                ScenarioRun(scenario: "race", file: "scenarios/r/r.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
+            #expect(run.checks[0].verdict == .info && run.checks[0].characterized == (verdict == .pass))
+            #expect(run.verdict == .pass)
+            let data = Data(try JSONReport.json([TimedRun(run, seconds: 0)], toolVersion: "t").utf8)
+            let section = try #require(try Certification(json: data, file: "r.json").sections.first)
+            let row = try #require(section.clauses.first { $0.clause == "MIP-03 Commit Message Race Conditions" })
+            #expect(row.characterized == expected && row.must == nil, "\(verdict)")
+            #expect(section.standing == .certified)
         }
     }
 

@@ -110,8 +110,9 @@ import Testing
         #expect(!run.checks.contains { $0.verdict == .pass && ["converged", "no member ahead"].contains($0.check) })
     }
 
-    /// Capabilities the engine declares it lacks are still `unsupported` (a skip, not a failure).
-    @Test func aCapabilityTheEngineDeclaresItLacksIsUnsupported() async throws {
+    /// A capability the run's profile requires, declared missing, fails the run before step one and
+    /// lists what is missing: an engine that offers nothing is never certified by skipping.
+    @Test func aRequiredCapabilityTheEngineLacksFailsTheRun() async throws {
         let engines = EngineSet([
             "swift": EngineSet.Entry(
                 factory: { context in
@@ -119,9 +120,30 @@ import Testing
                 }, deterministic: true)
         ])
         let run = try await Self.run(engines, selection: .swift)
-        #expect(run.verdict == .unsupported)
-        #expect(run.notRun?.contains("group.create") == true)
-        #expect(!run.verdict.failsTheRun)
+        #expect(run.verdict == .fail && run.notRun == nil)
+        let check = try #require(run.checks.first { $0.check == ScenarioExecutor.requiredCapabilitiesCheck })
+        #expect(check.verdict == .fail && check.observed == "missing: group.create", "\(check)")
+        #expect(check.detail.contains("legacy profile requires"), "\(check.detail)")
+        #expect(run.checks.count == 1, "nothing else ran: \(run.checks.map(\.check))")
+    }
+
+    /// The twin: an optional capability the engine declares it lacks is still `unsupported` (a
+    /// skip, not a failure), for a scenario whose steps need it.
+    @Test func anOptionalCapabilityTheEngineLacksIsUnsupported() async throws {
+        let engines = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    NoImagesEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+                }, deterministic: true)
+        ])
+        let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
+        let yaml = Self.scenario.replacingOccurrences(
+            of: "  - deliver: all\nexpect", with: "  - deliver: all\n  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\nexpect")
+        #expect(yaml.contains("set-image"))
+        let run = await executor.execute(try Scenario(yaml: yaml, file: "image.yaml"), seed: 1, selection: .swift, reproduce: "-").run
+        #expect(run.verdict == .unsupported, "\(run.checks)")
+        #expect(run.notRun?.contains("lacks capability group.image") == true, "\(run.notRun ?? "")")
+        #expect(!run.verdict.failsTheGate())
     }
 }
 
@@ -129,6 +151,15 @@ import Testing
 struct GroupsTimeOutEngine: ForwardingEngine {
     let base: any ProtocolEngine
     func groups() async throws(EngineError) -> [GroupSnapshot] { throw EngineError(.timeout, "groups got no response within 120 s") }
+}
+
+/// Our engine, declaring that it cannot set group images (an optional capability).
+struct NoImagesEngine: ForwardingEngine {
+    let base: any ProtocolEngine
+    func capabilities() async throws(EngineError) -> EngineCapabilities {
+        let real = try await base.capabilities()
+        return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.groupImage]))
+    }
 }
 
 /// Our engine, declaring that it cannot create groups.

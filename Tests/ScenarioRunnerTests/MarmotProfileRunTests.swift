@@ -76,7 +76,9 @@ import Testing
     }
 
     /// The factory is handed each member's profile (its own `profile:`, else the run's); an engine
-    /// that declares no `profile.current` makes the scenario unsupported, with the reason.
+    /// that declares no `profile.current` makes the scenario unsupported for a member the scenario
+    /// gives that profile, and fails it for a member of the run's profile (the one under
+    /// certification), with the reason.
     @Test func theFactoryGetsEachMembersProfileAndAnEngineWithoutItIsUnsupported() async throws {
         let seen = Mutex<[String: MarmotProfile]>([:])
         let accounts = Mutex<[String: String]>([:])
@@ -101,7 +103,9 @@ import Testing
         seen.withLock { $0 = [:] }
         let current = await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "", profile: .current).run
         #expect(seen.withLock { $0 } == ["alice": .current, "cur": .current])
-        #expect(current.verdict == .unsupported && current.notRun?.contains("alice's engine") == true)
+        #expect(current.verdict == .fail && current.notRun == nil, "\(current.checks)")
+        let requirement = try #require(current.checks.first { $0.check == ScenarioExecutor.requiredCapabilitiesCheck })
+        #expect(requirement.detail.contains("alice's engine") && requirement.observed == "missing: profile.current", "\(requirement)")
     }
 
     /// The twin: the same scenario on engines that declare the members' profiles runs and passes.

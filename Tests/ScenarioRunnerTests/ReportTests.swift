@@ -16,7 +16,9 @@ import Testing
 
     @Test func runVerdictIsTheMostNotableCheck() {
         #expect(Self.run([.pass, .pass]).verdict == .pass)
-        #expect(Self.run([.pass, .info]).verdict == .info)
+        // A note never changes a run's verdict: all checks held is a pass.
+        #expect(Self.run([.pass, .info]).verdict == .pass)
+        #expect(Self.run([.info]).verdict == .pass && Self.run([.info]).hasNotes && !Self.run([.pass]).hasNotes)
         #expect(Self.run([.knownDefect, .info]).verdict == .knownDefect)
         #expect(Self.run([.knownDefect, .fail, .unexpectedPass]).verdict == .fail)
         #expect(Self.run([.pass], notRun: "needs group.self_demote").verdict == .unsupported)
@@ -24,11 +26,21 @@ import Testing
         #expect(Self.run([.fail, .error, .knownDefect]).verdict == .error)
         #expect(Self.run([.error], notRun: "x").verdict == .error)
         #expect(Verdict.allCases.filter(\.failsTheRun) == [.fail, .error])
+        // A stale ledger entry fails the gate unless the run allows it (local work).
+        #expect(Verdict.allCases.filter { $0.failsTheGate() } == [.fail, .error, .unexpectedPass])
+        #expect(Verdict.allCases.filter { $0.failsTheGate(allowingUnexpectedPass: true) } == [.fail, .error])
     }
 
     @Test func summaryLineStartsWithThePlainCounts() {
         let runs = [Self.run([.pass]), Self.run([.fail]), Self.run([.info]), Self.run([], notRun: "x"), Self.run([.knownDefect])]
         #expect(RunSummary(runs).line == "2 passed, 1 failed, 1 skipped, 1 known defects")
+        #expect(RunSummary(runs).passesWithNotes == 1)
+        // An unexpected pass counts as failed (it makes the command exit 1) unless allowed.
+        let stale = runs + [Self.run([.unexpectedPass])]
+        #expect(
+            RunSummary(stale).line
+                == "2 passed, 2 failed (of which 1 unexpected pass: stale ledger entry to remove), 1 skipped, 1 known defects")
+        #expect(RunSummary(stale).line(allowingUnexpectedPass: true) == "3 passed, 1 failed, 1 skipped, 1 known defects, 1 unexpected pass (allowed)")
         // Errors count into "failed", so the plain pair never reads as a pass.
         #expect(RunSummary(runs + [Self.run([.pass, .error])]).line == "2 passed, 2 failed (of which 1 error), 1 skipped, 1 known defects")
     }

@@ -14,7 +14,8 @@ extension MarmotConform {
                 Every shard 1..N of the run must be given once (`run --shard K/N --json FILE`). The merged \
                 report is the one the run writes unsharded, timings apart.
 
-                Exit status: 0 nothing failed; 1 a run in the merged report failed or is an error; 64 a report \
+                Exit status: 0 nothing failed; 1 a run in the merged report failed, is an error or is an \
+                unexpected pass (a stale ledger entry; --allow-unexpected-pass lets it); 64 a report \
                 does not read, or the shards do not make one whole run.
                 """)
 
@@ -26,6 +27,9 @@ extension MarmotConform {
 
         @Option(help: "Write the merged JUnit XML report here.")
         var junit: String?
+
+        @Flag(help: "Let an unexpected pass (a stale ledger entry) not fail the merged run, as `run` does.")
+        var allowUnexpectedPass = false
 
         func run() throws {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -52,8 +56,8 @@ extension MarmotConform {
                 context: context)
             let runs = merged.map(\.run)
             Console.line("merged \(parsed.count) shard report(s): \(runs.count) run(s)")
-            Console.line(RunSummary(runs).line)
-            if runs.contains(where: { $0.verdict.failsTheRun }) { throw ExitStatus.failure }
+            Console.line(RunSummary(runs).line(allowingUnexpectedPass: allowUnexpectedPass))
+            if runs.contains(where: { $0.verdict.failsTheGate(allowingUnexpectedPass: allowUnexpectedPass) }) { throw ExitStatus.failure }
         }
     }
 }

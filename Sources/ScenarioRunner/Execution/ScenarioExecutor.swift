@@ -46,6 +46,10 @@ package struct ScenarioExecutor: Sendable {
     }
 
     static let scenarioClause = Clause("marmot-conform", "scenario execution")
+    /// The check that fails a run whose engine lacks what the run's profile requires (the
+    /// certification report lists the missing capabilities from it).
+    package static let requiredCapabilitiesCheck = "engine offers what the profile requires"
+    static let requirementsClause = Clause("marmot-conform", "required capabilities")
     static let stateClause = Clause("GroupCore", "state updates")
     static let convergenceClause = Clause("MIP-03", "Commit Message Race Conditions")
     /// Seeded extra latency per frame, up to this much on top of the link's 20 ms, so that
@@ -96,7 +100,7 @@ package struct ScenarioExecutor: Sendable {
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         }
         let profiles = Dictionary(uniqueKeysWithValues: scenario.members.map { ($0.label, Self.profile(of: $0, run: profile)) })
-        var unrunnable = await interpreter.unspokenProfile(profiles)
+        var unrunnable = await interpreter.unspokenProfile(profiles, run: profile)
         if unrunnable == nil { unrunnable = await interpreter.missingCapability() }
         switch unrunnable {
         case .lacking(let reason)?:
@@ -104,6 +108,13 @@ package struct ScenarioExecutor: Sendable {
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         case .unanswered(let reason)?:
             run.checks.append(CheckResult(check: "engine capabilities", clause: Self.scenarioClause, verdict: .error, detail: reason))
+            return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
+        case .uncertifiable(let reason, let missing)?:
+            run.checks.append(
+                CheckResult(
+                    check: Self.requiredCapabilitiesCheck, clause: Self.requirementsClause, verdict: .fail,
+                    expected: profile.requiredCapabilities.map(\.rawValue).joined(separator: ", "),
+                    observed: "missing: " + missing.joined(separator: ", "), detail: reason))
             return Execution(run: run, outcome: nil, stepLog: [], trace: RunTrace.of(world))
         case nil:
             break

@@ -10,6 +10,9 @@ extension StepInterpreter {
         case lacking(String)
         /// An engine could not say what it supports: `error`.
         case unanswered(String)
+        /// An engine lacks what the profile under certification requires of every engine
+        /// (`MarmotProfile.requiredCapabilities`): `fail`, never a skip, with the missing names.
+        case uncertifiable(String, missing: [String])
     }
 
     /// The first capability some member's engine lacks for a step it performs (checked before step one).
@@ -38,17 +41,29 @@ extension StepInterpreter {
 }
 
 extension StepInterpreter {
-    /// The first member whose engine does not declare the capability of the profile the member
-    /// speaks (`profile.legacy`, `profile.current`; an engine that declares neither speaks legacy
-    /// only, as drivers written before profiles did): `unsupported`, never pass or error.
-    func unspokenProfile(_ profiles: [String: MarmotProfile]) async -> Unrunnable? {
+    /// The first member whose engine cannot take part under its profile. A member of the run's own
+    /// profile (the one under certification) must have everything that profile requires: lacking any
+    /// of it fails the run, listing all it lacks, so an engine that declares nothing fails
+    /// certification instead of "passing" as all-skipped. A member given another profile by the
+    /// scenario (`profile:`, the cross-profile families) needs only to speak it (`profile.legacy`,
+    /// `profile.current`; an engine that declares neither speaks legacy only, as drivers written
+    /// before profiles did); one that does not is `unsupported`.
+    func unspokenProfile(_ profiles: [String: MarmotProfile], run: MarmotProfile) async -> Unrunnable? {
         for (label, profile) in profiles.sorted(by: { $0.key < $1.key }) {
             guard let engine = world.member(label)?.engine else { continue }
             let offered: EngineCapabilities
             do { offered = try await engine.capabilities() } catch {
                 return .unanswered("\(label)'s engine did not report its capabilities: \(error)")
             }
-            if !offered.profiles.contains(profile) {
+            if profile == run {
+                let missing = offered.missingRequirements(of: profile).map(\.rawValue)
+                if !missing.isEmpty {
+                    return .uncertifiable(
+                        "\(label)'s engine \(offered.name) \(offered.version) lacks what the \(profile) profile requires of every "
+                            + "engine: \(missing.joined(separator: ", ")) (docs/profiles.md, \"Required capabilities\")",
+                        missing: missing)
+                }
+            } else if !offered.profiles.contains(profile) {
                 return .lacking(
                     "\(label)'s engine \(offered.name) \(offered.version) does not speak the \(profile) profile "
                         + "(lacks capability \(profile.capability.rawValue))")

@@ -17,6 +17,7 @@ extension MarmotProfile {
             case .holds(let clause):
                 run.checks[index].clause = clause
             case .notHeld(let why) where run.checks[index].verdict != .error:
+                run.checks[index].characterized = run.checks[index].verdict == .pass
                 run.checks[index].verdict = .info
                 run.checks[index].detail =
                     "not judged under profile \(rawValue) (\(why)); by \(rule.rawValue): "

@@ -26,6 +26,8 @@ package enum JSONReport {
         package var notApplicable: [NotApplicable]?
     }
 
+    /// Run counts by verdict. `info` counts the passing runs that carry notes (a subset of
+    /// `passed`): a note never makes a run anything but a pass.
     package struct Summary: Codable, Sendable {
         let passed: Int, failed: Int, errors: Int, unsupported: Int, info: Int, knownDefects: Int, unexpectedPasses: Int
     }
@@ -79,7 +81,7 @@ package enum JSONReport {
         var document = Document(
             format: formatVersion, tool: "marmot-conform \(toolVersion)",
             summary: Summary(
-                passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s[.info],
+                passed: s[.pass], failed: s[.fail], errors: s[.error], unsupported: s[.unsupported], info: s.passesWithNotes,
                 knownDefects: s[.knownDefect], unexpectedPasses: s[.unexpectedPass]),
             seconds: timed.reduce(0) { $0 + $1.seconds }, runs: timed)
         document.shard = context.shard

@@ -11,14 +11,14 @@ package enum JUnitReport {
         let skipped = summary[.unsupported] + summary[.knownDefect]
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
-            "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail])\" errors=\"\(summary[.error])\""
+            "<testsuites name=\"\(escape(suiteName))\" tests=\"\(timed.count)\" failures=\"\(summary[.fail] + summary[.unexpectedPass])\" errors=\"\(summary[.error])\""
         out += " skipped=\"\(skipped)\" time=\"\(seconds(timed))\">\n"
         let byFile = Dictionary(grouping: timed, by: \.run.file)
         for file in byFile.keys.sorted() {
             let group = byFile[file] ?? []
             let groupSummary = RunSummary(group.map(\.run))
             out +=
-                "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail])\" errors=\"\(groupSummary[.error])\""
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(group.count)\" failures=\"\(groupSummary[.fail] + groupSummary[.unexpectedPass])\" errors=\"\(groupSummary[.error])\""
             out += " skipped=\"\(groupSummary[.unsupported] + groupSummary[.knownDefect])\" time=\"\(seconds(group))\">\n"
             for entry in group { out += testcase(entry) }
             out += "  </testsuite>\n"
@@ -75,8 +75,16 @@ package enum JUnitReport {
         case .knownDefect:
             let details = run.checks.filter { $0.verdict == .knownDefect }.map { "\($0.check): \($0.detail)" }
             out += "      <skipped message=\"\(escape(details.joined(separator: "; ")))\"/>\n"
-        case .pass, .info, .unexpectedPass:
-            let notes = run.checks.filter { $0.verdict == .info || $0.verdict == .unexpectedPass }
+        case .unexpectedPass:
+            // A stale ledger entry fails the gate (the command's exit status says so unless
+            // --allow-unexpected-pass), so a CI page shows it red too, naming the entry to remove.
+            for check in run.checks where check.verdict == .unexpectedPass {
+                let message = "\(check.check): \(check.clause)"
+                let body = "unexpected pass: the ledger lists this check as a known defect and it passed; remove the entry\n\(check.detail)\n"
+                out += "      <failure message=\"\(escape(message))\" type=\"stale-ledger-entry\">\(escape(body))</failure>\n"
+            }
+        case .pass, .info:
+            let notes = run.checks.filter { $0.verdict == .info }
             if !notes.isEmpty {
                 let text = notes.map { "\($0.verdict.rawValue) \($0.check) (\($0.clause)): \($0.detail)" }.joined(separator: "\n")
                 out += "      <system-out>\(escape(text))</system-out>\n"

@@ -27,15 +27,25 @@ package enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     case error
     /// The engine declares that it lacks a capability the scenario needs (decided before step one).
     case unsupported
-    /// Behaviour the spec leaves open; reported, never failing.
+    /// A note on a check: behaviour the spec leaves open, or something the run could not compare
+    /// (no stored fingerprint). Reported, never failing; a run whose checks are all `pass` or
+    /// `info` is a `pass` (a note never changes a run's verdict).
     case info
     /// A failure recorded in the known-defects ledger; does not fail CI.
     case knownDefect = "known-defect"
-    /// A check listed in the ledger passed: the entry can be removed.
+    /// A check listed in the ledger passed: the entry is stale and must be removed. It fails the
+    /// gate (`failsTheGate`) unless the run allows it (`--allow-unexpected-pass`, for local work),
+    /// so the ledger stays exact.
     case unexpectedPass = "unexpected-pass"
 
-    /// Whether this verdict makes a conformance run fail (exit status 1).
+    /// Whether this verdict is a failure of the engine or of the infrastructure.
     package var failsTheRun: Bool { self == .fail || self == .error }
+
+    /// Whether this verdict makes the command exit 1: a failure, an error, or a stale ledger entry
+    /// (unless allowed).
+    package func failsTheGate(allowingUnexpectedPass: Bool = false) -> Bool {
+        failsTheRun || (self == .unexpectedPass && !allowingUnexpectedPass)
+    }
 }
 
 /// The result of one oracle check.
@@ -51,6 +61,10 @@ package struct CheckResult: Hashable, Sendable, Codable {
     /// The rule this check enforces when the spec profiles differ on it (`MarmotProfile`); nil for
     /// a rule every profile holds alike.
     package var rule: ProfiledRule?
+    /// For a check the run's profile does not hold (reported `info`, not judged): whether the
+    /// engine behaved as the check expects anyway. The certification report characterizes such
+    /// behaviour YES/NO beside the MUST checks' PASS/FAIL; nil for every judged check and for notes.
+    package var characterized: Bool?
 
     package init(
         check: String, clause: Clause, verdict: Verdict, expected: String? = nil, observed: String? = nil, detail: String = "",
@@ -106,36 +120,54 @@ package struct ScenarioRun: Hashable, Sendable, Codable {
     }
 
     /// The run's verdict: error if any check could not be judged (its other checks are then not
-    /// trustworthy), else fail if any check fails; otherwise the most notable of the rest.
+    /// trustworthy), else fail if any check fails; otherwise the most notable of the rest. Notes
+    /// (`info` checks) never make a run anything but a pass.
     package var verdict: Verdict {
         if checks.contains(where: { $0.verdict == .error }) { return .error }
         if notRun != nil { return .unsupported }
-        for candidate in [Verdict.fail, .unexpectedPass, .knownDefect, .info] where checks.contains(where: { $0.verdict == candidate }) {
+        for candidate in [Verdict.fail, .unexpectedPass, .knownDefect] where checks.contains(where: { $0.verdict == candidate }) {
             return candidate
         }
         return .pass
     }
+
+    /// Whether a passing run carries notes (`info` checks).
+    package var hasNotes: Bool { checks.contains { $0.verdict == .info } }
 }
 
 /// Counts of run verdicts, for the closing line.
 package struct RunSummary: Hashable, Sendable, Codable {
     package var counts: [Verdict: Int]
+    /// Passing runs that carry notes (a subset of the passes).
+    package var passesWithNotes: Int
 
     package init(_ runs: [ScenarioRun]) {
         counts = Dictionary(grouping: runs, by: \.verdict).mapValues(\.count)
+        passesWithNotes = runs.filter { $0.verdict == .pass && $0.hasNotes }.count
     }
 
     package subscript(verdict: Verdict) -> Int { counts[verdict] ?? 0 }
 
     /// `N passed, N failed` first (the plain line CI systems read), then the other classes present.
-    /// Errors count into "failed" there, so that a reader of that pair alone never takes a run
-    /// whose infrastructure failed for a pass; `of which N errors` follows it.
-    package var line: String {
-        var parts = ["\(self[.pass] + self[.info] + self[.unexpectedPass]) passed", "\(self[.fail] + self[.error]) failed"]
-        if self[.error] > 0 { parts[1] += " (of which \(self[.error]) error\(self[.error] == 1 ? "" : "s"))" }
+    /// Everything that makes the command exit 1 counts into "failed" there (errors, and stale
+    /// ledger entries unless allowed), so that a reader of that pair alone never takes a failing
+    /// run for a pass; `of which …` says what they were.
+    package func line(allowingUnexpectedPass: Bool = false) -> String {
+        let stale = self[.unexpectedPass]
+        let failing = self[.fail] + self[.error] + (allowingUnexpectedPass ? 0 : stale)
+        var parts = ["\(self[.pass] + (allowingUnexpectedPass ? stale : 0)) passed", "\(failing) failed"]
+        var of: [String] = []
+        if self[.error] > 0 { of.append("\(self[.error]) error\(self[.error] == 1 ? "" : "s")") }
+        if stale > 0, !allowingUnexpectedPass {
+            of.append("\(stale) unexpected pass\(stale == 1 ? "" : "es"): stale ledger entr\(stale == 1 ? "y" : "ies") to remove")
+        }
+        if !of.isEmpty { parts[1] += " (of which \(of.joined(separator: "; ")))" }
         if self[.unsupported] > 0 { parts.append("\(self[.unsupported]) skipped") }
         if self[.knownDefect] > 0 { parts.append("\(self[.knownDefect]) known defects") }
-        if self[.unexpectedPass] > 0 { parts.append("\(self[.unexpectedPass]) unexpected passes") }
+        if stale > 0, allowingUnexpectedPass { parts.append("\(stale) unexpected pass\(stale == 1 ? "" : "es") (allowed)") }
         return parts.joined(separator: ", ")
     }
+
+    /// The line with every default.
+    package var line: String { line() }
 }

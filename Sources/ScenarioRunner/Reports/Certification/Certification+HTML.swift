@@ -26,7 +26,8 @@ extension Certification {
         let id = anchor(s.engine)
         var out =
             "<section id=\"engine-\(id)\"><h2>Engine <code>\(text(s.engine))</code>\(s.version.map { " " + text($0) } ?? "")</h2>\n<ul>"
-        out += "<li>Verdicts: \(text(tally(RunSummary(s.runs).counts))) (\(s.runs.count) runs)</li>"
+        out += "<li class=\"standing\">Certification for profile <code>\(s.profile.rawValue)</code>: <strong>\(text(s.standing.line))</strong></li>"
+        out += "<li>Verdicts: \(text(tally(RunSummary(s.runs).counts, columns: runVerdicts))) (\(s.runs.count) runs)</li>"
         out += "<li>Profile: <code>\(s.profile.rawValue)</code>: \(text(s.profile.text)); this evidence \(text(s.profile.certifies))</li>"
         if !notApplicable.isEmpty {
             out +=
@@ -43,10 +44,10 @@ extension Certification {
         out += "</table>\n<h3>Spec texts</h3>\n<table class=\"specs\"><thead><tr><th>spec</th><th>text and version</th></tr></thead>\n"
         for (document, version) in specTexts(s) { out += "<tr class=\"spec\"><td>\(text(document))</td><td>\(text(version))</td></tr>\n" }
         out += "</table>\n<h3>Families × verdicts</h3>\n<table class=\"families\"><thead><tr><th>family</th>"
-        out += verdicts.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n"
+        out += runVerdicts.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n"
         for (family, counts) in s.families {
             out +=
-                "<tr class=\"family\"><td>\(text(family))</td>" + verdicts.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined()
+                "<tr class=\"family\"><td>\(text(family))</td>" + runVerdicts.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined()
                 + "</tr>\n"
         }
         out += "</table>\n" + clauseTable(s, id: id) + defectTable(s) + fingerprintTable(s)
@@ -54,13 +55,16 @@ extension Certification {
     }
 
     static func clauseTable(_ s: Section, id: String) -> String {
-        var out = "<h3>Coverage by clause</h3>\n<table class=\"clauses\" id=\"clauses-\(id)\"><thead><tr><th>clause</th><th>scenarios</th>"
+        var out = "<h3>Coverage by clause</h3>\n<p>MUST: the checks judged under the profile (PASS/FAIL). SHOULD or unspecified: "
+        out += "checks of rules the profile does not hold, characterized (YES/NO), never failing.</p>\n"
+        out += "<table class=\"clauses\" id=\"clauses-\(id)\"><thead><tr><th>clause</th><th>MUST</th><th>SHOULD or unspecified</th><th>scenarios</th>"
         out += "<th>checks</th><th>check verdicts</th><th>known defects</th></tr></thead>\n"
         for row in s.clauses {
             let scenarios = row.scenarios.map {
                 "<li>\(text($0.name)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span></li>"
             }
             out += "<tr class=\"clause\" data-clause=\"\(text(row.clause))\"><td>\(text(row.clause))</td>"
+            out += "<td>\(row.must ?? "–")</td><td>\(row.characterized ?? "–")</td>"
             out += "<td>\(list(scenarios, noun: "scenario"))</td><td>\(list(row.checks.map { "<li>\(text($0))</li>" }, noun: "check"))</td>"
             out += "<td>\(text(tally(row.checkVerdicts)))</td><td class=\"n\">\(row.defects)</td></tr>\n"
         }

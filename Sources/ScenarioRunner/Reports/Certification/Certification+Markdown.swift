@@ -16,7 +16,8 @@ extension Certification {
 
     static func markdown(_ s: Section, notApplicable: [NotApplicable] = []) -> String {
         var out = "## Engine `\(s.engine)`\(s.version.map { " \($0)" } ?? "")\n\n"
-        out += "- Verdicts: \(tally(RunSummary(s.runs).counts)) (\(s.runs.count) runs)\n"
+        out += "- Certification for profile `\(s.profile.rawValue)`: **\(s.standing.line)**\n"
+        out += "- Verdicts: \(tally(RunSummary(s.runs).counts, columns: runVerdicts)) (\(s.runs.count) runs)\n"
         out += "- Profile: `\(s.profile.rawValue)`: \(s.profile.text); this evidence \(s.profile.certifies)\n"
         if !notApplicable.isEmpty {
             out += "- Not applicable to profile `\(s.profile.rawValue)` (not run, not counted): \(notApplicable.count) scenario(s): "
@@ -29,15 +30,20 @@ extension Certification {
         }
         out += "\n### Spec texts\n\n| spec | text and version |\n|---|---|\n"
         for (document, version) in specTexts(s) { out += "| \(cell(document)) | \(cell(version)) |\n" }
-        out += "\n### Families × verdicts\n\n| family | " + verdicts.map(\.rawValue).joined(separator: " | ") + " |\n"
-        out += "|---|" + String(repeating: "---:|", count: verdicts.count) + "\n"
+        out += "\n### Families × verdicts\n\n| family | " + runVerdicts.map(\.rawValue).joined(separator: " | ") + " |\n"
+        out += "|---|" + String(repeating: "---:|", count: runVerdicts.count) + "\n"
         for (family, counts) in s.families {
-            out += "| \(cell(family)) | " + verdicts.map { "\(counts[$0] ?? 0)" }.joined(separator: " | ") + " |\n"
+            out += "| \(cell(family)) | " + runVerdicts.map { "\(counts[$0] ?? 0)" }.joined(separator: " | ") + " |\n"
         }
-        out += "\n### Coverage by clause\n\n| clause | scenarios | checks | check verdicts | known defects |\n|---|---|---|---|---:|\n"
+        out += "\n### Coverage by clause\n\n"
+        out += "MUST: the checks judged under the profile (PASS/FAIL). SHOULD or unspecified: checks of rules the profile does not "
+        out += "hold, characterized (YES: the engine behaved as they expect; NO: it did not), never failing.\n\n"
+        out += "| clause | MUST | SHOULD or unspecified | scenarios | checks | check verdicts | known defects |\n"
+        out += "|---|---|---|---|---|---|---:|\n"
         for row in s.clauses {
             let scenarios = capped(row.scenarios.map { "\($0.name) (\($0.verdict.rawValue))" })
-            out += "| \(cell(row.clause)) | \(row.scenarios.count): \(scenarios) | \(row.checks.count): \(capped(row.checks)) | "
+            out += "| \(cell(row.clause)) | \(row.must ?? "–") | \(row.characterized ?? "–") | "
+            out += "\(row.scenarios.count): \(scenarios) | \(row.checks.count): \(capped(row.checks)) | "
             out += "\(cell(tally(row.checkVerdicts))) | \(row.defects) |\n"
         }
         out += "\n### Known defects\n\n"

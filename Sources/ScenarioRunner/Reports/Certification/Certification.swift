@@ -12,8 +12,10 @@ package struct Certification: Sendable {
     package let document: JSONReport.Document
     package let sections: [Section]
 
-    /// The verdict columns, in the order the reports print them.
+    /// The check verdict columns, in the order the reports print them.
     static let verdicts: [Verdict] = [.pass, .fail, .error, .unsupported, .info, .knownDefect, .unexpectedPass]
+    /// The run verdict columns: a note (`info`) never makes a run anything but a pass.
+    static let runVerdicts: [Verdict] = [.pass, .fail, .error, .unsupported, .knownDefect, .unexpectedPass]
 
     /// One engine selection's part of the run.
     package struct Section: Sendable {
@@ -25,6 +27,41 @@ package struct Certification: Sendable {
         package let clauses: [ClauseRow]
         package let defects: [DefectRow]
         package let seeds: [UInt64]
+        /// The capabilities the profile requires that the engine lacks (from the runs' failed
+        /// `engine offers what the profile requires` checks), sorted.
+        package let missingCapabilities: [String]
+
+        /// Whether this evidence certifies the engine for the section's profile.
+        package var standing: Standing {
+            var reasons: [String] = []
+            if !missingCapabilities.isEmpty {
+                reasons.append("the engine lacks capabilities the profile requires: \(missingCapabilities.joined(separator: ", "))")
+            }
+            let summary = RunSummary(runs)
+            if summary[.fail] > 0 { reasons.append("\(summary[.fail]) run(s) failed") }
+            if summary[.error] > 0 { reasons.append("\(summary[.error]) run(s) could not be judged (error)") }
+            if summary[.unexpectedPass] > 0 { reasons.append("\(summary[.unexpectedPass]) stale ledger entr(ies): unexpected passes") }
+            if runs.isEmpty || summary[.pass] + summary[.knownDefect] == 0 { reasons.append("no run passed") }
+            if !reasons.isEmpty { return .notCertified(reasons) }
+            return summary[.knownDefect] > 0 ? .certifiedWithDefects(summary[.knownDefect]) : .certified
+        }
+    }
+
+    /// The section's verdict on the engine for its profile.
+    package enum Standing: Equatable, Sendable {
+        case certified
+        /// Every other check passed; this many runs failed only on ledgered known defects.
+        case certifiedWithDefects(Int)
+        case notCertified([String])
+
+        /// `PASS`, `PASS with 3 known defects (ledgered)`, `FAIL: …`.
+        package var line: String {
+            switch self {
+            case .certified: "PASS"
+            case .certifiedWithDefects(let count): "PASS with \(count) known defect(s) (ledgered, each with its clause)"
+            case .notCertified(let reasons): "FAIL: " + reasons.joined(separator: "; ")
+            }
+        }
     }
 
     /// A clause and what covers it in this section.
@@ -38,6 +75,12 @@ package struct Certification: Sendable {
         package let checkVerdicts: [Verdict: Int]
         /// Ledger entries citing it.
         package let defects: Int
+        /// The judged (MUST) checks of the clause: `PASS`, `FAIL`, `FAIL (ledgered)`; nil when no
+        /// check of it was judged under the profile.
+        package let must: String?
+        /// Checks of rules the profile does not hold (SHOULD or unspecified there), characterized:
+        /// `YES` when the engine behaved as they expect every time, else `NO`; nil when none.
+        package let characterized: String?
     }
 
     /// A known-defects ledger entry of the section's engine, with what the run showed of it.
@@ -76,7 +119,17 @@ package struct Certification: Sendable {
             engine: engine, version: document.engineVersions?[engine],
             profile: runs.compactMap(\.profile).first ?? document.profile ?? .standard, runs: runs,
             families: families(runs), clauses: clauseRows(runs, ledger: ledger), defects: defectRows(ledger, runs: runs),
-            seeds: Set(runs.map(\.seed)).sorted())
+            seeds: Set(runs.map(\.seed)).sorted(), missingCapabilities: missingCapabilities(runs))
+    }
+
+    /// What the runs' requirement checks say the engine lacks.
+    static func missingCapabilities(_ runs: [ScenarioRun]) -> [String] {
+        let observed = runs.flatMap(\.checks).filter { $0.check == ScenarioExecutor.requiredCapabilitiesCheck && $0.verdict == .fail }
+            .compactMap(\.observed)
+        let names = observed.flatMap { text in
+            text.replacingOccurrences(of: "missing: ", with: "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return Set(names.filter { !$0.isEmpty }).sorted()
     }
 
     /// The family of a scenario file: its folder under `scenarios/` (`scenarios/roles/matrix/x.yaml` → `roles`).
@@ -102,6 +155,7 @@ package struct Certification: Sendable {
             var checks: Set<String> = []
             var verdicts: [Verdict: Int] = [:]
             var defects = 0
+            var characterized: [Bool] = []
         }
         var rows: [String: Tally] = [:]
         for run in runs {
@@ -118,6 +172,7 @@ package struct Certification: Sendable {
                     rows[key, default: Tally()].scenarios[run.scenario] = run.verdict
                     rows[key, default: Tally()].checks.insert(check.check)
                     rows[key, default: Tally()].verdicts[check.verdict, default: 0] += 1
+                    if let held = check.characterized { rows[key, default: Tally()].characterized.append(held) }
                 }
             }
         }
@@ -126,8 +181,17 @@ package struct Certification: Sendable {
             let tally = rows[key] ?? Tally()
             return ClauseRow(
                 clause: key, scenarios: tally.scenarios.keys.sorted().map { ($0, tally.scenarios[$0] ?? .pass) },
-                checks: tally.checks.sorted(), checkVerdicts: tally.verdicts, defects: tally.defects)
+                checks: tally.checks.sorted(), checkVerdicts: tally.verdicts, defects: tally.defects,
+                must: mustResult(tally.verdicts), characterized: tally.characterized.isEmpty ? nil : (tally.characterized.allSatisfy { $0 } ? "YES" : "NO"))
         }
+    }
+
+    /// PASS/FAIL of a clause's judged checks (every verdict but notes and skips).
+    static func mustResult(_ verdicts: [Verdict: Int]) -> String? {
+        func has(_ verdict: Verdict) -> Bool { (verdicts[verdict] ?? 0) > 0 }
+        if has(.fail) || has(.error) || has(.unexpectedPass) { return "FAIL" }
+        if has(.knownDefect) { return "FAIL (ledgered)" }
+        return has(.pass) ? "PASS" : nil
     }
 
     static func defectRows(_ ledger: [JSONReport.LedgerEntry], runs: [ScenarioRun]) -> [DefectRow] {
@@ -151,7 +215,7 @@ package struct Certification: Sendable {
     }
 
     /// `3 pass, 1 fail`: the non-zero counts, in column order.
-    static func tally(_ counts: [Verdict: Int]) -> String {
-        verdicts.compactMap { verdict in counts[verdict].flatMap { $0 > 0 ? "\($0) \(verdict.rawValue)" : nil } }.joined(separator: ", ")
+    static func tally(_ counts: [Verdict: Int], columns: [Verdict] = verdicts) -> String {
+        columns.compactMap { verdict in counts[verdict].flatMap { $0 > 0 ? "\($0) \(verdict.rawValue)" : nil } }.joined(separator: ", ")
     }
 }
