@@ -6,6 +6,7 @@ import NativeSwiftEngine
 import Nostr
 import ScenarioModel
 import ScenarioRunner
+import Synchronization
 import Testing
 
 /// Twins of the runner-level oracles: each is made to fail by a broken engine or a broken record.
@@ -137,6 +138,48 @@ import Testing
         let checks = try #require(runs.first?.checks)
         #expect(checks.first { $0.check == "same seed, same trace" }?.verdict == .fail)
         #expect(checks.first { $0.check == "stored trace fingerprint" }?.verdict == .fail)
+    }
+
+    /// No check twice: with a fingerprint pinned that the run replays, determinism is proven by the
+    /// pin with one run; with nothing pinned (or a pin the run misses) a second run decides. The
+    /// engine factory counts the worlds built (one per member per run).
+    @Test func aReplayedPinSparesTheSecondRunAndNothingPinnedRunsTwice() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = Mutex(0)
+        let counting = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    made.withLock { $0 += 1 }
+                    return NativeSwiftEngine(generator: context.generator, clock: context.clock)
+                }, deterministic: true)
+        ])
+        let yaml = Self.group.replacingOccurrences(of: "name: runner twins", with: "name: runner twins\nvector: false")
+        let scenario = try Scenario(yaml: yaml, file: "scenarios/twins/pinned.yaml")
+        let runner = ConformanceRunner(executor: ScenarioExecutor(engines: counting, epochUnixSeconds: 1_700_000_000))
+        // Nothing pinned: two runs.
+        let unpinned = await runner.run([(scenario, text: yaml)], request: Self.request(directory, determinism: true)) { _ in }
+        let twoRuns = made.withLock { $0 }
+        let twice = try #require(unpinned.first?.checks.first { $0.check == "same seed, same trace" })
+        #expect(twice.verdict == .pass && twice.detail.contains("by a second run (nothing pinned)"), "\(twice)")
+        // Pin it, then one run proves it.
+        let fingerprint = try #require(unpinned.first?.fingerprint)
+        try #"{ "format-version": 2, "fingerprints": { "twins-pinned swift seed 1": "\#(fingerprint)" } }"#.write(
+            to: directory.appendingPathComponent("fingerprints.json"), atomically: true, encoding: .utf8)
+        made.withLock { $0 = 0 }
+        let pinned = await runner.run([(scenario, text: yaml)], request: Self.request(directory, determinism: true)) { _ in }
+        let oneRun = made.withLock { $0 }
+        #expect(oneRun > 0 && twoRuns == 2 * oneRun, "engines made: \(twoRuns) unpinned, \(oneRun) pinned")
+        let once = try #require(pinned.first?.checks.first { $0.check == "same seed, same trace" })
+        #expect(once.verdict == .pass && once.detail.contains("by the pin"), "\(once)")
+        // A pin the run does not replay: the second run is made again, and the pin check fails.
+        try #"{ "format-version": 2, "fingerprints": { "twins-pinned swift seed 1": "0000" } }"#.write(
+            to: directory.appendingPathComponent("fingerprints.json"), atomically: true, encoding: .utf8)
+        made.withLock { $0 = 0 }
+        let stale = await runner.run([(scenario, text: yaml)], request: Self.request(directory, determinism: true)) { _ in }
+        #expect(made.withLock { $0 } == twoRuns)
+        #expect(stale.first?.checks.first { $0.check == "same seed, same trace" }?.detail.contains("the pin differs") == true)
+        #expect(stale.first?.checks.first { $0.check == "stored trace fingerprint" }?.verdict == .fail)
     }
 }
 

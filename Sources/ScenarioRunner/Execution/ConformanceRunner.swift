@@ -71,7 +71,10 @@ package struct ConformanceRunner: Sendable {
                     scenario, seed: seed, selection: request.selection, reproduce: reproduce, profile: request.profile)
                 if execution.run.notRun == nil {
                     if request.checkDeterminism {
-                        execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, request: request))
+                        // A pinned trace the run replayed proves what a second run would: no check twice.
+                        let key = Self.fingerprintKey(scenario, selection: request.selection, seed: seed, profile: request.profile)
+                        let pin = request.updateVectors || executor.schedule != nil ? nil : fingerprints.entries[key]
+                        execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, pinned: pin, request: request))
                     }
                     if let outcome = execution.outcome.map(Self.vectorOutcome) {
                         // Only a run whose own checks all held may become the stored outcome: a
@@ -259,20 +262,29 @@ package struct ConformanceRunner: Sendable {
                 ? "" : "differs from the stored outcome:\n  " + differences.map(\.description).joined(separator: "\n  "))
     }
 
-    /// A second run with the same seed must leave the same trace fingerprint.
-    func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, request: RunRequest) async -> CheckResult {
+    /// The same seed must leave the same trace fingerprint. Where a fingerprint is pinned and this
+    /// run left exactly it, the pin (an earlier run's trace) proves that with one run; otherwise
+    /// (nothing pinned, or the run left another trace) a second run decides, so a changed pin still
+    /// tells "not deterministic" from "behaves differently now". The detail says which was done.
+    func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, pinned: String? = nil, request: RunRequest) async -> CheckResult {
         let name = "same seed, same trace"
         guard let fingerprint = first.run.fingerprint else {
             return CheckResult(
                 check: name, clause: Self.determinismClause, verdict: .info,
                 detail: "not checked: an engine in this run draws its own randomness (e.g. MDK)")
         }
+        if let pinned, pinned == fingerprint {
+            return CheckResult(
+                check: name, clause: Self.determinismClause, verdict: .pass, expected: pinned, observed: fingerprint,
+                detail: "by the pin: the run replayed the pinned trace, so no second run was needed")
+        }
         let second = await executor.execute(
             scenario, seed: seed, selection: request.selection, reproduce: first.run.reproduce, profile: request.profile)
         let same = second.run.fingerprint == fingerprint
         return CheckResult(
             check: name, clause: Self.determinismClause, verdict: same ? .pass : .fail,
-            expected: fingerprint, observed: second.run.fingerprint ?? "none")
+            expected: fingerprint, observed: second.run.fingerprint ?? "none",
+            detail: same ? "by a second run (\(pinned == nil ? "nothing pinned" : "the pin differs")): the same trace" : "")
     }
 
     /// Writes the failure capsule; what could not be written is the error.
