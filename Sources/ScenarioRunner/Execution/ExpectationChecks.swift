@@ -25,7 +25,7 @@ enum ExpectationChecks {
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")
-        case "chat-order", "open-chat": Clause("GroupCore", "state model")
+        case "chat-order", "open-chat", "busy": Clause("GroupCore", "state model")
         case "chat-events": Clause("MIP-01", "Group State Changes")
         default: Clause("MIP-01", "Group State Changes")
         }

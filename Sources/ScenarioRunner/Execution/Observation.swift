@@ -47,6 +47,11 @@ enum Observation {
             fields.set(.isAdmin, .bool(chat.isAdmin))
             fields.set(.description, .string(chat.description))
             fields.set(.lastMessage, chat.lastMessage.map(Outcome.string))
+            fields.set(.isGroup, .bool(chat.isGroup))
+            fields.set(.unread, .integer(Int64(clamping: chat.unreadCount)))
+            fields.set(
+                .memberNames,
+                .map(Dictionary(roster.map { (name($0.pubkey, names), $0.name.map(Outcome.string) ?? .null) }) { first, _ in first }))
             // The status, not the hash (random, and different per engine's encryption).
             fields.set(.image, chat.image.map { .string($0.status.rawValue) })
             if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
@@ -108,6 +113,13 @@ enum Observation {
                 }))
         fields.set(.channels, .list(state.channels.map { channelOutcome($0, names: names) }))
         fields.set(.chats, .list(chats))
+        fields.set(
+            .busy,
+            .list(
+                state.busy.map { operation in
+                    let chat = operation.chatID.flatMap { id in state.chatList.first { $0.chatID == id }?.groupName }
+                    return .string(chat.map { "\(operation.kind): \($0)" } ?? operation.kind)
+                }))
         // The chat list as shown, by name (most recent message first).
         fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
         fields.set(
@@ -124,6 +136,7 @@ enum Observation {
                 open.set(.canLoadOlder, .bool(view.canLoadOlder))
                 // In view order (created_at, ties by id), not sorted: the order is the point.
                 open.set(.messages, .list(view.messages.map { .string("\(name($0.senderPubkey, names)): \($0.content)") }))
+                open.set(.deliveries, .list(view.messages.filter(\.isMine).map { .string("\($0.content): \($0.delivery.rawValue)") }))
                 return open.outcome
             })
         fields.set(

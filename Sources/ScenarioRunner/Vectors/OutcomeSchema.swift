@@ -65,12 +65,15 @@ package enum OutcomeSchema {
         case chatOrder = "chat-order"
         case openChat = "open-chat"
         case chatEvents = "chat-events"
+        /// The operations in flight a UI shows a spinner for (`kind`, or `kind: chat name`): a
+        /// snapshot of a moment, so checked by `expect` and `check` only.
+        case busy
 
         package var rule: OutcomeRule {
             switch self {
             case .notifications, .channels, .chats, .errors, .rejections, .failedPeers: .stored
             case .roleRejections, .pendingDecisions, .joinResults: .vector(.whenNonEmpty)
-            case .chatOrder, .openChat, .chatEvents: .expectOnly
+            case .chatOrder, .openChat, .chatEvents, .busy: .expectOnly
             }
         }
     }
@@ -87,6 +90,12 @@ package enum OutcomeSchema {
         case others, description
         case isAdmin = "is-admin"
         case lastMessage = "last-message"
+        /// What the chat list shows of the chat: a group or a 1:1 chat, how many messages are
+        /// unread (follows arrival), and each member's display name as this member knows it
+        /// (label → kind-0 name, `null` while unknown; ourselves included).
+        case isGroup = "is-group"
+        case unread
+        case memberNames = "member-names"
 
         package var rule: OutcomeRule {
             switch self {
@@ -98,7 +107,7 @@ package enum OutcomeSchema {
             case .roles, .blocked, .link, .pending, .status: .vector(.when("the chat used the role hierarchy"))
             case .deleted: .vector(.when("the chat used the role hierarchy and was deleted"))
             case .preferences: .vector(.when("the chat used the role hierarchy and has preferences"))
-            case .others, .isAdmin, .description, .lastMessage: .expectOnly
+            case .others, .isAdmin, .description, .lastMessage, .isGroup, .unread, .memberNames: .expectOnly
             }
         }
     }
@@ -171,6 +180,8 @@ package enum OutcomeSchema {
     package enum OpenChat: String, OutcomeFieldName {
         case name, messages
         case canLoadOlder = "can-load-older"
+        /// Our own messages in view order, each `text: state` (`pending`, `sent` or `failed`).
+        case deliveries
 
         package var rule: OutcomeRule { .stored }
     }
