@@ -41,9 +41,10 @@ enum EngineCall {
             return [:]
         case .createMessage:
             let kind = Kind(rawValue: UInt16(try params.integer("kind", in: 0...65_535)))
+            let createdAt = params.has("created_at") ? UInt64(try params.integer("created_at", in: 0...Int64(1) << 53)) : nil
             let event = try await engine.createMessage(
                 in: try params.group(), sender: try params.pubkey("sender_pubkey"), kind: kind, content: try params.string("content"),
-                tags: try params.tags("tags"))
+                tags: try params.tags("tags"), createdAt: createdAt)
             return ["event": event.jsonValue]
         case .processMessage: return try Records.processing(try await engine.processMessage(try params.event("event")))
         default: return try await query(method, params, on: engine)

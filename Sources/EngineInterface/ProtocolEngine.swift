@@ -29,9 +29,11 @@ public protocol ProtocolEngine: Sendable {
     func mergePendingCommit(in group: MLSGroupID) async throws(EngineError)
     func clearPendingCommit(in group: MLSGroupID) async throws(EngineError)
 
-    /// An application message: the engine builds the inner rumor (`sender`, now, `kind`, `tags`,
-    /// `content`) and returns the kind-445 event carrying it.
-    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    /// An application message: the engine builds the inner rumor (`sender`, `createdAt` or else
+    /// now, `kind`, `tags`, `content`) and returns the kind-445 event carrying it. The app core
+    /// passes `createdAt` for its own chat messages so that a burst within one second keeps the
+    /// order it was written in (strictly increasing, never earlier than now).
+    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?)
         async throws(EngineError) -> Event
     /// MIP-03: ingests a kind-445 event.
     func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult
@@ -61,4 +63,13 @@ public protocol ProtocolEngine: Sendable {
     /// Conformance only: digests of the member's exact MLS state of `group` (``ExactGroupState``).
     /// Engines that declare ``EngineCapability/exactState`` answer it; others throw `.unknownMethod`.
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState
+}
+
+extension ProtocolEngine {
+    /// An application message stamped now (the engine's clock).
+    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+        async throws(EngineError) -> Event
+    {
+        try await createMessage(in: group, sender: sender, kind: kind, content: content, tags: tags, createdAt: nil)
+    }
 }

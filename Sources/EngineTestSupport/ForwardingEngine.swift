@@ -29,10 +29,12 @@ extension ForwardingEngine {
     }
     package func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) { try await base.mergePendingCommit(in: group) }
     package func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) { try await base.clearPendingCommit(in: group) }
-    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    package func createMessage(
+        in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?
+    )
         async throws(EngineError) -> Event
     {
-        try await base.createMessage(in: group, sender: sender, kind: kind, content: content, tags: tags)
+        try await base.createMessage(in: group, sender: sender, kind: kind, content: content, tags: tags, createdAt: createdAt)
     }
     package func processWelcome(wrapperID: EventID, rumor: UnsignedEvent) async throws(EngineError) -> PendingWelcome {
         try await base.processWelcome(wrapperID: wrapperID, rumor: rumor)

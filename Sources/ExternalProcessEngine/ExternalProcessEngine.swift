@@ -12,12 +12,14 @@ package struct ExternalProcessEngine: ProtocolEngine {
     /// The member's clock and seeded stream, when the driver runs the engine on the world's.
     let world: WorldFeed?
 
-    private func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:]) async throws(EngineError)
+    /// `at`: the instant the engine's clock reads for this request, when the caller chose one
+    /// later than now (a message's `created_at`); else the world's now.
+    private func call(_ method: DriverMethod, _ params: [String: JSONValue] = [:], at instant: UInt64? = nil) async throws(EngineError)
         -> DriverReply
     {
         var params = params
         params["instance"] = .string(instance)
-        return DriverReply(method, try await driver.call(method, params, world: world?.stamp(for: method)))
+        return DriverReply(method, try await driver.call(method, params, world: world?.stamp(for: method, at: instant)))
     }
 
     private func groupParams(_ group: MLSGroupID) -> [String: JSONValue] { ["mls_group_id": .string(group.hex)] }
@@ -101,15 +103,18 @@ package struct ExternalProcessEngine: ProtocolEngine {
         _ = try await call(.clearPendingCommit, groupParams(group))
     }
 
-    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
-        async throws(EngineError) -> Event
-    {
+    package func createMessage(
+        in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?
+    ) async throws(EngineError) -> Event {
         var params = groupParams(group)
         params["sender_pubkey"] = .string(sender.hex)
         params["kind"] = JSONValue(kind.rawValue)
         params["content"] = .string(content)
         params["tags"] = .array(tags.map { .strings($0) })
-        return try await call(.createMessage, params).event("event")
+        // A driver that builds the rumor reads `created_at`; one whose engine stamps the rumor from
+        // its clock (MDK through the world shim) gets that instant as the request's world time.
+        if let createdAt { params["created_at"] = JSONValue(createdAt) }
+        return try await call(.createMessage, params, at: createdAt).event("event")
     }
 
     package func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {

@@ -27,9 +27,10 @@ package final class WorldFeed: Sendable {
         stream = Mutex(generator)
     }
 
-    /// The request's `world` field for `method`.
-    func stamp(for method: DriverMethod) -> JSONValue {
-        var fields: [String: JSONValue] = ["unix_time": JSONValue(clock())]
+    /// The request's `world` field for `method`; `instant`, when later than now, is the time the
+    /// engine's clock reads for it (a message's chosen `created_at`).
+    func stamp(for method: DriverMethod, at instant: UInt64? = nil) -> JSONValue {
+        var fields: [String: JSONValue] = ["unix_time": JSONValue(max(instant ?? 0, clock()))]
         if !method.isReadOnlyQuery {
             let seed = stream.withLock { generator in
                 (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next().littleEndian, Array.init) }

@@ -13,12 +13,13 @@ extension EngineError.Code {
 }
 
 extension NativeSwiftEngine {
-    package func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
-        async throws(EngineError) -> Event
-    {
+    package func createMessage(
+        in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?
+    ) async throws(EngineError) -> Event {
         try persisting { () throws(EngineError) in
             var record = try activeRecord(group)
-            let rumor = UnsignedEvent(pubkey: sender, createdAt: clock(), kind: kind, tags: tags, content: content)
+            // The caller's instant (its own messages in the order written), never before now.
+            let rumor = UnsignedEvent(pubkey: sender, createdAt: max(createdAt ?? 0, clock()), kind: kind, tags: tags, content: content)
             let message = try mlsStep { () throws(MLSError) in
                 try record.mls.protect(application: ApplicationRumor.encode(rumor), using: &random)
             }

@@ -25,7 +25,7 @@ struct RefusingEngine: ProtocolEngine {
     }
     func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) { throw refusal }
     func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) { throw refusal }
-    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?)
         async throws(EngineError) -> Event
     { throw refusal }
     func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult { throw refusal }

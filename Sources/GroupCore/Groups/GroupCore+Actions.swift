@@ -173,11 +173,22 @@ extension GroupCore {
         await commit(.add(invitees.map(\.1)), in: chat)
     }
 
+    /// The `created_at` of our next chat message: now, or one second after our newest message
+    /// if that is not earlier (seed 000, "Risk Areas" 4: a member's own messages keep a monotonic
+    /// timestamp, so a burst written within one second shows, notifies and is sent in the order
+    /// written, for everyone, since views order by created_at). Derived from the messages we hold,
+    /// so a restarted core, which reads them back, keeps counting from where it stopped.
+    func nextOwnMessageInstant() -> UInt64 {
+        let newest = chats.values.lazy.flatMap { $0.messages.lazy.filter(\.isMine).map(\.timestamp) }.max()
+        return max(now, newest.map { $0 + 1 } ?? 0)
+    }
+
     func sendMessage(_ text: String, in chat: ChatRecord, media: MediaAttachment? = nil) async {
         do {
             let event = try await engine.createMessage(
                 in: chat.mlsGroupID, sender: publicKey, kind: .chatMessage, content: text,
-                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]] + [media?.tag].compactMap { $0 })
+                tags: [[ControlMessage.atTag, String(now), String(makeNumber())]] + [media?.tag].compactMap { $0 },
+                createdAt: nextOwnMessageInstant())
             // The engine stamps the inner rumor; its id and time come back with the stored copy.
             let stored = try await engine.messages(in: chat.mlsGroupID).first { $0.wrapperID == event.id }
             let rumorID = stored?.rumor.id.hex ?? event.id.hex

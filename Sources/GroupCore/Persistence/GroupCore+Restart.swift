@@ -111,9 +111,21 @@ extension GroupCore {
     }
 
     /// Publishes still waiting for a relay's answer when the member stopped go out again to the
-    /// relays that never answered: their OK (or the frame itself) died with the connection.
+    /// relays that never answered: their OK (or the frame itself) died with the connection. In the
+    /// order they were written (our chat messages by their monotonic `created_at`), so that a burst
+    /// queued offline reaches everyone, and notifies them, in that order; event ids break ties only.
     private func resendUnanswered() {
-        for (eventID, purpose) in traffic.publishes.sorted(by: { $0.key < $1.key }) {
+        func writtenAt(_ eventID: String, _ purpose: PublishPurpose) -> UInt64 {
+            if case .message(let chatID, let messageID, _) = purpose,
+                let message = chats[chatID]?.messages.first(where: { $0.id == messageID })
+            {
+                return message.timestamp
+            }
+            return traffic.outbox.event(eventID)?.createdAt ?? commits.pending.values.first { $0.eventID == eventID }?.event.createdAt ?? 0
+        }
+        let ordered = traffic.publishes.map { (eventID: $0.key, purpose: $0.value, at: writtenAt($0.key, $0.value)) }
+            .sorted { ($0.at, $0.eventID) < ($1.at, $1.eventID) }
+        for (eventID, purpose, _) in ordered {
             if case .commit(let chatID) = purpose {
                 guard let commit = commits.pending[chatID], commit.eventID == eventID, !commit.outstanding.isEmpty else { continue }
                 note("sending commit \(eventID.prefix(8)) again after the restart")

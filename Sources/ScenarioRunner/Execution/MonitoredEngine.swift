@@ -76,11 +76,11 @@ struct MonitoredEngine: ProtocolEngine {
     func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) {
         try await watch("clear pending commit") { () async throws(EngineError) in try await base.clearPendingCommit(in: group) }
     }
-    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]])
+    func createMessage(in group: MLSGroupID, sender: PublicKey, kind: Kind, content: String, tags: [[String]], createdAt: UInt64?)
         async throws(EngineError) -> Event
     {
         try await watch("create message") { () async throws(EngineError) in
-            try await base.createMessage(in: group, sender: sender, kind: kind, content: content, tags: tags)
+            try await base.createMessage(in: group, sender: sender, kind: kind, content: content, tags: tags, createdAt: createdAt)
         }
     }
     func processMessage(_ event: Event) async throws(EngineError) -> ProcessingResult {
