@@ -34,7 +34,8 @@ extension NativeSwiftEngine {
                     SnapshotLeaf(
                         index: index, identity: identity(of: leaf.credential), signatureKey: leaf.signatureKey.hexString,
                         capabilities: SnapshotCapabilities(
-                            versions: caps.versions, cipherSuites: caps.cipherSuites, extensions: caps.extensions, proposals: caps.proposals,
+                            versions: caps.versions, cipherSuites: caps.cipherSuites, extensions: caps.extensions,
+                            proposals: caps.proposals,
                             credentials: caps.credentials, components: try leaf.extensions.appDataDictionary()?.appComponents())))
             }
             leaves = found
@@ -50,9 +51,10 @@ extension NativeSwiftEngine {
                 }
             case .legacy:
                 // No dictionary on the legacy profile: the 0xF2EE group data stands in its place.
-                dictionary = extensions.data(ofType: GroupData.extensionType).map {
-                    [SnapshotDictionaryEntry(component: SnapshotDictionaryEntry.legacyGroupData, data: $0)]
-                } ?? []
+                dictionary =
+                    extensions.data(ofType: GroupData.extensionType).map {
+                        [SnapshotDictionaryEntry(component: SnapshotDictionaryEntry.legacyGroupData, data: $0)]
+                    } ?? []
             }
         } catch {
             throw EngineError(.internal, "the group state does not project: \(error)")
@@ -64,7 +66,8 @@ extension NativeSwiftEngine {
             leaves: .value(leaves),
             requiredCapabilities: .value(
                 SnapshotRequiredCapabilities(
-                    extensionTypes: required.extensionTypes, proposalTypes: required.proposalTypes, credentialTypes: required.credentialTypes)),
+                    extensionTypes: required.extensionTypes, proposalTypes: required.proposalTypes,
+                    credentialTypes: required.credentialTypes)),
             dictionary: .value(dictionary),
             lifecycle: .value(record.state.rawValue),
             convergence: .unsupported(reason: noConvergencePass),
@@ -76,7 +79,10 @@ extension NativeSwiftEngine {
                     record.pendingEvent.map {
                         // Handed to the caller to publish (so it may have gone out) and not yet
                         // merged (so no acknowledgement is known).
-                        [SnapshotPublication(eventID: $0.id.hex, pendingEpoch: next.epoch, attemptMayHaveOccurred: true, acknowledged: false)]
+                        [
+                            SnapshotPublication(
+                                eventID: $0.id.hex, pendingEpoch: next.epoch, attemptMayHaveOccurred: true, acknowledged: false)
+                        ]
                     }
                 } ?? []),
             dispositions: .value(

@@ -151,7 +151,8 @@ enum Convergence {
             notes.append("exact MLS state not compared for \(unexposed.joined(separator: ", ")): engine declares no group.exact_state")
         }
         if !noSnapshot.isEmpty {
-            notes.append("protocol snapshot not compared for \(noSnapshot.joined(separator: ", ")): engine declares no group.protocol_snapshot")
+            notes.append(
+                "protocol snapshot not compared for \(noSnapshot.joined(separator: ", ")): engine declares no group.protocol_snapshot")
         }
         var fields: [String] = []
         for (_, members) in views.sorted(by: { $0.key < $1.key }) where members.count > 1 {

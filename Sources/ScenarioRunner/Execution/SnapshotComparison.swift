@@ -55,7 +55,8 @@ enum SnapshotComparison {
             }
         case .dictionary:
             return project(snapshot.dictionary) { entries in
-                .map(Dictionary(entries.map { (componentName($0.component), Outcome.string($0.data.hex)) }, uniquingKeysWith: { a, _ in a }))
+                .map(
+                    Dictionary(entries.map { (componentName($0.component), Outcome.string($0.data.hex)) }, uniquingKeysWith: { a, _ in a }))
             }
         case .lifecycle: return project(snapshot.lifecycle, Outcome.string)
         case .convergence: return project(snapshot.convergence, Outcome.string)
