@@ -162,6 +162,30 @@ extension SnapshotOracleTests {
     }
 }
 
+extension SnapshotOracleTests {
+    /// A member that does not give a field (an MDK member first in label order) does not shield the
+    /// others: the two that give it are compared with each other.
+    @Test func membersThatGiveAFieldAreComparedPastOneThatDoesNot() {
+        let leaf = SnapshotLeaf(
+            index: 0, identity: "aa", signatureKey: "bb",
+            capabilities: SnapshotCapabilities(
+                versions: [1], cipherSuites: [1], extensions: [], proposals: [], credentials: [1], components: nil))
+        func snapshot(exporter: SnapshotField<String>) -> ProtocolSnapshot {
+            ProtocolSnapshot(
+                groupID: .value("00"), epoch: .value(1), groupContextHash: .unsupported(reason: "none"), exporterCommitment: exporter,
+                leaves: .value([leaf]), requiredCapabilities: .unsupported(reason: "none"), dictionary: .unsupported(reason: "none"),
+                lifecycle: .value("active"), convergence: .unsupported(reason: "none"), localGates: .value([]), publications: .value([]),
+                dispositions: .value([]), effects: .value([]))
+        }
+        let (differences, notCompared) = SnapshotComparison.compare([
+            ("alice", snapshot(exporter: .unsupported(reason: "no exporter"))), ("bob", snapshot(exporter: .value("01"))),
+            ("carol", snapshot(exporter: .value("02"))),
+        ])
+        #expect(differences == [#"snapshot exporter_commitment: bob "01", carol "02""#])
+        #expect(notCompared.filter { $0.contains("exporter_commitment") } == ["alice: exporter_commitment (no exporter)"])
+    }
+}
+
 /// A mutable copy of a snapshot's fields (the type itself is immutable).
 struct SnapshotCopy {
     var groupID, groupContextHash, exporterCommitment: SnapshotField<String>

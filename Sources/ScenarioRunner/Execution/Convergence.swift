@@ -106,9 +106,6 @@ enum Convergence {
     /// they agree (layer 1 is compared over all members at once, in `divergences`).
     static func differences(_ reference: View, _ other: View) -> [String] {
         var out: [String] = []
-        if let a = reference.snapshot, let b = other.snapshot {
-            out += SnapshotComparison.compare((reference.label, a), (other.label, b)).differences
-        }
         // At different epochs every digest differs; the summary already says so.
         if let a = reference.exact, let b = other.exact, a.epoch == b.epoch {
             for (left, right) in zip(a.fields, b.fields) {
@@ -137,9 +134,15 @@ enum Convergence {
             var found: [String] = []
             if Set(members.map(\.summary)).count > 1 { found.append(members.map { "\($0.label): \($0.summary)" }.joined(separator: "; ")) }
             found += members.dropFirst().flatMap { differences(reference, $0) }
+            found += SnapshotComparison.compare(snapshots(of: members)).differences
             if !found.isEmpty { out.append(found.joined(separator: "; ")) }
         }
         return out
+    }
+
+    /// The members that gave a snapshot of the group, in label order.
+    static func snapshots(of members: [View]) -> [(label: String, snapshot: ProtocolSnapshot)] {
+        members.compactMap { view in view.snapshot.map { (view.label, $0) } }
     }
 
     /// What the check could not compare, and why: members whose engines declare no exact state or
@@ -156,13 +159,7 @@ enum Convergence {
         }
         var fields: [String] = []
         for (_, members) in views.sorted(by: { $0.key < $1.key }) where members.count > 1 {
-            guard let reference = members.first(where: { $0.snapshot != nil }), let a = reference.snapshot else { continue }
-            for other in members where other.label != reference.label {
-                guard let b = other.snapshot else { continue }
-                for note in SnapshotComparison.compare((reference.label, a), (other.label, b)).notCompared where !fields.contains(note) {
-                    fields.append(note)
-                }
-            }
+            for note in SnapshotComparison.compare(snapshots(of: members)).notCompared where !fields.contains(note) { fields.append(note) }
         }
         if !fields.isEmpty { notes.append("snapshot fields not compared: " + fields.joined(separator: "; ")) }
         return notes.joined(separator: "; ")

@@ -83,25 +83,30 @@ enum SnapshotComparison {
         return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// What two members' snapshots of one group disagree on, one phrase per path
+    /// What the members' snapshots of one group disagree on, one phrase per path
     /// (`snapshot leaves.1.signature_key: alice "…", bob "…"`), and the shared fields not compared
-    /// because one side does not give them (`bob: exporter_commitment (reason)`).
-    static func compare(
-        _ reference: (label: String, snapshot: ProtocolSnapshot), _ other: (label: String, snapshot: ProtocolSnapshot)
-    ) -> (differences: [String], notCompared: [String]) {
+    /// because a member does not give them (`bob: exporter_commitment (reason)`). Each field is
+    /// compared against the first member (in the given order) that gives it, so two members that
+    /// give a field are compared on it whatever the others give.
+    static func compare(_ members: [(label: String, snapshot: ProtocolSnapshot)]) -> (differences: [String], notCompared: [String]) {
         var differences: [String] = []
         var notCompared: [String] = []
         for field in ProtocolSnapshot.FieldName.allCases where field.isShared {
-            switch (projection(reference.snapshot, field), projection(other.snapshot, field)) {
-            case (.value(let a), .value(let b)):
-                for difference in a.differences(from: b, path: field.rawValue) {
-                    differences.append(
-                        "snapshot \(difference.path): \(reference.label) \(shortened(difference.expected)), "
-                            + "\(other.label) \(shortened(difference.observed))")
-                }
-            case (let a, let b):
-                for (label, side) in [(reference.label, a), (other.label, b)] {
-                    if case .unsupported(let reason) = side { notCompared.append("\(label): \(field.rawValue) (\(reason))") }
+            var reference: (label: String, tree: Outcome)?
+            for member in members {
+                switch projection(member.snapshot, field) {
+                case .unsupported(let reason):
+                    notCompared.append("\(member.label): \(field.rawValue) (\(reason))")
+                case .value(let tree):
+                    guard let first = reference else {
+                        reference = (member.label, tree)
+                        continue
+                    }
+                    for difference in first.tree.differences(from: tree, path: field.rawValue) {
+                        differences.append(
+                            "snapshot \(difference.path): \(first.label) \(shortened(difference.expected)), "
+                                + "\(member.label) \(shortened(difference.observed))")
+                    }
                 }
             }
         }
