@@ -30,6 +30,7 @@ package enum DriverMethod: String, CaseIterable, Sendable {
     case epoch = "epoch"
     case messages = "messages"
     case exactState = "exact_state"
+    case protocolSnapshot = "protocol_snapshot"
     case prepareGroupImage = "prepare_group_image"
     case decryptGroupImage = "decrypt_group_image"
 }

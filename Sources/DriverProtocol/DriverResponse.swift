@@ -39,6 +39,7 @@ package enum DriverReplyFuzzing {
         _ = try? reply.engineCapabilities()
         _ = try? reply.keyPackageDraft()
         _ = try? reply.exactState()
+        _ = try? reply.protocolSnapshot()
         _ = try? reply.object("group").groupSnapshot()
         _ = try? reply.object("welcome").pendingWelcome()
         _ = try? reply.event("event")

@@ -73,6 +73,7 @@ enum EngineCall {
         case .epoch: return ["epoch": JSONValue(try await engine.epoch(of: try params.group()))]
         case .messages: return ["messages": .array(try await engine.messages(in: try params.group()).map(Records.message))]
         case .exactState: return Records.exactState(try await engine.exactState(of: try params.group()))
+        case .protocolSnapshot: return Records.protocolSnapshot(try await engine.protocolSnapshot(of: try params.group()))
         case .prepareGroupImage:
             let prepared = try await engine.prepareGroupImage(try params.base64("image_data"), mimeType: try params.string("mime_type"))
             return Records.preparedImage(prepared)

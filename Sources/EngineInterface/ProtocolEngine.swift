@@ -63,6 +63,17 @@ public protocol ProtocolEngine: Sendable {
     /// Conformance only: digests of the member's exact MLS state of `group` (``ExactGroupState``).
     /// Engines that declare ``EngineCapability/exactState`` answer it; others throw `.unknownMethod`.
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState
+    /// Conformance only: the canonical protocol snapshot of `group` (``ProtocolSnapshot``,
+    /// foundation/conformance.md). Engines that declare ``EngineCapability/protocolSnapshot``
+    /// answer it; the default throws `.unknownMethod`.
+    func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot
+}
+
+extension ProtocolEngine {
+    /// Engines written before the snapshot existed do not declare it and are never asked.
+    public func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
+        throw EngineError(.unknownMethod, "this engine gives no protocol snapshot")
+    }
 }
 
 extension ProtocolEngine {

@@ -50,6 +50,9 @@ extension ForwardingEngine {
     package func epoch(of group: MLSGroupID) async throws(EngineError) -> UInt64 { try await base.epoch(of: group) }
     package func messages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] { try await base.messages(in: group) }
     package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState { try await base.exactState(of: group) }
+    package func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
+        try await base.protocolSnapshot(of: group)
+    }
     package func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
         try await base.prepareGroupImage(data, mimeType: mimeType)
     }

@@ -178,6 +178,12 @@ package struct ExternalProcessEngine: ProtocolEngine {
         return result
     }
 
+    /// `protocol_snapshot`: the canonical snapshot, each field as the driver's engine gives it or
+    /// `unsupported` with its reason (MDK 0.8.0: docs/oracles.md, "The protocol snapshot").
+    package func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
+        try await call(.protocolSnapshot, groupParams(group)).protocolSnapshot()
+    }
+
     /// `exact_state`: the digests the driver's engine exposes (MDK 0.8.0: the ratchet-tree digest only).
     package func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         try await call(.exactState, groupParams(group)).exactState()

@@ -49,6 +49,8 @@ extension DriverMethod {
         case .hello, .groups, .group, .members, .admins, .relays, .epoch, .messages, .pendingWelcomes: true
         // Decryption draws nothing either (preparing an image does: its seeds and nonce).
         case .decryptGroupImage: true
+        // The conformance snapshot reads state and derives nothing from randomness.
+        case .protocolSnapshot: true
         default: false
         }
     }

@@ -93,7 +93,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
             capabilities: [
                 .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
                 .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+                .declineWelcome, .exactState, .protocolSnapshot, .hostile, .groupImage, .profileLegacy, .profileCurrent,
             ])
     }
 

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import traceback
 
+import snapshot
 import world
 
 PROTOCOL_VERSION = 1
@@ -43,6 +44,7 @@ CAPABILITIES = [
     "group.pending_commit",
     "message.application",
     "group.exact_state",
+    "group.protocol_snapshot",
     "welcome.process",
     "welcome.decline",
     "config.epoch_window",
@@ -517,6 +519,16 @@ class Driver:
         info = self.engine(params).get_ratchet_tree_info(need(params, "mls_group_id", str))
         return {"epoch": group.epoch, "ratchet_tree_digest": info.tree_hash.lower()}
 
+    def protocol_snapshot(self, params):
+        # What mdk-python exposes of the canonical snapshot; the rest is `unsupported` (snapshot.py).
+        engine, mls_group_id = self.engine(params), need(params, "mls_group_id", str)
+        group = self._group(params)
+        try:
+            return snapshot.snapshot(group, engine.get_ratchet_tree_info(mls_group_id),
+                                     engine.get_messages(mls_group_id, None, None, None))
+        except snapshot.TreeError as exc:
+            raise DriverError("internal", str(exc)) from None
+
     # -- group images (MIP-01) -------------------------------------------------------------------
     # Module functions of mdk-python, not of an instance: the instance is checked all the same, so
     # a request naming no instance fails as every other does. MDK reports both with free text, so
@@ -555,7 +567,7 @@ METHODS = [
     "update_group_data", "merge_pending_commit", "clear_pending_commit",
     "create_message", "process_message",
     "process_welcome", "accept_welcome", "decline_welcome", "pending_welcomes",
-    "groups", "group", "members", "admins", "relays", "epoch", "messages", "exact_state",
+    "groups", "group", "members", "admins", "relays", "epoch", "messages", "exact_state", "protocol_snapshot",
     "prepare_group_image", "decrypt_group_image",
 ]
 

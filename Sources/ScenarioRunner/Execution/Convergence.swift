@@ -4,7 +4,10 @@
 //  2. the exact MLS state (ExactGroupState): the Marmot exporter commitment, GroupContext hash,
 //     tree hash, transcript hash, ratchet-tree digest, so that a fork at an equal epoch number shows;
 //  3. the app-level state each member's GroupCore derives for the group: role table, blocked
-//     members, hidden messages, preferences, link, pending join requests, deletion.
+//     members, hidden messages, preferences, link, pending join requests, deletion;
+//  4. the canonical protocol snapshot (foundation/conformance.md; SnapshotComparison.swift): group
+//     id, epoch, GroupContext hash, exporter commitment, leaves, required capabilities and the
+//     dictionary (the legacy profile's group data), field by field and path by path.
 import EngineInterface
 import GroupCore
 import Nostr
@@ -23,20 +26,27 @@ enum Convergence {
         /// Rumor ids of the messages the member holds, and how to name them.
         let messages: [String: String]
         let hidden: Set<String>
+        /// Layer 4 (nil: the engine declares no `group.protocol_snapshot`).
+        var snapshot: ProtocolSnapshot? = nil
     }
 
     /// Every active member's view of every group, keyed by Marmot group id, with the reads that failed.
-    static func views(in world: World) async -> (views: [String: [View]], reads: MemberReads, unexposed: [String]) {
+    static func views(in world: World) async -> (
+        views: [String: [View]], reads: MemberReads, unexposed: [String], noSnapshot: [String]
+    ) {
         let names = Observation.labels(in: world)
         var reads = MemberReads(world)
         var views: [String: [View]] = [:]
         var unexposed: [String] = []
+        var noSnapshot: [String] = []
         for label in world.labels {
             guard let groups = await reads.groups(of: label) else { continue }
             let active = groups.filter { $0.state == .active }
             guard !active.isEmpty else { continue }
             let exposesExact = await reads.capabilities(of: label)?.supports(.exactState) ?? false
             if !exposesExact { unexposed.append(label) }
+            let exposesSnapshot = await reads.capabilities(of: label)?.supports(.protocolSnapshot) ?? false
+            if !exposesSnapshot { noSnapshot.append(label) }
             let chats = await reads.state(of: label)?.chatList ?? []
             for group in active {
                 let roster = (await reads.members(of: label, in: group) ?? []).map { Observation.name($0, names) }.sorted()
@@ -44,6 +54,7 @@ enum Convergence {
                 let exact: ExactGroupState? = exposesExact ? await reads.exactState(of: label, in: group) : nil
                 let held = await reads.messages(of: label, in: group) ?? []
                 let chat = chats.first { $0.chatID == group.nostrGroupID && !$0.isRemoved }
+                let snapshot = exposesSnapshot ? await reads.protocolSnapshot(of: label, in: group) : nil
                 views[group.nostrGroupID, default: []].append(
                     View(
                         label: label, summary: summary(of: group, roster: roster, admins: admins), exact: exact,
@@ -51,10 +62,10 @@ enum Convergence {
                         messages: Dictionary(held.map { ($0.rumor.id.hex, "\(Observation.name($0.sender, names)): \($0.rumor.content)") }) {
                             a, _ in a
                         },
-                        hidden: chat?.hiddenMessageIDs ?? []))
+                        hidden: chat?.hiddenMessageIDs ?? [], snapshot: snapshot))
             }
         }
-        return (views, reads, unexposed)
+        return (views, reads, unexposed, noSnapshot)
     }
 
     /// Layer 1 as one line. The image (MIP-01 group data) only once set, so that a group without one
@@ -123,23 +134,49 @@ enum Convergence {
             var found: [String] = []
             if Set(members.map(\.summary)).count > 1 { found.append(members.map { "\($0.label): \($0.summary)" }.joined(separator: "; ")) }
             found += members.dropFirst().flatMap { differences(reference, $0) }
+            found += SnapshotComparison.compare(snapshots(of: members)).differences
             if !found.isEmpty { out.append(found.joined(separator: "; ")) }
         }
         return out
     }
 
+    /// The members that gave a snapshot of the group, in label order.
+    static func snapshots(of members: [View]) -> [(label: String, snapshot: ProtocolSnapshot)] {
+        members.compactMap { view in view.snapshot.map { (view.label, $0) } }
+    }
+
+    /// What the check could not compare, and why: members whose engines declare no exact state or
+    /// snapshot, and each shared snapshot field a member's engine does not give (once per member
+    /// and field, across groups).
+    static func notCompared(_ views: [String: [View]], unexposed: [String], noSnapshot: [String]) -> String {
+        var notes: [String] = []
+        if !unexposed.isEmpty {
+            notes.append("exact MLS state not compared for \(unexposed.joined(separator: ", ")): engine declares no group.exact_state")
+        }
+        if !noSnapshot.isEmpty {
+            notes.append(
+                "protocol snapshot not compared for \(noSnapshot.joined(separator: ", ")): engine declares no group.protocol_snapshot")
+        }
+        var fields: [String] = []
+        for (_, members) in views.sorted(by: { $0.key < $1.key }) where members.count > 1 {
+            for note in SnapshotComparison.compare(snapshots(of: members)).notCompared where !fields.contains(note) { fields.append(note) }
+        }
+        if !fields.isEmpty { notes.append("snapshot fields not compared: " + fields.joined(separator: "; ")) }
+        return notes.joined(separator: "; ")
+    }
+
     /// The convergence oracle as a check, compared with `expected`; an `error` when a read failed.
     static func check(_ name: String, in world: World, expected: Bool = true) async -> CheckResult {
-        let (views, reads, unexposed) = await views(in: world)
+        let (views, reads, unexposed, noSnapshot) = await views(in: world)
         let divergences = divergences(views)
         let compared =
-            "members, admins, name, epoch, image, exact MLS state and app state (roles, blocked, hidden, preferences, link, pending)"
+            "members, admins, name, epoch, image, exact MLS state, app state (roles, blocked, hidden, preferences, link, pending) "
+            + "and protocol snapshot (group id, epoch, GroupContext hash, exporter commitment, leaves, required capabilities, dictionary)"
         let result = CheckResult(
             check: name, clause: ScenarioExecutor.convergenceClause, verdict: divergences.isEmpty == expected ? .pass : .fail,
             expected: expected ? "every active member agrees on \(compared)" : "members disagree",
             observed: divergences.isEmpty ? "all agree" : divergences.joined(separator: " | "),
-            detail: unexposed.isEmpty
-                ? "" : "exact MLS state not compared for \(unexposed.joined(separator: ", ")): engine declares no group.exact_state")
+            detail: notCompared(views, unexposed: unexposed, noSnapshot: noSnapshot))
         return reads.judged(result)
     }
 }

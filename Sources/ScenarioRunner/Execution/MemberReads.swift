@@ -55,6 +55,13 @@ struct MemberReads {
         }
     }
 
+    /// The canonical protocol snapshot of the group (only for engines declaring `group.protocol_snapshot`).
+    mutating func protocolSnapshot(of label: String, in group: GroupSnapshot) async -> ProtocolSnapshot? {
+        await read(label, "protocol snapshot of \(group.name)") { engine async throws(EngineError) in
+            try await engine.protocolSnapshot(of: group.mlsGroupID)
+        }
+    }
+
     // MARK: Failures
 
     var failed: Bool { !failures.isEmpty }

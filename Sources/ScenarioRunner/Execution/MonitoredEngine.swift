@@ -124,6 +124,9 @@ struct MonitoredEngine: ProtocolEngine {
     func exactState(of group: MLSGroupID) async throws(EngineError) -> ExactGroupState {
         try await watch("exact state") { () async throws(EngineError) in try await base.exactState(of: group) }
     }
+    func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
+        try await watch("protocol snapshot") { () async throws(EngineError) in try await base.protocolSnapshot(of: group) }
+    }
     func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
         try await watch("prepare group image") { () async throws(EngineError) in try await base.prepareGroupImage(data, mimeType: mimeType)
         }
