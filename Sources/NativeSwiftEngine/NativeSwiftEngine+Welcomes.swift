@@ -12,7 +12,8 @@ extension NativeSwiftEngine {
             let parsed: WelcomeRumor.Parsed
             do throws(MarmotError) { parsed = try WelcomeRumor.parse(rumor) } catch {
                 if Self.isCurrentWelcomeRumor(rumor) {
-                    throw .profileMismatch(ours: .legacy, "the Welcome", "its rumor is framed as the adopted spec's (no MIP-02 encoding tag)")
+                    throw .profileMismatch(
+                        ours: .legacy, "the Welcome", "its rumor is framed as the adopted spec's (no MIP-02 encoding tag)")
                 }
                 throw EngineError(error)
             }
