@@ -46,16 +46,16 @@ struct CurrentHostileTests {
     /// The current profile's state and proof forgeries (libmarmot's openmls_forgeries classes),
     /// each by an admin so that only its own rule can refuse it; the reason names that rule.
     @Test(arguments: [
-        (HostileAttack.dropAdminPolicy, "0x8003"),
-        (.dropLifecycle, "0x800c"),
-        (.dropComponentList, "0x800c"),
-        (.emptyAdminList, "0x8003"),
-        (.adminNotMember, "not a member"),
-        (.addLeafProofMissing, "proof_missing"),
-        (.addLeafProofForged, "proof_bad_signature"),
-        (.leafProofMissing, "proof_missing"),
-        (.leafProofForged, "proof_bad_signature"),
-        (.leafProofOtherAccount, "proof_signer_mismatch"),
+        (HostileAttack.dropAdminPolicy, "component.missing: required component 0x8003"),
+        (.dropLifecycle, "component.missing: required component 0x800c"),
+        (.dropComponentList, "the lifecycle (0x800c) requirement cannot be dropped"),
+        (.emptyAdminList, "0x8003 (marmot.group.admin-policy.v1): the admin list is empty"),
+        (.adminNotMember, "is not a member (0x8003)"),
+        (.addLeafProofMissing, "the added key package: identityProof.missing"),
+        (.addLeafProofForged, "the added key package: identityProof.badSignature"),
+        (.leafProofMissing, "the committer's new leaf: identityProof.missing"),
+        (.leafProofForged, "the committer's new leaf: identityProof.badSignature"),
+        (.leafProofOtherAccount, "the committer's new leaf: identityProof.signerMismatch"),
     ])
     func anAdminsForgeryIsRefusedForItsRule(attack: HostileAttack, named: String) async throws {
         let team = try await Self.team(malloryAdmin: true, seed: 300)
@@ -66,7 +66,7 @@ struct CurrentHostileTests {
             Issue.record("\(attack.rawValue): bob answered \(result)")
             return
         }
-        #expect(reason.contains("refused_by_caller") && reason.contains(named), "\(attack.rawValue): \(reason)")
+        #expect(reason.hasPrefix("mls.refusedByCaller: ") && reason.contains(named), "\(attack.rawValue): \(reason)")
         #expect(try await team.bob.engine.group(team.group).epoch == epoch)
 
         // Twin: the same admin's honest change (a rename, an app_data_update of 0x8001) is applied.
