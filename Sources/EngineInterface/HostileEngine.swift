@@ -107,6 +107,19 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// Current profile only: a Welcome to the target into a fresh group of ours whose ratchet tree
     /// holds our leaf without its 0x8009 proof (every Welcome-tree leaf is verified).
     case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    /// Current profile only (libmarmot's openmls_forgeries classes): an Add commit of a fresh
+    /// account's key package whose leaf has no 0x8009 entry, or a proof whose signature is tampered.
+    case addLeafProofMissing = "add-leaf-proof-missing"
+    case addLeafProofForged = "add-leaf-proof-forged"
+    /// Current profile only: a commit of one app_data_update removing a component the group
+    /// requires: the admin policy (0x8003), the lifecycle (0x800c), or the required list (0x0001).
+    case dropAdminPolicy = "drop-admin-policy"
+    case dropLifecycle = "drop-lifecycle"
+    case dropComponentList = "drop-component-list"
+    /// Current profile only: a commit setting the admin list (0x8003) to nobody, or naming an
+    /// account that holds no leaf (admin-policy-v1.md: non-empty, every admin a member).
+    case emptyAdminList = "empty-admin-list"
+    case adminNotMember = "admin-not-member"
 }
 
 extension EngineCapability {

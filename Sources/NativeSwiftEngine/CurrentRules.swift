@@ -17,6 +17,9 @@ enum CurrentRules {
 
     static func refuse(_ error: MarmotError) -> MLSError { MLSError(.refusedByCaller, "\(error.code.name): \(error.reason)") }
 
+    /// How a refusal of a non-admin's proposal begins (the receiver ignores such a proposal).
+    static let nonAdminProposal = "only admins may propose"
+
     /// The judge of a member whose group is of the current profile.
     static func judgeChange(_ change: GroupChange) throws(MLSError) {
         switch change {
@@ -85,13 +88,13 @@ enum CurrentRules {
         let isAdmin = account(proposal.tree.leaf(leaf)).map(admins(state).contains) ?? false
         switch proposal.proposal {
         case .appDataUpdate(let update):
-            guard isAdmin else { throw refuse("only admins may propose app_data_update (\(hex(update.componentID))), 0x8003") }
+            guard isAdmin else { throw refuse("\(nonAdminProposal) app_data_update (\(hex(update.componentID))), 0x8003") }
             guard update.componentID != AppComponentID.groupLifecycle.rawValue else {
                 throw refuse("the lifecycle (0x800c) changes only by value, in its committer's commit")
             }
             try requireValidUpdate(update)
         case .add, .remove:
-            guard isAdmin else { throw refuse("only admins may propose to add or remove members (0x8003)") }
+            guard isAdmin else { throw refuse("\(nonAdminProposal) to add or remove members (0x8003)") }
         case .selfRemove:
             guard !isAdmin else { throw refuse("an admin must self-demote before leaving (0x8003)") }
         case .groupContextExtensions:

@@ -16,6 +16,12 @@ extension NativeSwiftEngine {
     {
         var next = record.mls
         do { _ = try next.process(message, now: now, judge: CurrentRules.judgeChange) } catch {
+            // A non-admin's proposal to change members or group state is not stored, so no
+            // commit of ours can carry it, and answered as the legacy profile answers it:
+            // ignored, not a rejection (a commit that carries it is the rejection).
+            if error.code == .refusedByCaller, error.reason.hasPrefix(CurrentRules.nonAdminProposal) {
+                return .ignoredProposal(record.id, reason: "proposal_from_non_admin")
+            }
             return Self.currentRefusal(error, record.id)
         }
         record.mls = next

@@ -24,18 +24,23 @@ extension NativeSwiftEngine: HostileEngine {
             case .proposeAdd:
                 events = [try forged(.proposal(.add(try targetKeyPackage(request))), in: &record)]
             case .proposeAddAsAdmin:
-                let impostor = try newKeyPackage(for: try target(request))
+                // Current profile: the impostor cannot sign the target's 0x8009 proof; it signs its own.
+                let impostor =
+                    record.profile == .current
+                    ? try forgedCurrentKeyPackage(
+                        identity: try target(request), account: try accountKey(request.sender), flaw: .otherAccount)
+                    : try newKeyPackage(for: try target(request))
                 events = [try forged(.proposal(.add(impostor.keyPackage)), in: &record)]
             case .proposeRemove:
                 events = [try forged(.proposal(.remove(leaf: try leaf(of: request, in: record))), in: &record)]
             case .proposeAdmin:
-                events = [try forged(.proposal(selfPromotion(record, as: request.sender)), in: &record)]
+                events = [try forged(.proposal(try selfPromotion(record, as: request.sender)), in: &record)]
             case .commitAdd:
                 events = [try forgedCommit([.add(try targetKeyPackage(request))], in: &record, now: now)]
             case .commitRemove:
                 events = [try forgedCommit([.remove(leaf: try leaf(of: request, in: record))], in: &record, now: now)]
             case .commitAdmin:
-                events = [try forgedCommit([selfPromotion(record, as: request.sender)], in: &record, now: now)]
+                events = [try forgedCommit([try selfPromotion(record, as: request.sender)], in: &record, now: now)]
             case .duplicateGroupData:
                 var ours = record.data
                 ours.admins = [request.sender]
@@ -82,17 +87,30 @@ extension NativeSwiftEngine: HostileEngine {
             case .replayedWelcome:
                 rumors = [try replayedWelcome(of: id, request, now: now)]
             case .lookalikeGroup:
-                rumors = try fakeGroupWelcome(request, reusing: record, flaw: nil)
+                rumors =
+                    record.profile == .current
+                    ? try currentFakeGroupWelcome(request, from: record, lookalike: true, flaw: nil, creatorProof: nil)
+                    : try fakeGroupWelcome(request, reusing: record, flaw: nil)
             case .welcomeBadSignature:
-                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .groupInfoSignature)
+                rumors = try fakeGroupWelcome(request, record, flaw: .groupInfoSignature)
             case .welcomeBadTreeHash:
-                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .treeHash)
+                rumors = try fakeGroupWelcome(request, record, flaw: .treeHash)
             case .welcomeBadParentHash:
-                rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .parentHash)
-            case .leafProofMissing, .leafProofForged, .leafProofOtherAccount, .welcomeLeafProofMissing:
-                // LEAD (issue 28, s9-engine): identity-proof attacks exist only in the current
-                // profile (scenarios/current-profile/); the legacy engine has no 0x8009 to break.
-                throw EngineError(.invalidInput, "attack \(request.attack.rawValue) needs a current-profile group (0x8009 identity proofs)")
+                rumors = try fakeGroupWelcome(request, record, flaw: .parentHash)
+            case .leafProofMissing:
+                events = [try leafProofCommit(.missing, request, in: &record, now: now)]
+            case .leafProofForged:
+                events = [try leafProofCommit(.tampered, request, in: &record, now: now)]
+            case .leafProofOtherAccount:
+                events = [try leafProofCommit(.otherAccount, request, in: &record, now: now)]
+            case .welcomeLeafProofMissing:
+                rumors = try currentFakeGroupWelcome(request, from: record, lookalike: false, flaw: nil, creatorProof: .missing)
+            case .addLeafProofMissing:
+                events = [try addForgedLeafCommit(.missing, request, in: &record, now: now)]
+            case .addLeafProofForged:
+                events = [try addForgedLeafCommit(.tampered, request, in: &record, now: now)]
+            case .dropAdminPolicy, .dropLifecycle, .dropComponentList, .emptyAdminList, .adminNotMember:
+                events = [try stateForgery(request.attack, request, in: &record, now: now)]
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)
@@ -164,6 +182,13 @@ extension NativeSwiftEngine: HostileEngine {
         return rumor
     }
 
+    /// A Welcome for the target into a fresh group of ours, broken as `flaw` says, framed for
+    /// `record`'s profile.
+    func fakeGroupWelcome(_ request: ForgeRequest, _ record: GroupRecord, flaw: CommitFlaw) throws(EngineError) -> [UnsignedEvent] {
+        guard record.profile == .current else { return try fakeGroupWelcome(request, reusing: nil, flaw: flaw) }
+        return try currentFakeGroupWelcome(request, from: record, lookalike: false, flaw: flaw, creatorProof: nil)
+    }
+
     /// A Welcome for the target into a fresh group of ours (admin: us), reusing `lookalike`'s `h`,
     /// name and relays when given, broken as `flaw` says.
     func fakeGroupWelcome(_ request: ForgeRequest, reusing lookalike: GroupRecord?, flaw: CommitFlaw?) throws(EngineError)
@@ -201,13 +226,17 @@ extension NativeSwiftEngine: HostileEngine {
 
     func targetKeyPackage(_ request: ForgeRequest) throws(EngineError) -> KeyPackage {
         guard let event = request.targetKeyPackage else { throw EngineError(.invalidInput, "the attack needs the target's key package") }
-        return try validated(event).keyPackage
+        return try inviteeKeyPackage(event)
     }
 
-    /// A GroupContextExtensions proposal that adds `me` to the admins.
-    func selfPromotion(_ record: GroupRecord, as me: PublicKey) -> Proposal {
+    /// A proposal that adds `me` to the admins: legacy, a GroupContextExtensions of the 0xF2EE
+    /// group data; current, an app_data_update of the admin policy (0x8003).
+    func selfPromotion(_ record: GroupRecord, as me: PublicKey) throws(EngineError) -> Proposal {
         var data = record.data
         data.admins.append(me)
-        return .groupContextExtensions(data.replacing(in: record.mls.context.extensions))
+        guard record.profile == .current else { return .groupContextExtensions(data.replacing(in: record.mls.context.extensions)) }
+        let admins = data.admins.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+        let list = try marmotStep { () throws(MarmotError) in try AdminList(admins: admins) }
+        return Self.update(.adminPolicy, list.encoded())
     }
 }

@@ -307,6 +307,8 @@ extension NativeSwiftEngine {
             case .groupEventTooOld: .eventTooOld
             case .groupEventInFuture: .eventInFuture
             case .invalidEncoding: .invalidEncoding
+            // An id or signature that does not verify: the same code as the legacy check's.
+            case .groupEventBadEvent: .invalidInput
             default: .invalidTags
             }
         return EngineError(code, error.description)

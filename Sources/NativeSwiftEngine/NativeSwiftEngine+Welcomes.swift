@@ -9,7 +9,14 @@ extension NativeSwiftEngine {
         try persisting { () throws(EngineError) in
             if let stored = welcomes[rumor.id], stored.summary.wrapperID == wrapperID { return stored.summary }
             if profile == .current { return try currentWelcome(wrapperID: wrapperID, rumor: rumor) }
-            let parsed = try marmotStep { () throws(MarmotError) in try WelcomeRumor.parse(rumor) }
+            let parsed: WelcomeRumor.Parsed
+            do throws(MarmotError) { parsed = try WelcomeRumor.parse(rumor) } catch {
+                if Self.isCurrentWelcomeRumor(rumor) {
+                    throw .profileMismatch(
+                        ours: .legacy, "the Welcome", "its rumor is framed as the adopted spec's (no MIP-02 encoding tag)")
+                }
+                throw EngineError(error)
+            }
             let suite = MarmotCapabilities.suite
             // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
             guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first ?? anyKeyPackage()
@@ -23,6 +30,9 @@ extension NativeSwiftEngine {
             }
             let data: GroupData
             do throws(MarmotError) { data = try GroupData(extensions: group.context.extensions) } catch {
+                if group.context.extensions.contains(where: { $0.type == CurrentProfileCodePoints.appDataDictionary }) {
+                    throw .profileMismatch(ours: .legacy, "the Welcome", "its group keeps its state in app_data_dictionary, not 0xF2EE")
+                }
                 throw EngineError(.invalidWelcome, error.description)
             }
             try checkNoClash(group, data)
@@ -55,6 +65,13 @@ extension NativeSwiftEngine {
             joinedWelcomes[record.id] = stored.rumor
             return record.snapshot
         }
+    }
+
+    /// Whether a kind-444 rumor MIP-02 refuses is framed as the current profile frames it: it
+    /// passes the adopted spec's tag rules and lacks MIP-02's `encoding` tag, which every legacy
+    /// rumor carries (a legacy rumor broken otherwise stays `invalid_welcome`).
+    static func isCurrentWelcomeRumor(_ rumor: UnsignedEvent) -> Bool {
+        !rumor.tags.contains(where: { $0.first == "encoding" }) && (try? CurrentWelcomeRumor.parse(rumor)) != nil
     }
 
     /// With `welcomeForOurKeyPackage` switched off (tests only): the key package MLS then tries,

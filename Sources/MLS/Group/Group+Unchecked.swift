@@ -72,6 +72,10 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The commit is framed as external sender 0 and signed with `key` (a PublicMessage, no
     /// membership tag); everything else is the member's honest commit.
     case externalCommitter(key: [UInt8])
+    /// The UpdatePath leaf carries these leaf extensions instead of the committer's (then signed
+    /// as usual): an application's leaf-level data (a Marmot identity proof, say) broken while
+    /// every RFC 9420 check still holds.
+    case pathLeafExtensions([Extension])
 }
 
 /// What a framed message gets wrong on purpose.
@@ -165,6 +169,8 @@ extension Group {
             }
         case .pathLeafSupports(let type):
             return { leaf in leaf.capabilities.extensions.append(type) }
+        case .pathLeafExtensions(let extensions):
+            return { leaf in leaf.extensions = extensions }
         default:
             return { _ in }
         }
@@ -206,7 +212,7 @@ extension Group {
             info.groupContext.extensions.append(Extension(type: 0xFF0A, data: []))
         case .confirmationTag, .groupInfoSignature, .pathLeafKeyReuse, .pathLeafCapabilities, .pathLeafSignature, .noPath,
             .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret,
-            .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter:
+            .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter, .pathLeafExtensions:
             return
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.

@@ -39,6 +39,13 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case leafProofForged = "leaf-proof-forged"
     case leafProofOtherAccount = "leaf-proof-other-account"
     case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    case addLeafProofMissing = "add-leaf-proof-missing"
+    case addLeafProofForged = "add-leaf-proof-forged"
+    case dropAdminPolicy = "drop-admin-policy"
+    case dropLifecycle = "drop-lifecycle"
+    case dropComponentList = "drop-component-list"
+    case emptyAdminList = "empty-admin-list"
+    case adminNotMember = "admin-not-member"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
