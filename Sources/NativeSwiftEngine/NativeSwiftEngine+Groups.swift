@@ -145,10 +145,19 @@ extension NativeSwiftEngine {
         if let admins = changes.admins { data.admins = admins }
         // As MDK 0.8.0: hash, key and nonce are replaced; `image_upload_key` is left as it was (MDK's
         // update has no way to set it either, so both engines write the same group data).
-        if let image = changes.image {
-            guard profile == .legacy else {
-                throw EngineError(.invalidInput, "group images (0x8002) are not implemented in the current profile")
+        if let image = changes.image, profile == .current {
+            // 0x8002 carries the upload key and media type beside hash, key and nonce: both are
+            // known only to the engine that prepared the image.
+            guard let prepared = preparedImages[image.hash], prepared.key == image.key, prepared.nonce == image.nonce else {
+                throw EngineError(
+                    .invalidInput, "the image \(image.hashHex) was not prepared by this engine (0x8002 needs its upload key and media type)")
             }
+            data.imageHash = prepared.hash
+            data.imageKey = prepared.key
+            data.imageNonce = prepared.nonce
+            data.imageUploadKey = prepared.uploadKey
+            data.imageMediaType = prepared.mediaType
+        } else if let image = changes.image {
             data.imageHash = image.hash
             data.imageKey = image.key
             data.imageNonce = image.nonce
