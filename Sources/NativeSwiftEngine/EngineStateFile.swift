@@ -96,7 +96,8 @@ enum EngineStateFile {
         guard version == legacyVersion || version == currentProfileVersion else {
             throw EngineError(
                 .invalidStateFile,
-                "unknown version \(version): this build reads only versions \(legacyVersion) (legacy) and \(currentProfileVersion) (current profile)")
+                "unknown version \(version): this build reads only versions \(legacyVersion) (legacy) and \(currentProfileVersion) (current profile)"
+            )
         }
         var reader = TLSReader(bytes[(magic.count + 2)...])
         do {

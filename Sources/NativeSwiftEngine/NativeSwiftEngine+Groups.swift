@@ -161,7 +161,8 @@ extension NativeSwiftEngine {
             // known only to the engine that prepared the image.
             guard let prepared = preparedImages[image.hash], prepared.key == image.key, prepared.nonce == image.nonce else {
                 throw EngineError(
-                    .invalidInput, "the image \(image.hashHex) was not prepared by this engine (0x8002 needs its upload key and media type)")
+                    .invalidInput, "the image \(image.hashHex) was not prepared by this engine (0x8002 needs its upload key and media type)"
+                )
             }
             data.imageHash = prepared.hash
             data.imageKey = prepared.key

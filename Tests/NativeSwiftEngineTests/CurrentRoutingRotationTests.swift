@@ -19,7 +19,8 @@ struct CurrentRoutingRotationTests {
         let now = CurrentProfileTests.now
         let alice = CurrentProfileTests.Member(
             keypair: keypair,
-            engine: try NativeSwiftEngine(generator: SplitMix(seed: 72), clock: { now }, stateFile: path, profile: .current, accountKeys: [keypair]))
+            engine: try NativeSwiftEngine(
+                generator: SplitMix(seed: 72), clock: { now }, stateFile: path, profile: .current, accountKeys: [keypair]))
         let bob = CurrentProfileTests.member(73, .current)
         let carol = CurrentProfileTests.member(74, .current)
         let created = try await alice.engine.createGroup(
@@ -74,7 +75,8 @@ struct CurrentRoutingRotationTests {
         let created = try await alice.engine.createGroup(
             GroupCreation(creator: alice.pubkey, keyPackages: [], name: "Old", relays: CurrentProfileTests.relays, admins: [alice.pubkey]))
         await #expect(throws: EngineError(.invalidInput, "")) {
-            try await alice.engine.updateGroupData(of: created.group.mlsGroupID, GroupDataChanges(nostrGroupID: [UInt8](repeating: 1, count: 32)))
+            try await alice.engine.updateGroupData(
+                of: created.group.mlsGroupID, GroupDataChanges(nostrGroupID: [UInt8](repeating: 1, count: 32)))
         }
         // The twin: a rename of the same group goes through.
         _ = try await alice.engine.updateGroupData(of: created.group.mlsGroupID, GroupDataChanges(name: "Renamed"))

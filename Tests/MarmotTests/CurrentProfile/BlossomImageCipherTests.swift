@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func sealedBlobIsTheSpecifiedAEAD() throws {
-        let sealed = try BlossomImageCipher.seal(Self.png, key: Self.key, nonce: Self.nonce, uploadKey: Self.uploadKey, mediaType: "image/png")
+        let sealed = try BlossomImageCipher.seal(
+            Self.png, key: Self.key, nonce: Self.nonce, uploadKey: Self.uploadKey, mediaType: "image/png")
         // Computed apart from this code (Python's `cryptography`, ChaCha20Poly1305(key 0x07×32).encrypt(
         // nonce 0x09×12, png, b"marmot-group-image-v1\x00image/png")), and its SHA-256.
         #expect(sealed.blob.hexString == "7529b590e9049fafbc487a51ae9e84a1176d3ef84a62aee4b7e09168266e39c0787f1ebd7eaa")
@@ -33,7 +34,8 @@ import Testing
     }
 
     @Test func openChecksHashThenKeyThenMediaType() throws {
-        let sealed = try BlossomImageCipher.seal(Self.png, key: Self.key, nonce: Self.nonce, uploadKey: Self.uploadKey, mediaType: "image/png")
+        let sealed = try BlossomImageCipher.seal(
+            Self.png, key: Self.key, nonce: Self.nonce, uploadKey: Self.uploadKey, mediaType: "image/png")
         let state = sealed.state
         #expect(
             try BlossomImageCipher.open(sealed.blob, hash: state.hash, key: state.key, nonce: state.nonce, mediaType: "IMAGE/PNG")
@@ -59,7 +61,9 @@ import Testing
         let second = try BlossomImageCipher.seal(Self.png, mediaType: "image/png", using: &generator)
         #expect(first.state.key != second.state.key && first.state.nonce != second.state.nonce)
         #expect(first.state.uploadKey != second.state.uploadKey && first.state.uploadKey != first.state.key)
-        #expect(throws: MarmotError(.invalidImage, "")) { try BlossomImageCipher.seal(Self.png, mediaType: "image/jpeg", using: &generator) }
+        #expect(throws: MarmotError(.invalidImage, "")) {
+            try BlossomImageCipher.seal(Self.png, mediaType: "image/jpeg", using: &generator)
+        }
     }
 }
 
