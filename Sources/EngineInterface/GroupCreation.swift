@@ -47,15 +47,19 @@ public struct GroupDataChanges: Hashable, Sendable, Codable {
     public var admins: [PublicKey]?
     /// A new group image (hash, key and nonce together: MIP-01 never changes one without the others).
     public var image: GroupImage?
+    /// A new `nostr_group_id` (32 bytes): the routing rotation of the current profile's component
+    /// 0x8004 (nostr-routing-v1.md). The commit that carries it is published at the old address.
+    public var nostrGroupID: [UInt8]?
 
     public init(
         name: String? = nil, description: String? = nil, relays: [String]? = nil, admins: [PublicKey]? = nil,
-        image: GroupImage? = nil
+        image: GroupImage? = nil, nostrGroupID: [UInt8]? = nil
     ) {
         self.name = name
         self.description = description
         self.relays = relays
         self.admins = admins
         self.image = image
+        self.nostrGroupID = nostrGroupID
     }
 }

@@ -84,6 +84,11 @@ package struct ExternalProcessEngine: ProtocolEngine {
     package func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError)
         -> GroupEvolution
     {
+        // The driver protocol has no field for a routing rotation (a current-profile change): refused
+        // here rather than dropped, so that the caller never takes a no-op for a rotation.
+        guard changes.nostrGroupID == nil else {
+            throw EngineError(.invalidInput, "the driver protocol carries no nostr_group_id rotation (current profile, 0x8004)")
+        }
         var fields: [String: JSONValue] = [:]
         if let name = changes.name { fields["name"] = .string(name) }
         if let description = changes.description { fields["description"] = .string(description) }

@@ -264,7 +264,8 @@ enum CurrentRules {
 
 extension GroupData {
     /// A current-profile group's state in the shape the engine keeps for both profiles: name and
-    /// description from 0x8001 (empty without it), admins from 0x8003, routing from 0x8004.
+    /// description from 0x8001 (empty without it), admins from 0x8003, routing from 0x8004, the
+    /// image from 0x8002.
     static func current(_ extensions: [Extension]) throws(MarmotError) -> GroupData {
         let state = try GroupComponents(extensions: extensions)
         guard let routing = state.routing else {
@@ -277,8 +278,17 @@ extension GroupData {
             }
             admins.append(key)
         }
-        return GroupData(
+        var data = GroupData(
             nostrGroupID: routing.nostrGroupID, name: state.profile?.name ?? "", description: state.profile?.description ?? "",
             admins: admins, relays: routing.relays)
+        // 0x8002: an absent component and the empty state both mean no image.
+        if let image = state.blossomImage?.image {
+            data.imageHash = image.hash
+            data.imageKey = image.key
+            data.imageNonce = image.nonce
+            data.imageUploadKey = image.uploadKey
+            data.imageMediaType = image.mediaType
+        }
+        return data
     }
 }

@@ -4,9 +4,21 @@
 //
 // struct {
 //     opaque magic[8];                    // "MCENGINE"
-//     uint16 version;                     // 1
-//     EngineState state;                  // and nothing after it
+//     uint16 version;                     // 1: a legacy engine's; 2: a current-profile engine's
+//     select (version) {
+//         case 1: EngineState state;
+//         case 2: CurrentEngineState state;
+//     };                                  // and nothing after it
 // } EngineStateFile;
+//
+// struct {
+//     AccountKeyEntry account_keys<V>;    // ascending by public key
+//     EngineState state;                  // exactly as in version 1
+//     RoutingHistory routing_history<V>;  // ascending by MLS group id; only groups that rotated
+// } CurrentEngineState;
+//
+// struct { opaque secret_key[32]; } AccountKeyEntry;   // the public key is derived from it
+// struct { String mls_group_id; opaque previous_nostr_group_ids<V><V>; } RoutingHistory;   // oldest first
 //
 // struct {
 //     KeyPackageEntry key_packages<V>;    // ascending by reference
@@ -23,6 +35,7 @@
 // (KeyPackagePrivateState and GroupState: Sources/MLS/Persistence; the rest: EngineState+Records.swift.)
 import EngineInterface
 import MLS
+import Marmot
 import Nostr
 import TLSCodec
 
@@ -38,21 +51,36 @@ struct EngineState: Sendable {
     var groups: [MLSGroupID: GroupRecord] = [:]
     var welcomes: [EventID: StoredWelcome] = [:]
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
+    /// The profile the engine speaks. A legacy engine's file is version 1, byte for byte as before
+    /// profiles existed; a current one's is version 2, so that a restart comes back current with
+    /// the account keys its new leaves' identity proofs (0x8009) need.
+    var profile: MarmotProfile = .legacy
+    /// Current profile only: the account keys the engine signs identity proofs with.
+    var accountKeys: [PublicKey: Keypair] = [:]
 }
 
 /// The container: magic, version, body.
 enum EngineStateFile {
     static let magic: [UInt8] = Array("MCENGINE".utf8)
-    /// The version this build writes, and the only one it reads (see the versioning rule in the doc).
-    static let currentVersion: UInt16 = 1
+    /// The version of a legacy engine's state (see the versioning rule in the doc).
+    static let legacyVersion: UInt16 = 1
+    /// The version of a current-profile engine's state: version 1's body between the account keys
+    /// and the routing history.
+    static let currentProfileVersion: UInt16 = 2
     /// Larger files are refused before they are read: no state of a simulated member comes near.
     static let maximumSize = 1 << 30
 
     static func encode(_ state: EngineState) throws(EngineError) -> [UInt8] {
         var writer = TLSWriter()
         writer.writeBytes(magic)
-        writer.write(currentVersion)
-        state.encode(to: &writer)
+        switch state.profile {
+        case .legacy:
+            writer.write(legacyVersion)
+            state.encode(to: &writer)
+        case .current:
+            writer.write(currentProfileVersion)
+            state.encodeCurrent(to: &writer)
+        }
         if let failure = writer.failure { throw EngineError(.internal, "the engine state does not serialize: \(failure)") }
         return writer.bytes
     }
@@ -65,13 +93,15 @@ enum EngineStateFile {
             throw EngineError(.invalidStateFile, "wrong magic: not an engine state file")
         }
         let version = UInt16(bytes[magic.count]) << 8 | UInt16(bytes[magic.count + 1])
-        guard version == currentVersion else {
+        guard version == legacyVersion || version == currentProfileVersion else {
             throw EngineError(
-                .invalidStateFile, "unknown version \(version): this build reads only version \(currentVersion)")
+                .invalidStateFile,
+                "unknown version \(version): this build reads only versions \(legacyVersion) (legacy) and \(currentProfileVersion) (current profile)"
+            )
         }
         var reader = TLSReader(bytes[(magic.count + 2)...])
         do {
-            let state = try EngineState(from: &reader)
+            let state = version == legacyVersion ? try EngineState(from: &reader) : try EngineState(current: &reader)
             try reader.finish()
             return state
         } catch {
@@ -129,3 +159,70 @@ extension EngineState {
 }
 
 func groupIDAscending(_ a: MLSGroupID, _ b: MLSGroupID) -> Bool { a.hex < b.hex }
+
+extension EngineState {
+    func encodeCurrent(to writer: inout TLSWriter) {
+        writer.writeMap(accountKeys, by: <) { w, _, keypair in w.writeBytes(keypair.secretKey.bytes) }
+        encode(to: &writer)
+        let rotated = groups.filter { !$0.value.previousNostrGroupIDs.isEmpty }
+        writer.writeMap(rotated, by: groupIDAscending) { w, id, record in
+            w.writeString(id.hex)
+            w.writeVector { w in for previous in record.previousNostrGroupIDs { w.writeOpaque(previous) } }
+        }
+    }
+
+    /// A current-profile state: every group, stored Welcome and rollback point is read as a
+    /// current-profile group, and the parts version 1 does not carry are restored (the routing
+    /// history, and the image's media type, which the GroupContext's 0x8002 component holds).
+    init(current reader: inout TLSReader) throws(TLSCodecError) {
+        let keys: [PublicKey: Keypair] = try reader.readMap("account keys", by: <) { (r: inout TLSReader) throws(TLSCodecError) in
+            let bytes = Array(try r.readBytes(32))
+            let secret: SecretKey
+            do throws(NostrError) { secret = try SecretKey(bytes: bytes) } catch {
+                throw TLSCodecError(.invalidValue, "account key: \(error.description)")
+            }
+            let keypair = Keypair(secretKey: secret)
+            return (keypair.publicKey, keypair)
+        }
+        try self.init(from: &reader)
+        profile = .current
+        accountKeys = keys
+        let history = try reader.readMap("routing history", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in
+            let id = MLSGroupID(hex: try r.readString())
+            let previous = try r.readVector { (r: inout TLSReader) throws(TLSCodecError) in try r.readOpaque() }
+            guard !previous.isEmpty else { throw TLSCodecError(.inconsistentState, "routing history of \(id.hex) is empty") }
+            return (id, previous)
+        }
+        for (id, previous) in history {
+            guard groups[id] != nil else { throw TLSCodecError(.inconsistentState, "routing history of \(id.hex), a group not held") }
+            groups[id]?.previousNostrGroupIDs = previous
+        }
+        for id in Array(groups.keys) {
+            guard var record = groups[id] else { continue }
+            record.profile = .current
+            record.data = try Self.currentData(record.data, of: record.mls)
+            if var point = record.rollback {
+                point.data = try Self.currentData(point.data, of: point.mls)
+                record.rollback = point
+            }
+            groups[id] = record
+        }
+        for id in Array(welcomes.keys) {
+            guard var welcome = welcomes[id] else { continue }
+            welcome.data = try Self.currentData(welcome.data, of: welcome.group)
+            welcomes[id] = welcome
+        }
+    }
+
+    /// `stored` with what only the GroupContext of a current-profile `group` holds (the image's
+    /// media type); a context that does not read as a current-profile group is an inconsistent state.
+    static func currentData(_ stored: GroupData, of group: Group) throws(TLSCodecError) -> GroupData {
+        let read: GroupData
+        do { read = try GroupData.current(group.context.extensions) } catch {
+            throw TLSCodecError(.inconsistentState, "a current-profile group whose context does not read: \(error.reason)")
+        }
+        var data = stored
+        data.imageMediaType = stored.imageHash == read.imageHash ? read.imageMediaType : nil
+        return data
+    }
+}

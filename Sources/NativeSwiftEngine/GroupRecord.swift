@@ -85,6 +85,11 @@ struct GroupRecord: Sendable {
         }
         data = newData
         pending = nil
+        // group-lifecycle-v1.md: a disbanded group is terminal; the committer's final leaf is a
+        // mechanical MLS requirement, not a participant, so it stops like every removed member.
+        if profile == .current, (try? GroupComponents(extensions: next.context.extensions))?.lifecycle == .disbanded {
+            state = .inactive
+        }
     }
 
     /// Whether kind-445 events addressed to `nostrGroupID` are this group's.

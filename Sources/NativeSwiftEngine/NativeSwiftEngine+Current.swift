@@ -86,7 +86,7 @@ extension NativeSwiftEngine {
     }
 
     /// The app_data_update proposals that take `record`'s group data to `data`: one per component
-    /// that changes (0x8001 name and description, 0x8003 admins, 0x8004 relays).
+    /// that changes (0x8001 name and description, 0x8002 image, 0x8003 admins, 0x8004 relays).
     func currentUpdates(from old: GroupData, to data: GroupData) throws(EngineError) -> [Proposal] {
         try marmotStep { () throws(MarmotError) in
             var proposals: [Proposal] = []
@@ -96,12 +96,23 @@ extension NativeSwiftEngine {
             if data.admins != old.admins {
                 proposals.append(Self.update(.adminPolicy, try AdminList(admins: data.admins.map(\.bytes)).encoded()))
             }
+            if let image = Self.blossomImage(data), image != Self.blossomImage(old) {
+                proposals.append(Self.update(.groupBlossomImage, GroupBlossomImage(image: image).encoded()))
+            }
             if data.relays != old.relays || data.nostrGroupID != old.nostrGroupID {
                 proposals.append(
                     Self.update(.nostrRouting, try NostrRouting(nostrGroupID: data.nostrGroupID, relays: data.relays).encoded()))
             }
             return proposals
         }
+    }
+
+    /// The 0x8002 image `data` names, if it names a whole one.
+    static func blossomImage(_ data: GroupData) -> GroupBlossomImage.Image? {
+        guard let hash = data.imageHash, let key = data.imageKey, let nonce = data.imageNonce, let uploadKey = data.imageUploadKey,
+            let mediaType = data.imageMediaType
+        else { return nil }
+        return GroupBlossomImage.Image(hash: hash, key: key, nonce: nonce, uploadKey: uploadKey, mediaType: mediaType)
     }
 
     static func update(_ id: AppComponentID, _ data: [UInt8]) -> Proposal {

@@ -143,12 +143,33 @@ extension NativeSwiftEngine {
             data.relays = relays
         }
         if let admins = changes.admins { data.admins = admins }
+        if let nostrGroupID = changes.nostrGroupID {
+            // Only the current profile's routing component can move the group's address; MDK
+            // 0.8.0's update cannot, so the legacy profile refuses rather than fork the two engines.
+            guard profile == .current else {
+                throw EngineError(.invalidInput, "a nostr_group_id rotation is the current profile's (0x8004)")
+            }
+            guard nostrGroupID.count == 32, !record.answers(nostrGroupID) else {
+                throw EngineError(.invalidInput, "a new nostr_group_id is 32 bytes the group has never used")
+            }
+            data.nostrGroupID = nostrGroupID
+        }
         // As MDK 0.8.0: hash, key and nonce are replaced; `image_upload_key` is left as it was (MDK's
         // update has no way to set it either, so both engines write the same group data).
-        if let image = changes.image {
-            guard profile == .legacy else {
-                throw EngineError(.invalidInput, "group images (0x8002) are not implemented in the current profile")
+        if let image = changes.image, profile == .current {
+            // 0x8002 carries the upload key and media type beside hash, key and nonce: both are
+            // known only to the engine that prepared the image.
+            guard let prepared = preparedImages[image.hash], prepared.key == image.key, prepared.nonce == image.nonce else {
+                throw EngineError(
+                    .invalidInput, "the image \(image.hashHex) was not prepared by this engine (0x8002 needs its upload key and media type)"
+                )
             }
+            data.imageHash = prepared.hash
+            data.imageKey = prepared.key
+            data.imageNonce = prepared.nonce
+            data.imageUploadKey = prepared.uploadKey
+            data.imageMediaType = prepared.mediaType
+        } else if let image = changes.image {
             data.imageHash = image.hash
             data.imageKey = image.key
             data.imageNonce = image.nonce

@@ -7,7 +7,9 @@ import Foundation
 extension NativeSwiftEngine {
     /// What the engine holds now, as the state file stores it.
     var heldState: EngineState {
-        EngineState(keyPackages: keyPackages, groups: groups, welcomes: welcomes, joinedWelcomes: joinedWelcomes)
+        EngineState(
+            keyPackages: keyPackages, groups: groups, welcomes: welcomes, joinedWelcomes: joinedWelcomes, profile: profile,
+            accountKeys: profile == .current ? accountKeys : [:])
     }
 
     /// Runs one operation and then writes the state file if the operation changed the state, even

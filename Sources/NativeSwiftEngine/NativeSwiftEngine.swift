@@ -29,6 +29,10 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
     /// Current profile: the account keys that sign our leaves' identity proofs (``holdAccountKey(_:)``).
     var accountKeys: [PublicKey: Keypair] = [:]
+    /// Current profile: the 0x8002 state of each image this engine prepared, by image_hash, until a
+    /// commit names it (NativeSwiftEngine+GroupImage.swift). Not in the state file: an app that
+    /// restarts between preparing and committing prepares again.
+    var preparedImages: [[UInt8]: GroupBlossomImage.Image] = [:]
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -63,7 +67,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// earlier life already used.
     /// - Parameters:
     ///   - stateFile: the file's path; nil behaves exactly as the two-argument init.
-    ///   - profile: the dialect this instance speaks; a restarted member must be given the same.
+    ///   - profile: the dialect this instance speaks; a state file of the current profile (version
+    ///     2) restores the current profile and its account keys whatever this says.
     /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
     ///   `.storage` for one it cannot read.
     package init(
@@ -72,14 +77,22 @@ package actor NativeSwiftEngine: ProtocolEngine {
     ) throws(EngineError) {
         random = RandomSource(base: generator)
         self.clock = clock
-        self.profile = profile
         self.stateFile = stateFile
         for key in accountKeys { self.accountKeys[key.publicKey] = key }
-        guard let stateFile, let loaded = try Self.loadState(from: stateFile) else { return }
+        guard let stateFile, let loaded = try Self.loadState(from: stateFile) else {
+            self.profile = profile
+            return
+        }
+        // A current-profile file (version 2) comes back current whatever the caller said: its
+        // groups are current-profile groups and would be misread as legacy ones. A version-1 file
+        // keeps the profile the caller gives (files written before profiles existed carry none).
+        let restored = loaded.state.profile == .current ? MarmotProfile.current : profile
+        self.profile = restored
+        for (key, keypair) in loaded.state.accountKeys { self.accountKeys[key] = keypair }
         keyPackages = loaded.state.keyPackages
         groups = loaded.state.groups.mapValues { record in
             var record = record
-            record.profile = profile
+            record.profile = restored
             return record
         }
         welcomes = loaded.state.welcomes

@@ -34,6 +34,7 @@ import Testing
         .rename(chatID: "c1", name: "New name"),
         .updateDescription(chatID: "c1", description: "about"),
         .updateRelays(chatID: "c1", relays: ["wss://a.test/", "wss://b.test/"]),
+        .rotateRouting(chatID: "c1"),
         .setImage(chatID: "c1", image: ImageFile(bytes: [1, 2, 3], mimeType: "image/png")),
         .sendMessage(chatID: "c1", text: "say \"hi\" = ok"),
         .openChat(chatID: "c1"),

@@ -21,6 +21,13 @@ struct ChatRecord: Sendable, Codable {
     /// The group image the group data names, and where its blob stands (Groups/GroupCore+Image.swift).
     var image: GroupImage?
     var imageStatus: ChatImage.Status = .loading
+    /// The addresses (`nostr_group_id` hex) the group moved to after `chatID`, oldest first; nil
+    /// while it never moved (current profile, component 0x8004). The chat is subscribed at all of
+    /// them: a member that has not followed a rotation yet still publishes at an older one.
+    var routingIDs: [String]?
+
+    /// Every address this chat's kind-445 events may carry in their `h` tag.
+    var addresses: [String] { [chatID] + (routingIDs ?? []) }
 
     init(snapshot: GroupSnapshot, members: [PublicKey], relays: [String]) {
         chatID = snapshot.nostrGroupID

@@ -1,6 +1,7 @@
 import EngineInterface
 
-// Group data an admin changes besides the name (MIP-01: description, relays), and the explicit
+// Group data an admin changes besides the name (MIP-01: description, relays; the current profile's
+// routing rotation), and the explicit
 // self-update: each one commit, with the same OK, settling and race handling as a rename. Kept
 // apart from `perform` so that async function stays small (docs: the Swift 6.3.1 release-build
 // hazard with large async functions).
@@ -20,6 +21,11 @@ extension GroupCore {
                 return nil
             }
             return (.groupData(GroupDataChanges(relays: relays), label: "set relays"), chat)
+        case .rotateRouting(let chatID):
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return nil }
+            // The new address is drawn from the core's seeded stream, so a run replays it.
+            let nostrGroupID = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }
+            return (.groupData(GroupDataChanges(nostrGroupID: nostrGroupID), label: "rotate routing"), chat)
         case .selfUpdate(let chatID):
             // Any member may refresh its own leaf.
             guard let chat = writableChat(chatID, needsAdmin: false) else { return nil }

@@ -75,7 +75,7 @@ extension GroupCore {
 
     /// MIP-03: a kind-445 event for one of our groups; it waits if a commit of ours is pending there.
     func receiveGroupEvent(_ event: Event) async {
-        if holdIfCommitPending(event, chatID: event.firstTagValue("h") ?? "") { return }
+        if holdIfCommitPending(event, chatID: chatID(addressedBy: event.firstTagValue("h") ?? "")) { return }
         await processGroupEvent(event)
     }
 
@@ -83,7 +83,7 @@ extension GroupCore {
     /// because no key opened it (GroupCore+FutureEvents.swift); it was rejected once already.
     func processGroupEvent(_ event: Event, retry: Bool = false) async {
         let result: ProcessingResult
-        let chatID = event.firstTagValue("h") ?? ""
+        let chatID = self.chatID(addressedBy: event.firstTagValue("h") ?? "")
         do {
             result = try await engine.processMessage(event)
         } catch {

@@ -33,6 +33,10 @@ package enum AppAction: Hashable, Sendable, Codable {
     /// Moves the group to these relays (MIP-01 group data; admins only): every member then reads
     /// and publishes the group's events there.
     case updateRelays(chatID: String, relays: [String])
+    /// Moves the group to a fresh address (current profile: a new `nostr_group_id` in the routing
+    /// component 0x8004; admins only). The chat keeps its id and listens at every address it has
+    /// had; its events are then published at the new one.
+    case rotateRouting(chatID: String)
     /// Sets the group's picture (MIP-01 group image; admins only): the engine encrypts it, the core
     /// uploads the blob (`CoreEffect.uploadBlob`) and commits what opens it.
     case setImage(chatID: String, image: ImageFile)

@@ -69,6 +69,7 @@ extension AppAction {
         case leave, rename
         case updateDescription = "update-description"
         case updateRelays = "update-relays"
+        case rotateRouting = "rotate-routing"
         case setImage = "set-image"
         case sendMessage = "send-message"
         case openChat = "open-chat"
@@ -116,6 +117,7 @@ extension AppAction {
         case .rename: .rename
         case .updateDescription: .updateDescription
         case .updateRelays: .updateRelays
+        case .rotateRouting: .rotateRouting
         case .setImage: .setImage
         case .sendMessage: .sendMessage
         case .openChat: .openChat
@@ -180,6 +182,7 @@ extension AppAction {
         case .rename(let chatID, let name): parameters = [("chat", q(chatID)), ("name", q(name))]
         case .updateDescription(let chatID, let description): parameters = [("chat", q(chatID)), ("description", q(description))]
         case .updateRelays(let chatID, let relays): parameters = [("chat", q(chatID)), ("relays", T.list(relays.map(q)))]
+        case .rotateRouting(let chatID): parameters = [("chat", q(chatID))]
         case .setImage(let chatID, let image): parameters = [("chat", q(chatID)), ("image", image.traceText)]
         case .sendMessage(let chatID, let text): parameters = [("chat", q(chatID)), ("text", q(text))]
         case .openChat(let chatID, let pageSize): parameters = [("chat", q(chatID)), ("page-size", String(pageSize))]

@@ -60,7 +60,7 @@ extension GroupCore {
             requests.append(.request(subscription: Self.inboxSubscription, filters: [inboxFilter]))
         }
         for chat in chats.values.sorted(by: { $0.chatID < $1.chatID }) where !chat.isRemoved && chat.relays.contains(url) {
-            requests.append(.request(subscription: Self.groupSubscription(chat.chatID), filters: [Self.groupFilter(chat.chatID)]))
+            requests.append(.request(subscription: Self.groupSubscription(chat.chatID), filters: [groupFilter(chat.chatID)]))
         }
         return requests
     }

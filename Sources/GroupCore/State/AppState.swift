@@ -54,6 +54,9 @@ package struct ChatEvent: Hashable, Sendable, Codable {
 package struct ChatSummary: Hashable, Sendable, Codable {
     /// The Marmot (nostr) group id in hex: stable across epochs and engines.
     package var chatID: String
+    /// The addresses the group moved to after `chatID` (a routing rotation, current profile), oldest
+    /// first; nil while it never moved.
+    package var routingIDs: [String]? = nil
     /// More than two members, or a name other than the 1:1 default.
     package var isGroup: Bool
     package var groupName: String
@@ -245,4 +248,9 @@ package struct AppUpdate: Hashable, Sendable, Codable {
     /// What changed, in a few words (for traces).
     package var cause: String
     package var state: AppState
+}
+
+extension ChatSummary {
+    /// Every address this chat's events may carry in their `h` tag: `chatID` and the ones it moved to.
+    package var addresses: [String] { [chatID] + (routingIDs ?? []) }
 }

@@ -39,7 +39,8 @@ extension GroupCore {
         let roles = roleView(of: chat)
         let everyone = memberInfo(chat)
         return ChatSummary(
-            chatID: chat.chatID, isGroup: chat.isGroup, groupName: chat.name, members: everyone.filter { $0.pubkey != publicKey },
+            chatID: chat.chatID, routingIDs: chat.routingIDs, isGroup: chat.isGroup, groupName: chat.name,
+            members: everyone.filter { $0.pubkey != publicKey },
             me: everyone.first { $0.pubkey == publicKey }, isAdmin: chat.admins.contains(publicKey), description: chat.description,
             lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
             unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
@@ -84,6 +85,14 @@ extension GroupCore {
                 let relays = try await engine.relays(of: chat.mlsGroupID)
                 moveSubscription(of: chatID, from: chat.relays, to: relays)
                 chat.relays = relays
+                if !chat.addresses.contains(snapshot.nostrGroupID) {
+                    // A routing rotation: listen at the new address too (the same subscription
+                    // id, so each relay replaces the old filter with the wider one).
+                    chat.routingIDs = (chat.routingIDs ?? []) + [snapshot.nostrGroupID]
+                    chats[chatID] = chat
+                    note("group \(chatID.prefix(8)) moved to address \(snapshot.nostrGroupID.prefix(8))")
+                    send(.request(subscription: Self.groupSubscription(chatID), filters: [groupFilter(chatID)]), to: relays)
+                }
             }
             chats[chatID] = chat
             changed("refresh \(chatID.prefix(8)) epoch \(chat.epoch)")
@@ -129,7 +138,7 @@ extension GroupCore {
         guard !gained.isEmpty || !left.isEmpty else { return }
         note("group \(chatID.prefix(8)) moved to \(new.count) relay(s): +\(gained.count) -\(left.count)")
         if !gained.isEmpty {
-            send(.request(subscription: Self.groupSubscription(chatID), filters: [Self.groupFilter(chatID)]), to: gained)
+            send(.request(subscription: Self.groupSubscription(chatID), filters: [groupFilter(chatID)]), to: gained)
         }
         for url in left { emit(.send(url: url, message: .close(Self.groupSubscription(chatID)))) }
     }
@@ -137,4 +146,15 @@ extension GroupCore {
     static func groupSubscription(_ chatID: String) -> SubscriptionID { SubscriptionID("g-\(chatID.prefix(32))") }
 
     static func groupFilter(_ chatID: String) -> Filter { Filter(kinds: [.groupEvent], tags: ["h": [chatID]]) }
+
+    /// The filter of a chat we hold: every address it has had (routing rotations included).
+    func groupFilter(_ chatID: String) -> Filter {
+        Filter(kinds: [.groupEvent], tags: ["h": Set(chats[chatID]?.addresses ?? [chatID])])
+    }
+
+    /// The chat an event's `h` tag addresses: the chat of that id, or the one that moved there.
+    func chatID(addressedBy address: String) -> String {
+        if chats[address] != nil { return address }
+        return chats.keys.sorted().first { chats[$0]?.routingIDs?.contains(address) ?? false } ?? address
+    }
 }

@@ -44,6 +44,9 @@ package struct GroupData: Hashable, Sendable {
     package var imageKey: [UInt8]?
     package var imageNonce: [UInt8]?
     package var imageUploadKey: [UInt8]?
+    /// Current profile only (component 0x8002): the canonical media type of the decrypted image, which
+    /// its AEAD binds as AAD. Never in 0xF2EE: the legacy profile has no such field.
+    package var imageMediaType: String?
 
     package init(
         version: UInt16 = GroupData.currentVersion, nostrGroupID: [UInt8], name: String, description: String,

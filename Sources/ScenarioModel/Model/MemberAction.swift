@@ -53,6 +53,8 @@ package enum MemberAction: Sendable, Hashable {
     case setImage(image: [UInt8], mimeType: String, group: String?)
     /// Moves the group to these relays (admins; relay names).
     case setRelays([String], group: String?)
+    /// An admin moves the group to a fresh nostr_group_id (current profile, component 0x8004).
+    case rotateRouting(group: String?)
     /// Commits a fresh leaf of the member's own.
     case selfUpdate(group: String?)
     case unmute(group: String?)

@@ -254,6 +254,13 @@ extension StepVocabulary {
             ]
         ) { f in .setRelays(try f.relayNames("relays"), group: try f.optionalString("group")) },
         .member(
+            "rotate-routing", "an admin moves the group to a fresh nostr_group_id (current profile: routing component 0x8004)",
+            needs: .engine(.updateGroupData),
+            [
+                by, FieldSpec("group", .text),
+            ]
+        ) { f in .rotateRouting(group: try f.optionalString("group")) },
+        .member(
             "self-update", "a member commits a fresh leaf of its own (MIP-02 self-update)", needs: .engine(.selfUpdate),
             [
                 by, FieldSpec("group", .text),

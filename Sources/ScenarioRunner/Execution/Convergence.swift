@@ -53,7 +53,7 @@ enum Convergence {
                 let admins = group.admins.map { Observation.name($0, names) }.sorted()
                 let exact: ExactGroupState? = exposesExact ? await reads.exactState(of: label, in: group) : nil
                 let held = await reads.messages(of: label, in: group) ?? []
-                let chat = chats.first { $0.chatID == group.nostrGroupID && !$0.isRemoved }
+                let chat = chats.first { $0.addresses.contains(group.nostrGroupID) && !$0.isRemoved }
                 let snapshot = exposesSnapshot ? await reads.protocolSnapshot(of: label, in: group) : nil
                 views[group.nostrGroupID, default: []].append(
                     View(

@@ -33,7 +33,12 @@ struct MemberReads {
 
     /// The group with Marmot group id `chatID`, nil when the member's engine holds none (or the read failed).
     mutating func group(of label: String, chatID: String) async -> GroupSnapshot? {
-        await groups(of: label)?.first { $0.nostrGroupID == chatID }
+        let groups = await groups(of: label)
+        if let group = groups?.first(where: { $0.nostrGroupID == chatID }) { return group }
+        // After a routing rotation the engine names the group by its new address while the chat
+        // keeps the one it first had: the chat that has had `chatID` leads to the group.
+        guard let chat = await state(of: label)?.chatList.first(where: { $0.addresses.contains(chatID) }) else { return nil }
+        return groups?.first { chat.addresses.contains($0.nostrGroupID) }
     }
 
     /// The messages the member's engine stored for `group` (`named` names the group in a failure).

@@ -54,7 +54,7 @@ enum Observation {
                 .map(Dictionary(roster.map { (name($0.pubkey, names), $0.name.map(Outcome.string) ?? .null) }) { first, _ in first }))
             // The status, not the hash (random, and different per engine's encryption).
             fields.set(.image, chat.image.map { .string($0.status.rawValue) })
-            if let snapshot = snapshots.first(where: { $0.nostrGroupID == chat.chatID }) {
+            if let snapshot = snapshots.first(where: { chat.addresses.contains($0.nostrGroupID) }) {
                 fields.set(.epoch, .integer(Int64(clamping: snapshot.epoch)))
                 let messages = (await reads.messages(of: label, in: snapshot, named: chat.groupName) ?? [])
                     // Control messages and history packets are the core's, not what members said

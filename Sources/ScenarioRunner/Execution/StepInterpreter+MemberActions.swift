@@ -59,6 +59,8 @@ extension StepInterpreter {
         case .describe(let text, let group): return .updateDescription(chatID: try await chat(of: by, named: group), description: text)
         case .setImage(let image, let mimeType, let group):
             return .setImage(chatID: try await chat(of: by, named: group), image: ImageFile(bytes: image, mimeType: mimeType))
+        case .rotateRouting(let group):
+            return .rotateRouting(chatID: try await chat(of: by, named: group))
         case .setRelays(let relays, let group):
             return .updateRelays(chatID: try await chat(of: by, named: group), relays: relays.map(WorldConfiguration.url(of:)))
         case .selfUpdate(let group): return .selfUpdate(chatID: try await chat(of: by, named: group))

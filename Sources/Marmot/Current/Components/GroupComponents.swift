@@ -124,6 +124,7 @@ package struct GroupComponents: Hashable, Sendable {
     package var profile: GroupProfile? { first { if case .profile(let v) = $0 { v } else { nil } } }
     package var admins: AdminList? { first { if case .admins(let v) = $0 { v } else { nil } } }
     package var routing: NostrRouting? { first { if case .routing(let v) = $0 { v } else { nil } } }
+    package var blossomImage: GroupBlossomImage? { first { if case .blossomImage(let v) = $0 { v } else { nil } } }
     package var lifecycle: GroupLifecycle? { first { if case .lifecycle(let v) = $0 { v } else { nil } } }
     package var retention: MessageRetention? { first { if case .retention(let v) = $0 { v } else { nil } } }
     package var agentStream: AgentTextStreamPolicy? { first { if case .agentStream(let v) = $0 { v } else { nil } } }
