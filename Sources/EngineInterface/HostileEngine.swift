@@ -107,6 +107,14 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// Current profile only: a Welcome to the target into a fresh group of ours whose ratchet tree
     /// holds our leaf without its 0x8009 proof (every Welcome-tree leaf is verified).
     case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    /// Issue 30, N7: a commit (ours, as admin) removing the target whose UpdatePath leaf is
+    /// signed by a key not ours: everyone must refuse it, the target included.
+    case commitRemoveBadPath = "commit-remove-bad-path"
+    /// Issue 30, N9: a kind-445 event whose content opens under the group's key but holds bytes
+    /// that are no MLSMessage.
+    case undecodablePlaintext = "undecodable-plaintext"
+    /// Issue 30, N11: a commit (ours, as admin) carrying a ReInit by value, alone.
+    case commitReInit = "commit-reinit"
 }
 
 extension EngineCapability {

@@ -89,6 +89,19 @@ extension NativeSwiftEngine: HostileEngine {
                 rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .treeHash)
             case .welcomeBadParentHash:
                 rumors = try fakeGroupWelcome(request, reusing: nil, flaw: .parentHash)
+            case .commitRemoveBadPath:
+                events = [
+                    try forgedCommit([.remove(leaf: try leaf(of: request, in: record))], flaw: .pathLeafSignature, in: &record, now: now)
+                ]
+            case .undecodablePlaintext:
+                // Bytes that open under the group key and are no MLSMessage (wire format 0xFFFF).
+                let event = try seal(bytes: [0x00, 0x01, 0xFF, 0xFF] + random.bytes(16), in: record)
+                record.ownEvents[event.id] = .forgery
+                events = [event]
+            case .commitReInit:
+                let reInit = Proposal.reInit(
+                    groupID: random.bytes(16), version: ProtocolVersion.mls10, cipherSuite: record.mls.context.cipherSuite, extensions: [])
+                events = [try forgedCommit([reInit], in: &record, now: now)]
             case .leafProofMissing, .leafProofForged, .leafProofOtherAccount, .welcomeLeafProofMissing:
                 // LEAD (issue 28, s9-engine): identity-proof attacks exist only in the current
                 // profile (scenarios/current-profile/); the legacy engine has no 0x8009 to break.

@@ -29,6 +29,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
     /// Current profile: the account keys that sign our leaves' identity proofs (``holdAccountKey(_:)``).
     var accountKeys: [PublicKey: Keypair] = [:]
+    /// Groups whose record in the state file did not load (issue 30, N6): every operation on one
+    /// answers `group_unrecoverable`; the bytes are written back unchanged.
+    var unrecoverableGroups: [MLSGroupID: UnrecoverableGroup] = [:]
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -84,6 +87,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
         }
         welcomes = loaded.state.welcomes
         joinedWelcomes = loaded.state.joinedWelcomes
+        unrecoverableGroups = loaded.state.unrecoverable
         lastWritten = loaded.bytes
     }
 
@@ -100,7 +104,12 @@ package actor NativeSwiftEngine: ProtocolEngine {
     // MARK: - Plumbing shared by the operations
 
     func record(_ id: MLSGroupID) throws(EngineError) -> GroupRecord {
-        guard let record = groups[id] else { throw EngineError(.unknownGroup, "no group \(id.hex)") }
+        guard let record = groups[id] else {
+            if let lost = unrecoverableGroups[id] {
+                throw EngineError(.groupUnrecoverable, "group \(id.hex) did not load from the state file: \(lost.reason)")
+            }
+            throw EngineError(.unknownGroup, "no group \(id.hex)")
+        }
         return record
     }
 

@@ -39,6 +39,9 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case leafProofForged = "leaf-proof-forged"
     case leafProofOtherAccount = "leaf-proof-other-account"
     case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    case commitRemoveBadPath = "commit-remove-bad-path"
+    case undecodablePlaintext = "undecodable-plaintext"
+    case commitReInit = "commit-reinit"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
