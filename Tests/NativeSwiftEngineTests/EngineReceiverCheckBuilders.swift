@@ -60,8 +60,8 @@ extension EngineReceiverCheckTests {
     /// answer to its Welcome, delivered in alice's honest welcome rumor to him (its `e` names dave's
     /// key-package event, its relays are the group's) with the content replaced.
     static func daveOpensForeignWelcome(
-        seed: UInt64, suite: CipherSuite, senderSkips: Set<ReceiverCheck> = [],
-        rewrite: (GroupData, [UInt8]) -> [UInt8] = { $1 }, data change: (inout GroupData) -> Void = { _ in }
+        seed: UInt64, suite: CipherSuite, senderSkips: Set<ReceiverCheck> = [], data change: (inout GroupData) -> Void = { _ in },
+        rewrite: (GroupData, [UInt8]) -> [UInt8] = { $1 }
     ) async throws -> String {
         var room = try await Room(seed: seed)
         let dave = room.bench.swiftMember("dave")

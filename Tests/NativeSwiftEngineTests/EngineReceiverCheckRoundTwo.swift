@@ -53,10 +53,12 @@ extension EngineReceiverCheckTests {
                 name: "Welcome into a real group whose 0xF2EE admin list is written descending",
                 expected: "invalid_welcome: groupData.invalid: admin_pubkeys is not ascending and distinct at entry 1"
             ) {
-                try await daveOpensForeignWelcome(seed: 100, suite: MarmotCapabilities.suite, rewrite: swappedAdmins) { data in
-                    var generator = TestGenerator(seed: 100)
-                    data.admins.append(Keypair.generate(using: &generator).publicKey)
-                }
+                try await daveOpensForeignWelcome(
+                    seed: 100, suite: MarmotCapabilities.suite,
+                    data: { data in
+                        var generator = TestGenerator(seed: 0xAD_0100)
+                        data.admins.append(Keypair.generate(using: &generator).publicKey)
+                    }, rewrite: swappedAdmins)
             }
         default:
             Attack(name: "no round-two attack for \(check.rawValue)", expected: "an attack") { "none" }
