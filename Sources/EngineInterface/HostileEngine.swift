@@ -120,6 +120,14 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// account that holds no leaf (admin-policy-v1.md: non-empty, every admin a member).
     case emptyAdminList = "empty-admin-list"
     case adminNotMember = "admin-not-member"
+    /// Issue 30, N7: a commit (ours, as admin) removing the target whose UpdatePath leaf is
+    /// signed by a key not ours: everyone must refuse it, the target included.
+    case commitRemoveBadPath = "commit-remove-bad-path"
+    /// Issue 30, N9: a kind-445 event whose content opens under the group's key but holds bytes
+    /// that are no MLSMessage.
+    case undecodablePlaintext = "undecodable-plaintext"
+    /// Issue 30, N11: a commit (ours, as admin) carrying a ReInit by value, alone.
+    case commitReInit = "commit-reinit"
 }
 
 extension EngineCapability {

@@ -43,6 +43,15 @@ package struct FaultRule: Sendable {
         /// connection; a frame to the member is lost with its connection as it arrives. The world
         /// carries the restart out (`RelayNetwork.takeRestartRequests()`).
         case restart(down: VirtualDuration)
+        /// A hostile relay (issue 30), eclipsing one member: an EVENT the member publishes is
+        /// answered `OK true` as if stored, but never reaches the relay, so nobody else ever sees
+        /// it. The member cannot tell from the relay's answer.
+        case swallow
+        /// A hostile relay (issue 30) serving one member a stale history: every event the relay
+        /// receives after the rule is installed is withheld from the member, live and in stored
+        /// results, without closing its connection. What the member does get is validly signed
+        /// and was really published; it is only old.
+        case stale
     }
 
     /// Which matches of the selector the action applies to.
@@ -138,6 +147,8 @@ extension FaultRule.Action {
         case .reject(let prefix, let message): "reject \(TraceWords.quoted(prefix.word)) \(TraceWords.quoted(message))"
         case .withholdOK: "withhold-ok"
         case .restart(let down): "restart down \(down.microseconds) us"
+        case .swallow: "swallow"
+        case .stale: "stale"
         }
     }
 }

@@ -110,7 +110,13 @@ extension RelayNetwork {
                 guard !transit.toRelay || transit.verb == "EVENT" else { continue }
                 scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action.traceText)")
                 transit.effect = rule.action
-            case .reject, .withholdOK:
+            case .stale:
+                // Only what reached the relay after the rule was installed is withheld; the
+                // connection stays open, as a relay lying by omission would keep it.
+                guard !transit.toRelay, let event = transit.event, staleEvents[id]?.contains(event.id.hex) == true else { continue }
+                scheduler.record("fault", link, "rule-\(id) withhold newer \(transit.summary)")
+                return
+            case .reject, .withholdOK, .swallow:
                 guard transit.toRelay, transit.verb == "EVENT" else { continue }
                 scheduler.record("fault", link, "rule-\(id) mark \(transit.summary) for \(rule.action.traceText)")
                 transit.effect = rule.action

@@ -51,6 +51,8 @@ package struct RelayNetwork: Sendable {
     /// Connections a lost frame broke (RelayNetwork+LostFrames.swift): what was still in flight on them is lost.
     var brokenConnections: Set<ConnectionID> = []
     var authorKeys: [String: String] = [:]
+    /// For each `stale` rule, the ids of the events its relay received after the rule was installed.
+    var staleEvents: [Int: Set<String>] = [:]
     /// How many times each member was stopped, and the restarts fault rules asked for
     /// (RelayNetwork+Restarts.swift).
     var incarnations: [String: Int] = [:]
@@ -117,13 +119,25 @@ package struct RelayNetwork: Sendable {
         let id = nextRuleID
         nextRuleID += 1
         rules[id] = ActiveRule(rule: rule)
+        if rule.action == .stale { staleEvents[id] = [] }
         scheduler.record("fault", "rule-\(id)", "install \(rule.action.traceText) on \(rule.scope.traceText) \(rule.direction.traceText)")
         return id
     }
 
     /// Removes a fault rule (e.g. heals a partition).
     package mutating func removeFault(_ id: Int) {
-        guard rules.removeValue(forKey: id) != nil else { return }
+        guard let removed = rules.removeValue(forKey: id) else { return }
+        staleEvents[id] = nil
+        // A relay that stops serving a member a stale history does so as a restarted relay would:
+        // it closes the member's connection, and the member resubscribes and gets what it missed.
+        if removed.rule.action == .stale, case .link(let member, let relay) = removed.rule.scope, var host = hosts[relay],
+            let connection = host.connections.removeValue(forKey: member)
+        {
+            host.relay.disconnect(connection)
+            hosts[relay] = host
+            scheduler.record("fault", "\(relay)->\(member)", "connection \(connection) closed: stale history ends")
+            inboxes[member, default: []].append(Delivery(relay: relay, time: scheduler.now, content: .connectionLost))
+        }
         scheduler.record("fault", "rule-\(id)", "removed")
     }
 
@@ -257,6 +271,16 @@ package struct RelayNetwork: Sendable {
             routeOutput(reply, from: transit.relay)
             return
         }
+        if transit.effect == .swallow {
+            scheduler.record("fault", link, "swallow \(transit.summary), answered as stored")
+            let id = transit.event?.id.hex ?? ""
+            let reply = RelayOutput(
+                connection: connection, frame: RelayMessage.ok(eventID: id, accepted: true, message: "").json(),
+                meaning: .ok(eventID: id, accepted: true))
+            routeOutput(reply, from: transit.relay)
+            return
+        }
+        if transit.verb == "EVENT", let event = transit.event { noteForStaleRules(event, at: transit.relay) }
         scheduler.record("arrive", link, transit.summary)
         guard var host = hosts[transit.relay] else { return }
         let outputs = host.relay.receive(transit.frame, from: connection, now: scheduler.clock.unixSeconds)
@@ -270,6 +294,19 @@ package struct RelayNetwork: Sendable {
             routeOutput(output, from: transit.relay)
         }
         if case .restart(let down)? = transit.effect { requestRestart(of: transit.member, down: down, after: transit) }
+    }
+
+    /// Remembers an event reaching `relay` for every `stale` rule watching it: from now on the
+    /// rule's member is not shown it.
+    private mutating func noteForStaleRules(_ event: Event, at relay: String) {
+        for id in staleEvents.keys.sorted() {
+            guard let rule = rules[id]?.rule else { continue }
+            switch rule.scope {
+            case .relay(let name), .link(_, let name): guard name == relay else { continue }
+            case .everywhere, .member: break
+            }
+            staleEvents[id, default: []].insert(event.id.hex)
+        }
     }
 
     mutating func routeOutput(_ output: RelayOutput, from relay: String) {

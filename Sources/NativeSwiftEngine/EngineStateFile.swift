@@ -4,10 +4,10 @@
 //
 // struct {
 //     opaque magic[8];                    // "MCENGINE"
-//     uint16 version;                     // 1: a legacy engine's; 2: a current-profile engine's
-//     select (version) {
-//         case 1: EngineState state;
-//         case 2: CurrentEngineState state;
+//     uint16 version;                     // 2: a legacy engine's; 3: a current-profile engine's
+//     select (version) {                  // (1, a legacy engine's with group records inline, is still read)
+//         case 2: EngineState state;
+//         case 3: CurrentEngineState state;
 //     };                                  // and nothing after it
 // } EngineStateFile;
 //
@@ -28,7 +28,10 @@
 // } EngineState;
 //
 // struct { opaque reference<V>; KeyPackagePrivateState key_package; } KeyPackageEntry;
-// struct { String mls_group_id; GroupRecordState record; } GroupEntry;
+// struct {
+//     String mls_group_id;
+//     opaque record<V>;                   // GroupRecordState, at most maximumGroupRecordSize bytes
+// } GroupEntry;                           // version 1: GroupRecordState inline, not wrapped
 // struct { EventID rumor_id; StoredWelcomeState welcome; } WelcomeEntry;
 // struct { String mls_group_id; UnsignedEventState rumor; } JoinedWelcome;
 //
@@ -43,6 +46,16 @@ extension EngineError.Code {
     /// A state file that is not one this build can load: wrong magic, an unknown version, bytes
     /// that do not decode, or a state whose parts do not fit together.
     package static let invalidStateFile = Self("invalid_state_file")
+    /// A group whose record in the state file did not load (damaged, or over the per-group cap):
+    /// the other groups run; this one answers every operation with this code (issue 30, N6).
+    package static let groupUnrecoverable = Self("group_unrecoverable")
+}
+
+/// A group entry of the state file that did not load: its bytes, kept as they were and written
+/// back unchanged (a later build, or a person, may still recover them), and why it failed.
+struct UnrecoverableGroup: Error, Sendable, Hashable {
+    var bytes: [UInt8]
+    var reason: String
 }
 
 /// Everything a `NativeSwiftEngine` holds apart from its generator and clock.
@@ -57,18 +70,31 @@ struct EngineState: Sendable {
     var profile: MarmotProfile = .legacy
     /// Current profile only: the account keys the engine signs identity proofs with.
     var accountKeys: [PublicKey: Keypair] = [:]
+    /// Group entries that did not load (issue 30, N6).
+    var unrecoverable: [MLSGroupID: UnrecoverableGroup] = [:]
 }
 
 /// The container: magic, version, body.
 enum EngineStateFile {
     static let magic: [UInt8] = Array("MCENGINE".utf8)
-    /// The version of a legacy engine's state (see the versioning rule in the doc).
-    static let legacyVersion: UInt16 = 1
-    /// The version of a current-profile engine's state: version 1's body between the account keys
+    /// The version of a legacy engine's state (see the versioning rule in the doc): each group's
+    /// record wrapped in its own length (issue 30, N6), so that a damaged one is skipped.
+    static let legacyVersion: UInt16 = 2
+    /// The version of a current-profile engine's state: version 2's body between the account keys
     /// and the routing history.
-    static let currentProfileVersion: UInt16 = 2
+    static let currentProfileVersion: UInt16 = 3
+    /// The first version, still read (group records inline, so one damaged record fails the whole
+    /// file); never written.
+    static let inlineRecordsVersion: UInt16 = 1
+    /// Every version this build reads.
+    static let readableVersions: Set<UInt16> = [inlineRecordsVersion, legacyVersion, currentProfileVersion]
     /// Larger files are refused before they are read: no state of a simulated member comes near.
     static let maximumSize = 1 << 30
+    /// The largest record one group may have in the file (issue 30, N6): a larger one is not
+    /// decoded, and its group is unrecoverable, not the file. A group of a thousand members with
+    /// its past epochs and message history stays far below it; writing a larger one fails the
+    /// operation (`.storage`) rather than leave a file whose group would not load.
+    static let maximumGroupRecordSize = 16 << 20
 
     static func encode(_ state: EngineState) throws(EngineError) -> [UInt8] {
         var writer = TLSWriter()
@@ -76,10 +102,10 @@ enum EngineStateFile {
         switch state.profile {
         case .legacy:
             writer.write(legacyVersion)
-            state.encode(to: &writer)
+            try state.encode(to: &writer)
         case .current:
             writer.write(currentProfileVersion)
-            state.encodeCurrent(to: &writer)
+            try state.encodeCurrent(to: &writer)
         }
         if let failure = writer.failure { throw EngineError(.internal, "the engine state does not serialize: \(failure)") }
         return writer.bytes
@@ -93,15 +119,16 @@ enum EngineStateFile {
             throw EngineError(.invalidStateFile, "wrong magic: not an engine state file")
         }
         let version = UInt16(bytes[magic.count]) << 8 | UInt16(bytes[magic.count + 1])
-        guard version == legacyVersion || version == currentProfileVersion else {
+        guard readableVersions.contains(version) else {
             throw EngineError(
                 .invalidStateFile,
-                "unknown version \(version): this build reads only versions \(legacyVersion) (legacy) and \(currentProfileVersion) (current profile)"
-            )
+                "unknown version \(version): this build reads only versions \(inlineRecordsVersion) and \(legacyVersion) (legacy) "
+                    + "and \(currentProfileVersion) (current profile)")
         }
         var reader = TLSReader(bytes[(magic.count + 2)...])
         do {
-            let state = version == legacyVersion ? try EngineState(from: &reader) : try EngineState(current: &reader)
+            let state =
+                version == currentProfileVersion ? try EngineState(current: &reader) : try EngineState(from: &reader, version: version)
             try reader.finish()
             return state
         } catch {
@@ -111,14 +138,27 @@ enum EngineStateFile {
 }
 
 extension EngineState {
-    func encode(to writer: inout TLSWriter) {
+    func encode(to writer: inout TLSWriter) throws(EngineError) {
         writer.writeMap(keyPackages, by: bytesAscending) { w, reference, keyPackage in
             w.writeOpaque(reference)
             keyPackage.encodeState(to: &w)
         }
-        writer.writeMap(groups, by: groupIDAscending) { w, id, record in
+        // Each record is wrapped in its own length, so that a damaged one can be skipped on reading.
+        var entries = unrecoverable.mapValues(\.bytes)
+        for (id, record) in groups {
+            var inner = TLSWriter()
+            record.encodeState(to: &inner)
+            guard inner.bytes.count <= EngineStateFile.maximumGroupRecordSize else {
+                throw EngineError(
+                    .storage,
+                    "group \(id.hex)'s record is \(inner.bytes.count) bytes, more than the cap of \(EngineStateFile.maximumGroupRecordSize)"
+                )
+            }
+            entries[id] = inner.bytes
+        }
+        writer.writeMap(entries, by: groupIDAscending) { w, id, bytes in
             w.writeString(id.hex)
-            record.encodeState(to: &w)
+            w.writeOpaque(bytes)
         }
         writer.writeMap(welcomes, by: <) { w, id, welcome in
             w.writeEventID(id)
@@ -130,19 +170,22 @@ extension EngineState {
         }
     }
 
-    init(from reader: inout TLSReader) throws(TLSCodecError) {
+    init(from reader: inout TLSReader, version: UInt16) throws(TLSCodecError) {
         keyPackages = try reader.readMap("key packages", by: bytesAscending) { (r: inout TLSReader) throws(TLSCodecError) in
             (try r.readOpaque(), try KeyPackagePrivate(state: &r))
         }
-        groups = try reader.readMap("groups", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in
-            let id = MLSGroupID(hex: try r.readString())
-            let record = try GroupRecord(state: &r)
-            // The engine finds a record by the id of its group; a record under another id would be
-            // reached by one name and rewritten under the other.
-            guard record.id == id else {
-                throw TLSCodecError(.inconsistentState, "group entry \(id.hex) holds group \(record.id.hex)")
+        if version >= 2 {
+            let entries = try reader.readMap("groups", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in
+                (MLSGroupID(hex: try r.readString()), try r.readOpaque())
             }
-            return (id, record)
+            for (id, bytes) in entries {
+                switch Self.groupRecord(id, bytes) {
+                case .success(let record): groups[id] = record
+                case .failure(let failure): unrecoverable[id] = failure
+                }
+            }
+        } else {
+            groups = try Self.inlineGroups(&reader)
         }
         welcomes = try reader.readMap("welcomes", by: <) { (r: inout TLSReader) throws(TLSCodecError) in
             let id = try r.readEventID()
@@ -156,14 +199,49 @@ extension EngineState {
             (MLSGroupID(hex: try r.readString()), try UnsignedEvent(state: &r))
         }
     }
+
+    /// One group's record of a version-2 file, or why it does not load: over the cap, not
+    /// decoding, bytes after it, or the record of another group.
+    static func groupRecord(_ id: MLSGroupID, _ bytes: [UInt8]) -> Result<GroupRecord, UnrecoverableGroup> {
+        guard bytes.count <= EngineStateFile.maximumGroupRecordSize else {
+            return .failure(
+                UnrecoverableGroup(
+                    bytes: bytes, reason: "record of \(bytes.count) bytes, more than the cap of \(EngineStateFile.maximumGroupRecordSize)"))
+        }
+        var r = TLSReader(bytes)
+        do {
+            let record = try GroupRecord(state: &r)
+            try r.finish()
+            guard record.id == id else {
+                return .failure(UnrecoverableGroup(bytes: bytes, reason: "the entry holds group \(record.id.hex)"))
+            }
+            return .success(record)
+        } catch {
+            return .failure(UnrecoverableGroup(bytes: bytes, reason: error.description))
+        }
+    }
+
+    /// Version 1: group records inline, so any damage in one fails the whole file.
+    static func inlineGroups(_ reader: inout TLSReader) throws(TLSCodecError) -> [MLSGroupID: GroupRecord] {
+        try reader.readMap("groups", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in
+            let id = MLSGroupID(hex: try r.readString())
+            let record = try GroupRecord(state: &r)
+            // The engine finds a record by the id of its group; a record under another id would be
+            // reached by one name and rewritten under the other.
+            guard record.id == id else {
+                throw TLSCodecError(.inconsistentState, "group entry \(id.hex) holds group \(record.id.hex)")
+            }
+            return (id, record)
+        }
+    }
 }
 
 func groupIDAscending(_ a: MLSGroupID, _ b: MLSGroupID) -> Bool { a.hex < b.hex }
 
 extension EngineState {
-    func encodeCurrent(to writer: inout TLSWriter) {
+    func encodeCurrent(to writer: inout TLSWriter) throws(EngineError) {
         writer.writeMap(accountKeys, by: <) { w, _, keypair in w.writeBytes(keypair.secretKey.bytes) }
-        encode(to: &writer)
+        try encode(to: &writer)
         let rotated = groups.filter { !$0.value.previousNostrGroupIDs.isEmpty }
         writer.writeMap(rotated, by: groupIDAscending) { w, id, record in
             w.writeString(id.hex)
@@ -184,7 +262,7 @@ extension EngineState {
             let keypair = Keypair(secretKey: secret)
             return (keypair.publicKey, keypair)
         }
-        try self.init(from: &reader)
+        try self.init(from: &reader, version: EngineStateFile.legacyVersion)
         profile = .current
         accountKeys = keys
         let history = try reader.readMap("routing history", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in

@@ -35,6 +35,19 @@ struct GroupRecord: Sendable {
 
     /// MDK's DEFAULT_EPOCH_LOOKBACK.
     static let lookback: UInt64 = 5
+    /// How many wrapper ids `processed` and `failed` each keep (issue 30, N10): beyond it the
+    /// smallest ids go first (a deterministic choice). Forgetting one is safe: an event handed back
+    /// after its id was pruned meets the MLS state again, which refuses a consumed generation or a
+    /// past epoch's commit by itself; only the short-cut answer (`duplicate`, `previouslyFailed`)
+    /// is lost.
+    static let retainedEventIDs = 4096
+
+    /// Remembers `id` in `set`, pruned to `retainedEventIDs`.
+    static func remember(_ id: EventID, in set: inout Set<EventID>) {
+        set.insert(id)
+        // One insert at a time: at most one id over the cap, found in one pass.
+        while set.count > retainedEventIDs, let old = set.min() { set.remove(old) }
+    }
 
     var id: MLSGroupID { MLSGroupID(hex: mls.groupID.hexString) }
 

@@ -111,6 +111,19 @@ extension NativeSwiftEngine: HostileEngine {
                 events = [try addForgedLeafCommit(.tampered, request, in: &record, now: now)]
             case .dropAdminPolicy, .dropLifecycle, .dropComponentList, .emptyAdminList, .adminNotMember:
                 events = [try stateForgery(request.attack, request, in: &record, now: now)]
+            case .commitRemoveBadPath:
+                events = [
+                    try forgedCommit([.remove(leaf: try leaf(of: request, in: record))], flaw: .pathLeafSignature, in: &record, now: now)
+                ]
+            case .undecodablePlaintext:
+                // Bytes that open under the group key and are no MLSMessage (wire format 0xFFFF).
+                let event = try seal(bytes: [0x00, 0x01, 0xFF, 0xFF] + random.bytes(16), in: record)
+                record.ownEvents[event.id] = .forgery
+                events = [event]
+            case .commitReInit:
+                let reInit = Proposal.reInit(
+                    groupID: random.bytes(16), version: ProtocolVersion.mls10, cipherSuite: record.mls.context.cipherSuite, extensions: [])
+                events = [try forgedCommit([reInit], in: &record, now: now)]
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

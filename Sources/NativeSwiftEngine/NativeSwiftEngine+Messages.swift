@@ -80,8 +80,22 @@ extension NativeSwiftEngine {
             var message: MLSMessage?
             for candidate in record.decryptionCandidates {
                 guard let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(candidate)) else { continue }
-                message = try? MLSMessage(tlsBytes: plain)
+                do throws(TLSCodecError) { message = try MLSMessage(tlsBytes: plain) } catch {
+                    // It opened under a group key, so it is of this group and nothing later will
+                    // read it differently: invalid input, remembered as failed and never handed
+                    // back as undecryptable (issue 30, N9).
+                    guard MarmotReceiverCheck.plaintextDecodes.isOn else { break }
+                    GroupRecord.remember(event.id, in: &record.failed)
+                    groups[id] = record
+                    return .rejected(EngineError(.invalidInput, "the decrypted content is no MLSMessage: \(error.description)"))
+                }
                 break
+            }
+            if let message, message.framedEpoch == nil, MarmotReceiverCheck.plaintextDecodes.isOn {
+                // A Welcome, GroupInfo or KeyPackage inside a group event: no framed content to apply.
+                GroupRecord.remember(event.id, in: &record.failed)
+                groups[id] = record
+                return .rejected(EngineError(.invalidInput, "the decrypted content is an MLSMessage with no framed content"))
             }
             guard let message, let epoch = message.framedEpoch else {
                 if let result = followRivalBranch(event, record: &record, now: now) {
@@ -101,8 +115,8 @@ extension NativeSwiftEngine {
                 // Not remembered as failed: the proposal it names may still arrive (delayed or
                 // reordered), and the commit must go through then (GroupCore hands it back).
                 break
-            case .unprocessable, .rejected: record.failed.insert(event.id)
-            default: record.processed.insert(event.id)
+            case .unprocessable, .rejected: GroupRecord.remember(event.id, in: &record.failed)
+            default: GroupRecord.remember(event.id, in: &record.processed)
             }
             groups[id] = record
             return result
@@ -254,6 +268,12 @@ extension NativeSwiftEngine {
         if profile == .current { return currentCommit(message, from: sender, event: event, record: &record, now: now) }
         do {
             let proposals = try record.mls.resolvedProposals(of: commit, committer: content.content.sender)
+            // Marmot has no reinitialization: a ReInit, by value or by reference, would end the
+            // group for every member that applies it (issue 30, N11).
+            if MarmotReceiverCheck.reInitRefused.isOn, proposals.contains(where: { if case .reInit = $0.proposal { true } else { false } })
+            {
+                return .unprocessable(id, reason: "reinit_refused")
+            }
             var proposers: [UInt32: PublicKey] = [:]
             for case (_, .member(let proposer)) in proposals {
                 proposers[proposer] = record.mls.tree.leaf(proposer).flatMap { ApplicationRumor.identity(of: $0.credential) }

@@ -87,9 +87,9 @@ extension NativeSwiftEngine {
             return nil
         }
         branch.failed.remove(rival.eventID)
-        branch.processed.insert(rival.eventID)
+        GroupRecord.remember(rival.eventID, in: &branch.processed)
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now) else { return nil }
-        branch.processed.insert(event.id)
+        GroupRecord.remember(event.id, in: &branch.processed)
         record = branch
         return .rivalCommit(record.id, replaced: point.eventID, competitor: rival.eventID)
     }

@@ -1,4 +1,5 @@
 import MLS
+import Marmot
 import Nostr
 
 /// Test switches for our engine's recovery rules (docs/group-core.md, "Recovery from lost
@@ -25,9 +26,29 @@ extension NativeSwiftEngine {
         guard EngineRecovery.keepsRollbackEpochProposals, !message.isFramedCommit, var point = record.rollback,
             point.mls.epoch == epoch
         else { return }
+        if MarmotReceiverCheck.rollbackProposalPolicy.isOn, profile == .legacy, !storesAtRollbackPoint(message, point: point) { return }
         var kept = point.mls
         guard case .proposal? = try? kept.process(message, now: now) else { return }
         point.mls = kept
         record.rollback = point
+    }
+
+    /// Whether the proposal policy (`proposal(_:message:from:leaf:record:now:)`) would store
+    /// `message` at `point`'s epoch: a non-admin may propose only to leave (issue 30, N8: the
+    /// rollback point took every proposal, so a non-admin's Remove of another member rode into a
+    /// competing commit's state unjudged). An admin's SelfRemove is not kept either: it is ignored
+    /// when it arrives in its own epoch.
+    func storesAtRollbackPoint(_ message: MLSMessage, point: RollbackPoint) -> Bool {
+        guard let content = try? point.mls.inspect(message), case .member(let leaf) = content.content.sender,
+            case .proposal(let proposal) = content.content.content,
+            let sender = point.mls.tree.leaf(leaf).flatMap({ ApplicationRumor.identity(of: $0.credential) })
+        else { return false }
+        let senderIsAdmin = point.data.admins.contains(sender)
+        switch proposal {
+        case .selfRemove: return !senderIsAdmin
+        case .remove(let removed) where removed == leaf: return !senderIsAdmin
+        case .add, .remove: return senderIsAdmin
+        default: return false
+        }
     }
 }

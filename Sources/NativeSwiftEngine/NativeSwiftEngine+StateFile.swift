@@ -4,12 +4,18 @@
 import EngineInterface
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension NativeSwiftEngine {
     /// What the engine holds now, as the state file stores it.
     var heldState: EngineState {
         EngineState(
             keyPackages: keyPackages, groups: groups, welcomes: welcomes, joinedWelcomes: joinedWelcomes, profile: profile,
-            accountKeys: profile == .current ? accountKeys : [:])
+            accountKeys: profile == .current ? accountKeys : [:], unrecoverable: unrecoverableGroups)
     }
 
     /// Runs one operation and then writes the state file if the operation changed the state, even
@@ -58,13 +64,69 @@ extension NativeSwiftEngine {
         }
     }
 
-    /// Foundation's atomic write: the bytes go to a temporary file in the same directory, which is
-    /// then renamed over `path`, so a reader (a restart) sees the old state or the new, never half.
+    /// Writes the state so that a reader (a restart) sees the old state or the new, never half,
+    /// and nobody else reads it (issue 30, N6): the bytes go to a temporary file in the same
+    /// directory, created owner-only (0600), flushed, then renamed over `path`; the directory
+    /// (its last component created 0700 if missing) is flushed after the rename, so the rename itself survives a
+    /// crash. The file holds every group's secrets: no other account may read it.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(EngineError) {
-        do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw EngineError(.storage, "state file \(path) cannot be written: \(error.localizedDescription)")
-        }
+        try StateFileWriter.replace(path, with: bytes)
     }
+}
+
+/// The POSIX steps of `writeAtomically`, outside the engine so that no member name shadows them.
+enum StateFileWriter {
+    static func replace(_ path: String, with bytes: [UInt8]) throws(EngineError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        func failure(_ what: String) -> EngineError {
+            EngineError(.storage, "state file \(path) cannot be written: \(what) failed (errno \(errno))")
+        }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            do {
+                // Only the last component: a path whose parent is missing is a mistake to report.
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: StateFileMode.directory])
+            } catch {
+                throw EngineError(.storage, "state directory \(directory) cannot be created: \(error.localizedDescription)")
+            }
+        }
+        let temporary = path + ".tmp"
+        _ = unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, StateFileMode.file)
+        guard fd >= 0 else { throw failure("creating \(temporary)") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + written, raw.count - written) }
+            guard n > 0 else {
+                close(fd)
+                _ = unlink(temporary)
+                throw failure("writing")
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            close(fd)
+            _ = unlink(temporary)
+            throw failure("flushing the file")
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            _ = unlink(temporary)
+            throw failure("renaming")
+        }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
+        guard directoryFD >= 0 else { throw failure("opening the directory") }
+        defer { close(directoryFD) }
+        guard fsync(directoryFD) == 0 else { throw failure("flushing the directory") }
+    }
+}
+
+/// The permissions of what the engine writes (issue 30, N6): owner-only.
+package enum StateFileMode {
+    package static let file: mode_t = 0o600
+    package static let directory: Int = 0o700
 }
 
 extension NativeSwiftEngine {

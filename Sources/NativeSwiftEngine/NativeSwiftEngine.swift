@@ -33,6 +33,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// commit names it (NativeSwiftEngine+GroupImage.swift). Not in the state file: an app that
     /// restarts between preparing and committing prepares again.
     var preparedImages: [[UInt8]: GroupBlossomImage.Image] = [:]
+    /// Groups whose record in the state file did not load (issue 30, N6): every operation on one
+    /// answers `group_unrecoverable`; the bytes are written back unchanged.
+    var unrecoverableGroups: [MLSGroupID: UnrecoverableGroup] = [:]
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -97,6 +100,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
         }
         welcomes = loaded.state.welcomes
         joinedWelcomes = loaded.state.joinedWelcomes
+        unrecoverableGroups = loaded.state.unrecoverable
         lastWritten = loaded.bytes
     }
 
@@ -113,7 +117,12 @@ package actor NativeSwiftEngine: ProtocolEngine {
     // MARK: - Plumbing shared by the operations
 
     func record(_ id: MLSGroupID) throws(EngineError) -> GroupRecord {
-        guard let record = groups[id] else { throw EngineError(.unknownGroup, "no group \(id.hex)") }
+        guard let record = groups[id] else {
+            if let lost = unrecoverableGroups[id] {
+                throw EngineError(.groupUnrecoverable, "group \(id.hex) did not load from the state file: \(lost.reason)")
+            }
+            throw EngineError(.unknownGroup, "no group \(id.hex)")
+        }
         return record
     }
 

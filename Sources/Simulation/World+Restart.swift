@@ -20,7 +20,8 @@ final class StorageRoot: Sendable {
         // concurrent worlds apart.
         let base = FileManager.default.temporaryDirectory.path
         path = "\(base)/marmot-world-\(ProcessInfo.processInfo.processIdentifier)-\(StorageRoot.counter.next())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // Owner-only: members' state files hold their groups' secrets (issue 30, N6).
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -31,7 +32,8 @@ final class StorageRoot: Sendable {
     /// Makes the member's directory if it is not there yet, and returns it.
     func makeDirectory(of label: String) -> String {
         let directory = directory(of: label)
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory
     }
 

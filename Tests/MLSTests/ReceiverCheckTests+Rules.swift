@@ -179,6 +179,10 @@ extension ReceiverCheckTests {
             Attack(name: "Welcome of suite 0x0001 whose GroupInfo names suite 0x0003", expected: "mls.unsupportedCipherSuite") {
                 _ = try Builders.bobJoins(flaw: .groupInfoSuite)
             }
+        case .removalAfterChecks:
+            Attack(name: "alice's commit removing bob whose UpdatePath leaf is signed by a key not hers", expected: "mls.badSignature") {
+                try bobProcessesCommit({ _ in [.remove(leaf: 1)] }, flaw: .pathLeafSignature)
+            }
         default:
             nil
         }

@@ -60,7 +60,8 @@ extension EngineReceiverCheckTests {
     /// answer to its Welcome, delivered in alice's honest welcome rumor to him (its `e` names dave's
     /// key-package event, its relays are the group's) with the content replaced.
     static func daveOpensForeignWelcome(
-        seed: UInt64, suite: CipherSuite, senderSkips: Set<ReceiverCheck> = [], data change: (inout GroupData) -> Void = { _ in }
+        seed: UInt64, suite: CipherSuite, senderSkips: Set<ReceiverCheck> = [], data change: (inout GroupData) -> Void = { _ in },
+        rewrite: (GroupData, [UInt8]) -> [UInt8] = { $1 }
     ) async throws -> String {
         var room = try await Room(seed: seed)
         let dave = room.bench.swiftMember("dave")
@@ -78,7 +79,9 @@ extension EngineReceiverCheckTests {
             nostrGroupID: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }, name: "Foreign", description: "",
             admins: [room.alice.pubkey], relays: MemberBench.relays)
         change(&data)
-        let extensions = try MarmotCapabilities.groupContextExtensions(data: data, invitees: [invitee])
+        let extensions = try MarmotCapabilities.groupContextExtensions(data: data, invitees: [invitee]).map { item in
+            item.type == GroupData.extensionType ? Extension(type: item.type, data: rewrite(data, item.data)) : item
+        }
         let welcome = try ReceiverCheck.$disabled.withValue(senderSkips) {
             var group = try Group(creating: Array("foreign".utf8), creator: creator, extensions: extensions, using: &generator)
             return try #require(try group.uncheckedCommit(adding: [.add(invitee)], flaw: nil, now: nil, using: &generator).welcome)

@@ -30,14 +30,15 @@ import Testing
         let alice: Member, bob: Member, mallory: Member
         let group: MLSGroupID
 
-        init(seed: UInt64) async throws {
+        init(seed: UInt64, malloryIsAdmin: Bool = false) async throws {
             let clock = HostileMemberTests.TestClock()
             self.clock = clock
             bench = MemberBench(seed: seed)
             alice = HostileMemberTests.member("alice", bench: &bench, clock: clock)
             bob = HostileMemberTests.member("bob", bench: &bench, clock: clock)
             mallory = HostileMemberTests.member("mallory", bench: &bench, clock: clock)
-            group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "C", admins: [alice])
+            group = try await bench.createGroup(
+                by: alice, inviting: [bob, mallory], name: "C", admins: malloryIsAdmin ? [alice, mallory] : [alice])
         }
 
         func forge(_ attack: HostileAttack, target: Member? = nil, keyPackage: Event? = nil) async throws -> ForgedTraffic {
@@ -327,6 +328,8 @@ import Testing
             Attack(name: "bob's key package without its `encoding` tag", expected: "invalid_encoding") {
                 try await aliceValidatesBobsKeyPackage(seed: 95, tag("encoding", nil))
             }
+        case .rollbackProposalPolicy, .plaintextDecodes, .reInitRefused, .groupDataKnownVersion, .groupDataOrder:
+            roundTwoAttack(for: check)
         }
     }
 

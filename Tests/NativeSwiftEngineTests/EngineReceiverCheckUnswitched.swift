@@ -43,5 +43,14 @@ extension EngineReceiverCheckTests {
         "  passed `proposalSender` when it was stored; one by value is the committer's, a member's, or",
         "  refused by `externalCommitShape` or `commitSender`.",
         "- A commit from a non-member that carries a path: `commitSender` refuses it before the path.",
+        "",
+        "**Caps, not rules (issue 30, N6 and N10).** Bounds on what a member keeps, each tested at the cap",
+        "rather than switched: one group's record in the state file is at most 16 MiB and one that does not",
+        "load costs that group alone (`group_unrecoverable`; `StateFileIsolationTests`, docs/engine-state-format.md),",
+        "the file is written owner-only (`StateFilePermissionTests`); a group record remembers at most 4096",
+        "handled and 4096 failed wrapper ids, the smallest going first (`EventIDRetentionTests`), and a group",
+        "keeps the resumption PSKs of its last 32 epochs (`RetentionCapTests`). N12's Welcome `e` tag is not",
+        "compared with the key package used: the engine never learns its key-package events' ids (the app",
+        "signs them), so that rule belongs to the app core and is not built yet.",
     ]
 }

@@ -24,9 +24,9 @@ extension EngineReceiverCheckTests {
         }
 
         /// A seal of `rumorJSON` signed by `signer`, of `kind`.
-        mutating func seal(_ rumorJSON: String, by signer: Keypair, kind: Kind = .seal) throws -> Event {
+        mutating func seal(_ rumorJSON: String, by signer: Keypair, kind: Kind = .seal, tags: [[String]] = []) throws -> Event {
             let content = try NIP44.encrypt(rumorJSON, from: signer.secretKey, to: bob.publicKey, using: &generator)
-            return try UnsignedEvent(pubkey: signer.publicKey, createdAt: now, kind: kind, tags: [], content: content)
+            return try UnsignedEvent(pubkey: signer.publicKey, createdAt: now, kind: kind, tags: tags, content: content)
                 .signed(with: signer, using: &generator)
         }
 
@@ -89,6 +89,12 @@ extension EngineReceiverCheckTests {
             Attack(name: "a rumor naming alice as author, sealed by mallory (GiftWrap.unwrap)", expected: "giftWrap.senderMismatch") {
                 var room = GiftWrapRoom(seed: 94)
                 let seal = try room.seal(room.rumor(by: room.alice).rumorJSON(), by: room.mallory)
+                return room.bobOpens(try room.wrap(seal.json()))
+            }
+        case .sealTags:
+            Attack(name: "alice's seal to bob carrying a `p` tag naming bob (GiftWrap.unwrap)", expected: "giftWrap.sealTagged") {
+                var room = GiftWrapRoom(seed: 95)
+                let seal = try room.seal(room.rumor(by: room.alice).rumorJSON(), by: room.alice, tags: [["p", room.bob.publicKey.hex]])
                 return room.bobOpens(try room.wrap(seal.json()))
             }
         }

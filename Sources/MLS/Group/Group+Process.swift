@@ -133,18 +133,18 @@ extension Group {
         guard commit.path != nil || !applied.requiresPath || !ReceiverCheck.pathRequired.isOn else {
             throw MLSError(.invalidProposal, "commit needs a path for its proposals")
         }
-        if applied.removedUs {
-            try judge(
-                .commit(
-                    CommitCandidate(
-                        committer: committer, proposals: covered, pathLeaf: commit.path?.leafNode, isOwn: false,
-                        previousContext: context, previousTree: tree, context: nil, tree: applied.tree)))
-            isActive = false
+        // A commit that removes us is checked like any other as far as a removed member can (its
+        // UpdatePath's shape, leaf, signature and parent hashes; not the confirmation tag, whose
+        // epoch secret only the remaining members derive), and only then ends our membership
+        // (issue 30, N7). With the check off, the removal takes effect before any of them.
+        if applied.removedUs, !ReceiverCheck.removalAfterChecks.isOn {
+            try leaveOnRemoval(committer: committer, covered: covered, pathLeaf: commit.path?.leafNode, tree: applied.tree, judge: judge)
             return
         }
 
         var keys = keys(matching: applied.tree)
         var commitSecret = [UInt8](repeating: 0, count: suite.hashLength)
+        var pathSender: UInt32?
         if let path = commit.path {
             let sender: UInt32
             switch committer {
@@ -155,6 +155,13 @@ extension Group {
             try applied.tree.merge(path, sender: sender, suite: suite, groupID: groupID)
             // §7.3 for the new leaf in the new tree: keys unique, capabilities as required.
             if ReceiverCheck.pathLeaf.isOn { try Group.validatePathLeaf(path.leafNode, in: applied.tree, extensions: applied.extensions) }
+            pathSender = sender
+        }
+        if applied.removedUs {
+            try leaveOnRemoval(committer: committer, covered: covered, pathLeaf: commit.path?.leafNode, tree: applied.tree, judge: judge)
+            return
+        }
+        if let path = commit.path, let sender = pathSender {
             let provisional = GroupContext(
                 cipherSuite: suite.id, groupID: groupID, epoch: nextEpoch, treeHash: applied.tree.treeHash(suite: suite),
                 confirmedTranscriptHash: context.confirmedTranscriptHash, extensions: applied.extensions)
@@ -196,6 +203,18 @@ extension Group {
         confirmationTag = tag
         enterEpoch(newSecrets)
         reInit = applied.reInit
+    }
+
+    /// Ends our membership on a commit that removes us, once the proposal policy (`judge`) accepts it.
+    private mutating func leaveOnRemoval(
+        committer: Sender, covered: [CoveredProposal], pathLeaf: LeafNode?, tree newTree: RatchetTree, judge: GroupChangeJudge
+    ) throws(MLSError) {
+        try judge(
+            .commit(
+                CommitCandidate(
+                    committer: committer, proposals: covered, pathLeaf: pathLeaf, isOwn: false,
+                    previousContext: context, previousTree: tree, context: nil, tree: newTree)))
+        isActive = false
     }
 
     /// Applies proposals in the order of §12.4.2: GroupContextExtensions, Update, Remove (and

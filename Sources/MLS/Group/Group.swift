@@ -69,6 +69,11 @@ public struct Group: Sendable {
     /// The next epoch number.
     /// - Throws: `.wrongEpoch` at the last representable epoch (an epoch that came from a Welcome
     ///   may be anything, so this must not trap).
+    /// How many epochs' resumption PSKs a group keeps, the current one included (issue 30, N10):
+    /// a resumption PSK of an older epoch is then `mls.missingPSK`. Marmot never injects one;
+    /// RFC 9420 §8.6 leaves the retention to the application.
+    public static let retainedResumptionPSKs: UInt64 = 32
+
     func nextEpoch() throws(MLSError) -> UInt64 {
         guard epoch < .max else { throw MLSError(.wrongEpoch, "the group is at the last epoch") }
         return epoch + 1
@@ -77,6 +82,12 @@ public struct Group: Sendable {
     /// Sets up epoch state from the secrets of a new epoch.
     mutating func enterEpoch(_ newSecrets: EpochSecrets) {
         resumptionPSKs[context.epoch] = newSecrets.resumptionPSK
+        // Bounded (issue 30, N10): every epoch added a secret forever, copied into each past epoch
+        // a member keeps. Epochs come from Welcomes and may be near 0 or UInt64.max: no overflow.
+        if context.epoch >= Self.retainedResumptionPSKs {
+            let oldest = context.epoch - Self.retainedResumptionPSKs + 1
+            for epoch in resumptionPSKs.keys where epoch < oldest { resumptionPSKs[epoch] = nil }
+        }
         secrets = newSecrets
         secretTree = SecretTree(suite: suite, encryptionSecret: newSecrets.encryptionSecret, leafCount: tree.leafCount)
         pendingProposals = [:]

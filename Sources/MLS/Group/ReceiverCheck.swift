@@ -151,6 +151,10 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case groupInfoConfirmationTag
     /// A Welcome's GroupInfo names the Welcome's cipher suite (§12.4.3.1).
     case groupInfoSuite
+    /// A commit that removes us passes every check a removed member can make (its UpdatePath's
+    /// shape, leaf, signatures and parent hashes, §12.4.2) before our membership ends: otherwise
+    /// a forged removal would take effect first (issue 30, N7).
+    case removalAfterChecks
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

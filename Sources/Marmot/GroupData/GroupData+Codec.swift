@@ -23,6 +23,11 @@ extension GroupData {
             var r = TLSReader(bytes)
             let version = try r.readUInt16()
             guard version != 0 || !MarmotReceiverCheck.groupDataVersion.isOn else { throw MarmotError(.invalidGroupData, "version 0") }
+            // Only the layout below is read: another version's fields may mean something else, so
+            // reading them as this one would make up a group state (issue 30, N12).
+            guard version == GroupData.currentVersion || version == 0 || !MarmotReceiverCheck.groupDataKnownVersion.isOn else {
+                throw MarmotError(.invalidGroupData, "unknown version \(version)")
+            }
             let nostrGroupID = Array(try r.readBytes(32))
             let name = try Self.utf8(try r.readOpaque(), field: "name")
             let description = try Self.utf8(try r.readOpaque(), field: "description")
@@ -36,6 +41,7 @@ extension GroupData {
                     throw MarmotError(.invalidGroupData, "admin key: \(error.reason)")
                 }
             }
+            try Self.requireAscending(admins, field: "admin_pubkeys")
             let relayBytes = try r.readVector { (inner: inout TLSReader) throws(TLSCodecError) in try inner.readOpaque() }
             var relays: [String] = []
             for raw in relayBytes {
@@ -45,6 +51,7 @@ extension GroupData {
                 }
                 relays.append(relay)
             }
+            try Self.requireAscending(relays, field: "relays")
             let images = (
                 hash: try Self.optional(try r.readOpaque(), length: 32, field: "image_hash"),
                 key: try Self.optional(try r.readOpaque(), length: 32, field: "image_key"),
@@ -60,6 +67,17 @@ extension GroupData {
             throw error
         } catch {
             throw MarmotError(.invalidGroupData, "\(error)")
+        }
+    }
+
+    /// A list MIP-01 keeps ascending and distinct is read as written or refused: sorting it
+    /// quietly would accept bytes no honest writer produced, so two readers of one GroupContext
+    /// could disagree on what it says (issue 30, N12).
+    /// (The order is the one `normalized` writes in.)
+    private static func requireAscending<T: Comparable>(_ items: [T], field: String) throws(MarmotError) {
+        guard MarmotReceiverCheck.groupDataOrder.isOn else { return }
+        for index in items.indices.dropFirst() where !(items[index - 1] < items[index]) {
+            throw MarmotError(.invalidGroupData, "\(field) is not ascending and distinct at entry \(index)")
         }
     }
 

@@ -90,6 +90,23 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// A key-package event has exactly one `["encoding","base64"]` tag (MIP-00).
     case keyPackageEncodingTag
 
+    // Round two (issue 30): N8, N9, N11, N12 of the receiver review.
+    /// N8: a proposal of the epoch we can still roll back to is kept at the rollback point only if
+    /// the proposal policy would store it now (a non-admin's Add or Remove of another is not).
+    case rollbackProposalPolicy
+    /// N9: a kind-445 content that opens under a group key but is no MLSMessage is invalid input,
+    /// remembered as failed, never reported `undecryptable` (which the caller retries).
+    case plaintextDecodes
+    /// N11: a commit carrying a ReInit is refused: Marmot has no reinitialization, and applying one
+    /// ends the group for every member.
+    case reInitRefused
+    /// N12: the 0xF2EE group data's version is the one whose layout we read (2); another version is
+    /// refused, not read as 2.
+    case groupDataKnownVersion
+    /// N12: the 0xF2EE admin and relay lists are ascending and distinct as written; out of order is
+    /// refused, not sorted.
+    case groupDataOrder
+
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<MarmotReceiverCheck> = []
 

@@ -18,6 +18,8 @@ extension NostrError.Code {
     public static let giftWrapSealWrongKind = Self("giftWrap.sealWrongKind")
     /// The rumor's author is not the key that signed the seal: someone is speaking for another.
     public static let giftWrapSenderMismatch = Self("giftWrap.senderMismatch")
+    /// A seal with tags (NIP-59: a seal's tags are empty).
+    public static let giftWrapSealTagged = Self("giftWrap.sealTagged")
 }
 
 /// NIP-59 sealing and gift wrapping with injected time and randomness.
@@ -73,6 +75,9 @@ public enum GiftWrap {
         }
         guard seal.kind == .seal || !GiftWrapCheck.sealKind.isOn else {
             throw NostrError(.giftWrapSealWrongKind, "expected a kind 13 seal, got kind \(seal.kind.rawValue)")
+        }
+        guard seal.tags.isEmpty || !GiftWrapCheck.sealTags.isOn else {
+            throw NostrError(.giftWrapSealTagged, "a seal carries no tags (NIP-59), this one has \(seal.tags.count)")
         }
         let rumor = try inContext("rumor") { () throws(NostrError) -> UnsignedEvent in
             try UnsignedEvent(rumorJSON: NIP44.decrypt(seal.content, to: recipient.secretKey, from: seal.pubkey))

@@ -16,6 +16,9 @@ public enum GiftWrapCheck: String, CaseIterable, Sendable {
     case sealSignature
     /// The rumor's author is the seal's signer: nobody can seal a rumor in another's name.
     case sealAuthor
+    /// The seal's tags are empty (NIP-59): a seal is signed by the sender's own key, and anything
+    /// tagged on it would be metadata the wrap exists to hide (issue 30, N12).
+    case sealTags
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal public static var disabled: Set<GiftWrapCheck> = []

@@ -26,6 +26,8 @@ enum FaultFields {
         case .withholdOK: return selector.subtracting(["direction"])
         case .drop, .duplicate, .reorder, .hold: return selector
         case .restart: return selector.union(["for"])
+        case .eclipse: return selector.subtracting(["direction"])
+        case .stale: return ["relay", "member", "kind"]
         }
     }
 

@@ -46,6 +46,9 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case dropComponentList = "drop-component-list"
     case emptyAdminList = "empty-admin-list"
     case adminNotMember = "admin-not-member"
+    case commitRemoveBadPath = "commit-remove-bad-path"
+    case undecodablePlaintext = "undecodable-plaintext"
+    case commitReInit = "commit-reinit"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.

@@ -49,6 +49,12 @@ package enum FaultKind: String, Sendable, CaseIterable {
     /// a publish reaches its relay and its OK dies with the connection; a frame to the member is
     /// lost with its connection. The scenario must persist (any `restart` does).
     case restart
+    /// A hostile relay (`relay` and `member` required) eclipses the member: each of its selected
+    /// EVENTs is answered `OK true` but never stored or forwarded (docs/nostr-relay-semantics.md).
+    case eclipse
+    /// A hostile relay (`relay` and `member` required) serves the member a stale history: every
+    /// event the relay receives from now on is withheld from that member, live and stored.
+    case stale
 }
 
 /// One field of a verb.

@@ -19,7 +19,7 @@ extension FaultKind {
     /// as opposed to a state change of a relay or a member's links.
     var selectsFrames: Bool {
         switch self {
-        case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK, .hold, .tamper, .restart: true
+        case .drop, .delay, .duplicate, .reorder, .reject, .withholdOK, .hold, .tamper, .restart, .eclipse, .stale: true
         case .down, .up, .partition, .heal, .blobTamper, .blobLose: false
         }
     }

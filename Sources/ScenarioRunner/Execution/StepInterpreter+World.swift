@@ -121,6 +121,11 @@ extension StepInterpreter {
         case .reorder: action = .reorder
         case .reject: action = .reject(prefix: MachineReadablePrefix(fault.prefix ?? "blocked"), message: "rejected by scenario")
         case .withholdOK: action = .withholdOK
+        case .eclipse, .stale:
+            // A hostile relay's conduct towards one member: both need the relay and the member.
+            _ = try need(fault.relay, "relay")
+            _ = try need(fault.member, "member")
+            action = kind == .eclipse ? .swallow : .stale
         case .restart: action = .restart(down: (fault.duration ?? ScenarioDuration(milliseconds: 5_000)).virtual)
         case .hold:
             guard let name = stepName else { throw StepFailure(message: "a hold fault needs a step name for release to refer to") }
@@ -129,11 +134,18 @@ extension StepInterpreter {
         }
         // EVENT-carrying rules watch what members publish unless told otherwise; OK withholding
         // watches the relay's answer.
-        let direction: FaultRule.Direction = kind == .withholdOK ? .both : (fault.direction == .toMember ? .toMember : .toRelay)
+        let direction: FaultRule.Direction =
+            switch kind {
+            case .withholdOK: .both
+            case .eclipse: .toRelay
+            case .stale: .toMember
+            default: fault.direction == .toMember ? .toMember : .toRelay
+            }
         let occurrences: FaultRule.Occurrences = fault.nth.map { .nth($0) } ?? .all
         if kind != .withholdOK, selector.verbs == nil { selector.verbs = ["EVENT"] }
         let rule = world.network.addFault(
             FaultRule(scope: scope, direction: direction, selector: selector, action: action, occurrences: occurrences))
-        if kind == .hold, let name = stepName { holds[name] = rule }
+        // A named hostile-relay step, like a hold, ends at the `release` that names it.
+        if kind == .hold || kind == .eclipse || kind == .stale, let name = stepName { holds[name] = rule }
     }
 }
