@@ -93,6 +93,8 @@ extension NativeSwiftEngine: HostileEngine {
                 // LEAD (issue 28, s9-engine): identity-proof attacks exist only in the current
                 // profile (scenarios/current-profile/); the legacy engine has no 0x8009 to break.
                 throw EngineError(.invalidInput, "attack \(request.attack.rawValue) needs a current-profile group (0x8009 identity proofs)")
+            case .replayedCommit, .replayedCommitLater, .retargetGroupID, .resentWelcome, .oversizedTree:
+                (events, rumors) = try roundTwoAttack(request, in: &record, now: now)
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

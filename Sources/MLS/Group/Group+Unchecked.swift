@@ -72,6 +72,13 @@ package enum CommitFlaw: Sendable, Hashable {
     /// The commit is framed as external sender 0 and signed with `key` (a PublicMessage, no
     /// membership tag); everything else is the member's honest commit.
     case externalCommitter(key: [UInt8])
+    /// The Welcome's ratchet tree is widened to `slots` nodes (odd): blank slots after the real
+    /// nodes, then a stranger's leaf in the last one (a tree must end in a non-blank node). With
+    /// `hashed`, tree hash, confirmation tag and signature are recomputed over the wide tree, so a
+    /// joiner without a width cap finds nothing else wrong; without, the joiner's width cap
+    /// (``ReceiverCheck/treeWidth``) is all that is asked (no wide tree is ever built, so a
+    /// million slots cost the sender one byte each).
+    case oversizedTree(slots: Int, hashed: Bool)
 }
 
 /// What a framed message gets wrong on purpose.
@@ -208,6 +215,13 @@ extension Group {
             .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret,
             .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter:
             return
+        case .oversizedTree(let slots, let hashed):
+            let (bytes, wide) = try widenedTree(to: slots, hashed: hashed, using: &generator)
+            info.extensions = info.extensions.map { item in
+                item.type == ExtensionType.ratchetTree ? Extension(type: item.type, data: bytes) : item
+            }
+            guard let wide else { return }
+            info.groupContext.treeHash = wide.treeHash(suite: suite)
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
         let joined = EpochSecrets(
@@ -215,5 +229,35 @@ extension Group {
             groupContext: try serialize(info.groupContext))
         info.confirmationTag = suite.confirmationTag(
             confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
+    }
+}
+
+extension Group {
+    /// The wire bytes of our tree widened to `slots` nodes (the `oversizedTree` flaw): the real
+    /// nodes, blank slots, and a stranger's leaf (fresh keys, signed by its own key) last. The
+    /// tree itself is built only when `hashed` asks for its hash.
+    func widenedTree(to slots: Int, hashed: Bool, using generator: inout some RandomNumberGenerator) throws(MLSError) -> (
+        [UInt8], RatchetTree?
+    ) {
+        let real = tree.wire.nodes
+        guard slots % 2 == 1, slots > real.count + 1, var stranger = tree.leaf(leafIndex) else {
+            throw MLSError(.invalidTree, "cannot widen a tree of \(real.count) nodes to \(slots)")
+        }
+        let signing = try suite.generateSignatureKeyPair(using: &generator)
+        let seed = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let encryption = try suite.deriveKeyPair(secret: Array(seed[..<32]))
+        stranger.signatureKey = signing.publicKey
+        stranger.encryptionKey = encryption.publicKey
+        stranger.credential = .basic(identity: Array(seed[32...]))
+        try stranger.sign(suite: suite, privateKey: signing.privateKey, groupID: groupID, leafIndex: UInt32(slots / 2))
+        var body = TLSWriter()
+        for node in real { body.writeOptional(node) }
+        body.writeBytes(repeatElement(0, count: slots - real.count - 1))
+        body.writeOptional(Node.leaf(stranger))
+        var writer = TLSWriter()
+        writer.writeVector { $0.writeBytes(body.bytes) }
+        guard hashed else { return (writer.bytes, nil) }
+        let nodes = real + Array(repeating: nil, count: slots - real.count - 1) + [.leaf(stranger)]
+        return (writer.bytes, try RatchetTree(wire: RatchetTreeNodes(nodes: nodes)))
     }
 }

@@ -151,6 +151,9 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     case groupInfoConfirmationTag
     /// A Welcome's GroupInfo names the Welcome's cipher suite (§12.4.3.1).
     case groupInfoSuite
+    /// A ratchet tree holds at most ``RatchetTreeNodes/maxNodes`` nodes, counted as it is read, so
+    /// a Welcome of a million blank slots is refused before they are decoded or padded (issue 30, N5).
+    case treeWidth
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

@@ -39,6 +39,11 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case leafProofForged = "leaf-proof-forged"
     case leafProofOtherAccount = "leaf-proof-other-account"
     case welcomeLeafProofMissing = "welcome-leaf-proof-missing"
+    case replayedCommit = "replayed-commit"
+    case replayedCommitLater = "replayed-commit-later"
+    case retargetGroupID = "retarget-group-id"
+    case resentWelcome = "resent-welcome"
+    case oversizedTree = "oversized-tree"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
