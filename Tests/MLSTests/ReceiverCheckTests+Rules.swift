@@ -179,6 +179,13 @@ extension ReceiverCheckTests {
             Attack(name: "Welcome of suite 0x0001 whose GroupInfo names suite 0x0003", expected: "mls.unsupportedCipherSuite") {
                 _ = try Builders.bobJoins(flaw: .groupInfoSuite)
             }
+        case .treeWidth:
+            Attack(
+                name: "Welcome whose tree is widened to 65,537 slots (2^15 + 1 leaves, a stranger's last), hashed and signed",
+                expected: "mls.treeTooWide"
+            ) {
+                _ = try Builders.bobJoins(flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true))
+            }
         default:
             nil
         }

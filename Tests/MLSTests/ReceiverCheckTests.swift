@@ -202,7 +202,8 @@ import Testing
             .keyPackageLeafSource, .keyPackageInitKey, .updateLeafSource, .pathLeafSource, .pathKeysDistinct, .pathParentHash,
             .addCapabilities, .addCredentialTypes, .updateCapabilities, .extensionsCapabilities, .proposalTypeSupport,
             .joinerLeafSignatures, .joinerKeyUniqueness, .joinerCapabilities, .joinerOwnLeaf, .joinerPrivateKeys, .groupID,
-            .publicApplicationData, .commitSender, .addLifetime, .pathDerivedKeys, .groupInfoConfirmationTag, .groupInfoSuite:
+            .publicApplicationData, .commitSender, .addLifetime, .pathDerivedKeys, .groupInfoConfirmationTag, .groupInfoSuite,
+            .treeWidth:
             // A missing attack fails both expectations of eachCheckAloneStopsItsAttack.
             ruleAttack(for: check) ?? Attack(name: "no attack for \(check.rawValue)", expected: "an attack") {}
         }

@@ -98,7 +98,10 @@ public struct RatchetTreeNodes: TLSCodable, Hashable, Sendable {
         nodes = try reader.readVector { (r: inout TLSReader) throws(TLSCodecError) in
             count += 1
             guard count <= Self.maxNodes || !ReceiverCheck.treeWidth.isOn else {
-                throw TLSCodecError(.lengthTooLarge, "the ratchet tree has more than \(Self.maxNodes) nodes (\(Self.maxLeaves) leaves)")
+                // What was read so far is said, so that the bound on work can be checked from outside.
+                throw TLSCodecError(
+                    .lengthTooLarge,
+                    "the ratchet tree has more than \(Self.maxNodes) nodes (\(Self.maxLeaves) leaves): refused with \(count - 1) decoded, at byte offset \(r.remaining.startIndex)")
             }
             return try r.readOptional(of: Node.self)
         }
