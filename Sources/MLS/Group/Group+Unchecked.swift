@@ -236,6 +236,11 @@ extension Group {
     /// The wire bytes of our tree widened to `slots` nodes (the `oversizedTree` flaw): the real
     /// nodes, blank slots, and a stranger's leaf (fresh keys, signed by its own key) last. The
     /// tree itself is built only when `hashed` asks for its hash.
+    static let nobodysIdentity: [UInt8] = [
+        0x79, 0xBE, 0x66, 0x7E, 0xF9, 0xDC, 0xBB, 0xAC, 0x55, 0xA0, 0x62, 0x95, 0xCE, 0x87, 0x0B, 0x07,
+        0x02, 0x9B, 0xFC, 0xDB, 0x2D, 0xCE, 0x28, 0xD9, 0x59, 0xF2, 0x81, 0x5B, 0x16, 0xF8, 0x17, 0x98,
+    ]
+
     func widenedTree(to slots: Int, hashed: Bool, using generator: inout some RandomNumberGenerator) throws(MLSError) -> (
         [UInt8], RatchetTree?
     ) {
@@ -244,11 +249,13 @@ extension Group {
             throw MLSError(.invalidTree, "cannot widen a tree of \(real.count) nodes to \(slots)")
         }
         let signing = try suite.generateSignatureKeyPair(using: &generator)
-        let seed = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let encryption = try suite.deriveKeyPair(secret: Array(seed[..<32]))
+        let seed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let encryption = try suite.deriveKeyPair(secret: seed)
         stranger.signatureKey = signing.publicKey
         stranger.encryptionKey = encryption.publicKey
-        stranger.credential = .basic(identity: Array(seed[32...]))
+        // A 32-byte identity that is a valid BIP-340 key (secp256k1's generator, x only: the key of
+        // secret 1, nobody's), so that a Marmot joiner reads the stranger as a member like any other.
+        stranger.credential = .basic(identity: Self.nobodysIdentity)
         try stranger.sign(suite: suite, privateKey: signing.privateKey, groupID: groupID, leafIndex: UInt32(slots / 2))
         var body = TLSWriter()
         for node in real { body.writeOptional(node) }
