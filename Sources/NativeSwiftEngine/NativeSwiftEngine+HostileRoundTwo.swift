@@ -19,7 +19,9 @@ extension NativeSwiftEngine {
         case .retargetGroupID: return ([try retargetedGroupID(&record, now: now)], [])
         case .resentWelcome: return ([], [try resentWelcome(of: record, request)])
         case .oversizedTree:
-            return ([], try fakeGroupWelcome(request, reusing: nil, flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true)))
+            return (
+                [], try fakeGroupWelcome(request, reusing: nil, flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true))
+            )
         default: throw EngineError(.invalidInput, "attack \(request.attack.rawValue) is not one of round two")
         }
     }

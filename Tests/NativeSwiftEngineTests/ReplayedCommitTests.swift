@@ -57,8 +57,10 @@ import Testing
         mutating func republished(_ event: Event, shift: Int64) throws -> Event {
             let oneTime = Keypair.generate(using: &bench.generator)
             let createdAt = shift < 0 ? event.createdAt - UInt64(-shift) : event.createdAt + UInt64(shift)
-            return try UnsignedEvent(pubkey: oneTime.publicKey, createdAt: createdAt, kind: event.kind, tags: event.tags, content: event.content)
-                .signed(with: oneTime, using: &bench.generator)
+            return try UnsignedEvent(
+                pubkey: oneTime.publicKey, createdAt: createdAt, kind: event.kind, tags: event.tags, content: event.content
+            )
+            .signed(with: oneTime, using: &bench.generator)
         }
     }
 

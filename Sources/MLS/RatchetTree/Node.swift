@@ -101,7 +101,8 @@ public struct RatchetTreeNodes: TLSCodable, Hashable, Sendable {
                 // What was read so far is said, so that the bound on work can be checked from outside.
                 throw TLSCodecError(
                     .lengthTooLarge,
-                    "the ratchet tree has more than \(Self.maxNodes) nodes (\(Self.maxLeaves) leaves): refused with \(count - 1) decoded, at byte offset \(r.remaining.startIndex)")
+                    "the ratchet tree has more than \(Self.maxNodes) nodes (\(Self.maxLeaves) leaves): refused with \(count - 1) decoded, at byte offset \(r.remaining.startIndex)"
+                )
             }
             return try r.readOptional(of: Node.self)
         }
