@@ -53,6 +53,58 @@ def group_data(fields):
     return out
 
 
+# Sources/MLS/RatchetTree/Node.swift, RatchetTreeNodes.maxNodes: the widest tree our reader reads
+# (2^15 leaves).
+MAX_TREE_NODES = 2 * (1 << 15) - 1
+
+
+def read_varint(data, at):
+    """The value and end of the RFC 9420 §2.1.2 varint at `at`."""
+    prefix = data[at] >> 6
+    size = 1 << prefix
+    value = int.from_bytes(data[at:at + size], "big") & ((1 << (8 * size - 2)) - 1)
+    return value, at + size
+
+
+def skip_vector(data, at):
+    length, at = read_varint(data, at)
+    return at + length
+
+
+def tree_nodes(tree):
+    """The wire bytes of each `optional<Node>` of a ratchet_tree vector (RFC 9420 §7.8, §12.4.3.3)."""
+    length, at = read_varint(tree, 0)
+    end, nodes = at + length, []
+    while at < end:
+        start = at
+        if tree[at] == 1:
+            kind, at = tree[at + 1], at + 2
+            if kind == 1:  # LeafNode: keys, credential, capabilities, source, extensions, signature
+                at = skip_vector(tree, skip_vector(tree, at))
+                credential, at = int.from_bytes(tree[at:at + 2], "big"), at + 2
+                at = skip_vector(tree, at) if credential == 1 else skip_vector(tree, at)
+                for _ in range(5):
+                    at = skip_vector(tree, at)
+                source, at = tree[at], at + 1
+                at = at + 16 if source == 1 else (skip_vector(tree, at) if source == 3 else at)
+                at = skip_vector(tree, skip_vector(tree, at))
+            else:  # ParentNode: encryption_key, parent_hash, unmerged_leaves
+                for _ in range(3):
+                    at = skip_vector(tree, at)
+        else:
+            at += 1
+        nodes.append(tree[start:at])
+    return nodes
+
+
+def widened(tree, slots):
+    """`tree` with blank slots added before it, so that it has `slots` nodes: leaves stay at even
+    indices and the last node stays non-blank, so only its width is new (the width cap's edge)."""
+    nodes = tree_nodes(tree)
+    body = bytes(slots - len(nodes)) + b"".join(nodes)
+    return varint(len(body)) + body
+
+
 def seeds():
     corpus = {}
 
@@ -101,6 +153,18 @@ def seeds():
         add("mls-key-package", bytes.fromhex(case["key_package"])[4:])
     for case in load("mls/tree-validation.json"):
         add("ratchet-tree", bytes.fromhex(case["tree"]))
+    # The width cap's edges (issue 30, N5), beyond the per-target count: a tree of exactly the cap
+    # and one a full leaf past it. A Welcome carries its tree encrypted, so the Welcome target's
+    # edge is a Welcome of the size such a tree makes (its encrypted_group_info that long).
+    small = bytes.fromhex(load("mls/messages.json")[0]["ratchet_tree"])
+    for slots in (MAX_TREE_NODES, MAX_TREE_NODES + 2):
+        corpus["ratchet-tree"].append(widened(small, slots))
+    welcome = bytes.fromhex(load("mls/messages.json")[0]["mls_welcome"])[4:]
+    suite, at = welcome[:2], 2
+    secrets_end = skip_vector(welcome, at)
+    for slots in (MAX_TREE_NODES, MAX_TREE_NODES + 2):
+        info = bytes(slots + 512)
+        corpus["mls-welcome"].append(suite + welcome[at:secrets_end] + varint(len(info)) + info)
     welcome = load("mdk-0.8.0/02_create_group_welcome.json")
     for member in welcome["members"].values():
         add("marmot-group-data", group_data(member["decrypted"]["marmot_group_data"]["fields"]))

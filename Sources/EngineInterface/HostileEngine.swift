@@ -128,6 +128,20 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case undecodablePlaintext = "undecodable-plaintext"
     /// Issue 30, N11: a commit (ours, as admin) carrying a ReInit by value, alone.
     case commitReInit = "commit-reinit"
+    /// Round two (issue 30). The content of the last commit we saw applied in the group, republished
+    /// in a new kind-445 under a fresh key, dated one second before the original (it ranks first
+    /// under MIP-03's created_at rule), or one second after it (it ranks after). Needs no secret.
+    case replayedCommit = "replayed-commit"
+    case replayedCommitLater = "replayed-commit-later"
+    /// An admin's commit (ours) moving this group's nostr_group_id onto the `h` of another group we
+    /// hold (the first other one by MLS group id): kind-445 routing by `h` would become ambiguous.
+    case retargetGroupID = "retarget-group-id"
+    /// The Welcome we sent the target when we added it to this group, sent again unchanged (after
+    /// the target was removed, it would take the target back in at the old epoch).
+    case resentWelcome = "resent-welcome"
+    /// A Welcome to the target into a fresh group of ours whose ratchet tree is widened past the
+    /// reader's cap (65,537 slots: 2^15 + 1 leaves), hashed and signed so that only a width cap stops it.
+    case oversizedTree = "oversized-tree"
 }
 
 extension EngineCapability {

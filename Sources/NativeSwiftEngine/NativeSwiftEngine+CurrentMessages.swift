@@ -45,6 +45,11 @@ extension NativeSwiftEngine {
             record.state = .inactive
             return .commit(id)
         }
+        if let routing = try? Self.groupData(next.context.extensions, profile),
+            let refusal = routingCollision(moving: record, to: routing.nostrGroupID)
+        {
+            return .rejected(refusal)
+        }
         do { try record.advance(to: next, endedAt: event.createdAt) } catch { return .rejected(EngineError(error)) }
         record.rollback = before
         return .commit(id)

@@ -37,6 +37,7 @@ extension NativeSwiftEngine {
                 try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
                 record.pastEpochs = [:]
                 rumors = try welcomeRumors(created.welcome, for: invitees, from: request.creator, relays: data.relays)
+                rememberSent(rumors, to: invitees, in: record.id)
             }
             groups[record.id] = record
             return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
@@ -212,8 +213,10 @@ extension NativeSwiftEngine {
         var record = try activeRecord(group)
         let now = clock()
         let judge = Self.judge(profile)
+        let including = ownCommitFilter(record, as: me)
         let created = try mlsStep { () throws(MLSError) in
-            try record.mls.commit(adding: proposals, as: .privateMessage, now: now, judge: judge, using: &random)
+            try record.mls.commit(
+                adding: proposals, as: .privateMessage, now: now, judge: judge, including: including, using: &random)
         }
         let profile = profile
         let nextData = try marmotStep { () throws(MarmotError) in try Self.groupData(created.next.context.extensions, profile) }
@@ -222,11 +225,38 @@ extension NativeSwiftEngine {
             profile == .current
             ? try currentWelcomeRumors(created.welcome, for: currentInvitees, from: me, relays: nextData.relays)
             : try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
+        rememberSent(rumors, to: invitees, in: group)
         record.pending = created.next
         record.pendingEvent = (event.id, event.createdAt)
         record.ownEvents[event.id] = .commit
         groups[group] = record
         return GroupEvolution(mlsGroupID: group, event: event, welcomeRumors: rumors)
+    }
+
+    /// Which pending proposals a commit of ours carries (issue 30, N4): in the legacy profile, only
+    /// those MIP-03's admin policy lets us commit as receivers apply it (AdminPolicy), one by one
+    /// (each rule is about one proposal and its proposer, so what passes alone passes together). A
+    /// non-admin's Remove of itself, stored by a non-admin, stays pending for an admin to commit
+    /// instead of making our self-update refused by everyone.
+    func ownCommitFilter(_ record: GroupRecord, as me: PublicKey) -> (Proposal, Sender) -> Bool {
+        guard profile == .legacy, MarmotReceiverCheck.ownCommitPolicy.isOn else { return { _, _ in true } }
+        let (tree, ownLeaf, admins) = (record.mls.tree, record.mls.leafIndex, record.data.admins)
+        return { proposal, sender in
+            var proposers: [UInt32: PublicKey] = [:]
+            if case .member(let leaf) = sender, let identity = tree.leaf(leaf).flatMap({ ApplicationRumor.identity(of: $0.credential) }) {
+                proposers[leaf] = identity
+            }
+            let summary = CommitSummary(
+                committer: ownLeaf, committerIdentity: me, proposals: [(proposal, sender)], pathCredential: nil,
+                proposerIdentities: proposers)
+            do { try AdminPolicy.authorize(summary, admins: admins) } catch { return false }
+            return true
+        }
+    }
+
+    /// Keeps the welcome rumors we sent, by invitee (the hostile member resends them).
+    func rememberSent(_ rumors: [UnsignedEvent], to invitees: [KeyPackageEvent.Validated], in group: MLSGroupID) {
+        for (invitee, rumor) in zip(invitees, rumors) { sentWelcomes[group, default: [:]][invitee.event.pubkey] = rumor }
     }
 
     /// One kind-444 rumor per invitee, all carrying the same Welcome (as MDK does).

@@ -124,6 +124,8 @@ extension NativeSwiftEngine: HostileEngine {
                 let reInit = Proposal.reInit(
                     groupID: random.bytes(16), version: ProtocolVersion.mls10, cipherSuite: record.mls.context.cipherSuite, extensions: [])
                 events = [try forgedCommit([reInit], in: &record, now: now)]
+            case .replayedCommit, .replayedCommitLater, .retargetGroupID, .resentWelcome, .oversizedTree:
+                (events, rumors) = try roundTwoAttack(request, in: &record, now: now)
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

@@ -10,6 +10,8 @@ extension EngineError.Code {
     package static let eventTooOld = Self("event_too_old")
     package static let eventInFuture = Self("event_in_future")
     package static let invalidTags = Self("invalid_tags")
+    /// A commit moving its group onto the `h` of another group we hold (issue 30, N2).
+    package static let groupIDCollision = Self("group_id_collision")
 }
 
 extension NativeSwiftEngine {
@@ -118,6 +120,7 @@ extension NativeSwiftEngine {
             case .unprocessable, .rejected: GroupRecord.remember(event.id, in: &record.failed)
             default: GroupRecord.remember(event.id, in: &record.processed)
             }
+            if case .commit = result { observedCommits[id] = event }
             groups[id] = record
             return result
         }
@@ -154,6 +157,12 @@ extension NativeSwiftEngine {
                 restored.restore(rollback)
                 let result = ingestCurrent(message, event: event, record: &restored, now: now)
                 if case .commit = result {
+                    // The commit we applied, republished (issue 30, N1): applying it again would
+                    // rebuild this epoch's secret tree from generation 0, so that its messages
+                    // could be replayed and its keys reused. Only the copy is discarded.
+                    if Self.isSameCommit(restored.mls, as: record.mls), MarmotReceiverCheck.replayedCommit.isOn {
+                        return .unprocessable(id, reason: Self.duplicateCommit)
+                    }
                     keepReplacedAsRival(record, of: rollback, in: &restored)
                     record = restored
                 }
@@ -247,7 +256,9 @@ extension NativeSwiftEngine {
         let id = record.id
         do {
             var staged = record.mls
-            let created = try staged.commit(as: .privateMessage, now: now, judge: Self.judge(profile), using: &random)
+            let including = record.identity.map { ownCommitFilter(record, as: $0) } ?? { _, _ in true }
+            let created = try staged.commit(
+                as: .privateMessage, now: now, judge: Self.judge(profile), including: including, using: &random)
             let event = try seal(created.commit, in: record)
             record.mls = staged
             record.pending = created.next
@@ -302,12 +313,34 @@ extension NativeSwiftEngine {
         do {
             let data = try GroupData(extensions: next.context.extensions)
             try AdminPolicy.requireAdmin(admins: data.admins, members: GroupRecord.members(of: next))
+            if let refusal = routingCollision(moving: record, to: data.nostrGroupID) { return .rejected(refusal) }
             try record.advance(to: next, endedAt: event.createdAt)
         } catch {
             return .rejected(EngineError(error))
         }
         record.rollback = PlantedRaceBug.receivedCommitIsFinal ? nil : before
         return .commit(id)
+    }
+
+    /// The answer to a republished copy of the commit we applied (issue 30, N1).
+    static let duplicateCommit = "duplicate_commit"
+
+    /// Whether two states are the same epoch reached by the same commit: the confirmed transcript
+    /// hash covers the commit's content and signature (RFC 9420 §8.2), so two copies of one commit,
+    /// however framed or wrapped, give the same one, and two different commits never do.
+    static func isSameCommit(_ one: Group, as other: Group) -> Bool {
+        one.epoch == other.epoch && one.context.confirmedTranscriptHash == other.context.confirmedTranscriptHash
+    }
+
+    /// A refusal when a commit would move `record`'s group onto the nostr_group_id of another group
+    /// we hold, active or not (issue 30, N2): kind-445 events are routed by `h` alone, so two groups
+    /// on one `h` would let the newer capture the older's traffic (MIP-01 nostr_group_id).
+    func routingCollision(moving record: GroupRecord, to nostrGroupID: [UInt8]) -> EngineError? {
+        guard nostrGroupID != record.data.nostrGroupID, MarmotReceiverCheck.groupIDCollision.isOn,
+            let other = groups.first(where: { $0.key != record.id && $0.value.answers(nostrGroupID) })?.key
+        else { return nil }
+        return EngineError(
+            .groupIDCollision, "the commit moves group \(record.id.hex) onto h \(nostrGroupID.hexString), which group \(other.hex) uses")
     }
 
     /// Merges our pending commit, which `event` carries, as `mergePendingCommit` does.

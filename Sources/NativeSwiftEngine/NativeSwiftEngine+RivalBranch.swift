@@ -52,6 +52,8 @@ extension NativeSwiftEngine {
         // A competitor that takes us out leaves no branch of ours to follow.
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now), branch.state == .active
         else { return }
+        // The commit we applied, republished later (issue 30, N1): no rival, the same branch.
+        if Self.isSameCommit(branch.mls, as: record.mls), MarmotReceiverCheck.replayedCommit.isOn { return }
         point.rival = RivalBranch(mls: branch.mls, createdAt: event.createdAt, eventID: event.id, committer: committer)
         record.rollback = point
     }

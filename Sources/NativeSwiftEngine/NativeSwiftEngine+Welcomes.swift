@@ -25,7 +25,9 @@ extension NativeSwiftEngine {
                 throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
             }
             let group: Group
-            do throws(MLSError) { group = try Group(welcome: parsed.welcome, keyPackage: own) } catch {
+            do throws(MLSError) {
+                group = try Group(welcome: parsed.welcome, keyPackage: own, judge: Self.bindWelcomer(rumor.pubkey))
+            } catch {
                 throw EngineError(.invalidWelcome, error.description)
             }
             let data: GroupData
@@ -41,8 +43,34 @@ extension NativeSwiftEngine {
                 groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
                 memberCount: group.tree.occupiedLeaves.count)
             welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
+            retireIfUsedUp(parsed.welcome)
             return summary
         }
+    }
+
+    /// A Welcome is its GroupInfo signer's (issue 30, N3): the rumor's author must be the member
+    /// whose leaf signed the GroupInfo, so that nobody else sends it (again) as theirs (MIP-02).
+    static func bindWelcomer(_ welcomer: PublicKey) -> GroupChangeJudge {
+        { change throws(MLSError) in
+            guard case .welcome(let candidate) = change, MarmotReceiverCheck.welcomerIsSigner.isOn else { return }
+            let signer = candidate.tree.leaf(candidate.groupInfo.signer).flatMap { ApplicationRumor.identity(of: $0.credential) }
+            guard signer == welcomer else {
+                throw MLSError(
+                    .refusedByCaller,
+                    "the welcome rumor's author \(welcomer.hex) is not the GroupInfo signer (leaf \(candidate.groupInfo.signer))")
+            }
+        }
+    }
+
+    /// Retires the private half of the key package a Welcome used, unless it is last-resort
+    /// (RFC 9420 §10, MIP-00: a last_resort key package may serve several Welcomes; any other is
+    /// used once). Ours are all last-resort today; one without the extension, from a future
+    /// profile, is spent by the first Welcome, so that a replay of it finds nothing to open with.
+    func retireIfUsedUp(_ welcome: Welcome) {
+        guard let ref = welcome.secrets.first(where: { keyPackages[$0.newMember] != nil })?.newMember,
+            let used = keyPackages[ref], !used.keyPackage.extensions.contains(where: { $0.type == ExtensionType.lastResort })
+        else { return }
+        keyPackages[ref] = nil
     }
 
     package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {
@@ -89,8 +117,17 @@ extension NativeSwiftEngine {
         if let held = groups[id], held.state == .active, MarmotReceiverCheck.welcomeIntoHeldGroup.isOn {
             throw EngineError(.invalidWelcome, "already a member of group \(id.hex) at epoch \(held.mls.epoch)")
         }
+        // A group we left or were removed from is remembered (its record stays, inactive): being
+        // welcomed back is a later epoch's Welcome; one of an epoch we already passed is a replay
+        // (issue 30, N3).
+        if let held = groups[id], held.state != .active, group.epoch <= held.mls.epoch,
+            MarmotReceiverCheck.welcomeIntoLeftGroup.isOn
+        {
+            throw EngineError(
+                .invalidWelcome, "we left group \(id.hex) at epoch \(held.mls.epoch); a Welcome of epoch \(group.epoch) is a replay")
+        }
         if MarmotReceiverCheck.welcomeOntoHeldH.isOn,
-            groups.contains(where: { $0.key != id && $0.value.data.nostrGroupID == data.nostrGroupID })
+            groups.contains(where: { $0.key != id && $0.value.answers(data.nostrGroupID) })
         {
             throw EngineError(.invalidWelcome, "another group already uses h \(data.nostrGroupIDHex)")
         }

@@ -27,6 +27,11 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var welcomes: [EventID: StoredWelcome] = [:]
     /// The welcome rumor each group was joined by (the hostile member replays them).
     var joinedWelcomes: [MLSGroupID: UnsignedEvent] = [:]
+    /// The last commit event each group applied from a peer, and the welcome rumors we sent each
+    /// invitee, by group: what a hostile member republishes (NativeSwiftEngine+Replays.swift).
+    /// Memory only, not in the state file.
+    var observedCommits: [MLSGroupID: Event] = [:]
+    var sentWelcomes: [MLSGroupID: [PublicKey: UnsignedEvent]] = [:]
     /// Current profile: the account keys that sign our leaves' identity proofs (``holdAccountKey(_:)``).
     var accountKeys: [PublicKey: Keypair] = [:]
     /// Current profile: the 0x8002 state of each image this engine prepared, by image_hash, until a

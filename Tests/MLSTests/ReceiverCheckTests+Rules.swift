@@ -183,6 +183,13 @@ extension ReceiverCheckTests {
             Attack(name: "alice's commit removing bob whose UpdatePath leaf is signed by a key not hers", expected: "mls.badSignature") {
                 try bobProcessesCommit({ _ in [.remove(leaf: 1)] }, flaw: .pathLeafSignature)
             }
+        case .treeWidth:
+            Attack(
+                name: "Welcome whose tree is widened to 65,537 slots (2^15 + 1 leaves, a stranger's last), hashed and signed",
+                expected: "mls.treeTooWide"
+            ) {
+                _ = try Builders.bobJoins(flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true))
+            }
         default:
             nil
         }

@@ -203,7 +203,8 @@ import Testing
             .addCapabilities, .addCredentialTypes, .updateCapabilities, .extensionsCapabilities, .proposalTypeSupport,
             .joinerLeafSignatures, .joinerKeyUniqueness, .joinerCapabilities, .joinerOwnLeaf, .joinerPrivateKeys, .groupID,
             .publicApplicationData, .commitSender, .addLifetime, .pathDerivedKeys, .groupInfoConfirmationTag, .groupInfoSuite,
-            .removalAfterChecks:
+            .removalAfterChecks,
+            .treeWidth:
             // A missing attack fails both expectations of eachCheckAloneStopsItsAttack.
             ruleAttack(for: check) ?? Attack(name: "no attack for \(check.rawValue)", expected: "an attack") {}
         }

@@ -61,7 +61,8 @@ extension EngineReceiverCheckTests {
                     }, rewrite: swappedAdmins)
             }
         default:
-            Attack(name: "no round-two attack for \(check.rawValue)", expected: "an attack") { "none" }
+            // N1–N4 (EngineReceiverCheckRoundTwoCommits.swift).
+            roundTwoCommitAttack(for: check)
         }
     }
 

@@ -149,7 +149,11 @@ import Testing
                 try await MarmotReceiverCheck.$disabled.withValue([.nonAdminProposal]) {
                     for member in [room.alice, room.bob] { _ = try await member.engine.processMessage(proposal) }
                 }
-                let rename = try await room.alice.engine.updateGroupData(of: room.group, GroupDataChanges(name: "renamed"))
+                // alice's builder skips its own policy filter (ownCommitPolicy), as a modified
+                // client would: the receiver's rule is what is shown.
+                let rename = try await MarmotReceiverCheck.$disabled.withValue(MarmotReceiverCheck.disabled.union([.ownCommitPolicy])) {
+                    try await room.alice.engine.updateGroupData(of: room.group, GroupDataChanges(name: "renamed"))
+                }
                 return try await room.bobReceives(rename.event)
             }
         case .pathIdentity:
@@ -194,9 +198,11 @@ import Testing
                 return try await room.bobReceives(try await room.forge(.proposeRemove, target: room.bob).events[0])
             }
         case .welcomeIntoHeldGroup:
-            Attack(name: "replayed Welcome into the group bob is in (replayed-welcome)", expected: "invalid_welcome") {
+            // Resent by alice, who signed it: the replay a third party makes is refused first as
+            // not its author's (welcomerIsSigner).
+            Attack(name: "the Welcome bob joined by, resent by alice, who signed it (resent-welcome)", expected: "invalid_welcome") {
                 var room = try await Room(seed: 69)
-                return try await room.bobOpens(.replayedWelcome)
+                return try await room.bobOpensResent(from: room.alice, in: room.group)
             }
         case .welcomeOntoHeldH:
             Attack(name: "Welcome to a second group on bob's group's `h` (lookalike-group)", expected: "invalid_welcome") {
@@ -328,7 +334,8 @@ import Testing
             Attack(name: "bob's key package without its `encoding` tag", expected: "invalid_encoding") {
                 try await aliceValidatesBobsKeyPackage(seed: 95, tag("encoding", nil))
             }
-        case .rollbackProposalPolicy, .plaintextDecodes, .reInitRefused, .groupDataKnownVersion, .groupDataOrder:
+        case .rollbackProposalPolicy, .plaintextDecodes, .reInitRefused, .groupDataKnownVersion, .groupDataOrder,
+            .replayedCommit, .groupIDCollision, .welcomeIntoLeftGroup, .welcomerIsSigner, .ownCommitPolicy:
             roundTwoAttack(for: check)
         }
     }

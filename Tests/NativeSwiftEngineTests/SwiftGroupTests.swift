@@ -3,6 +3,7 @@ import EngineInterface
 import EngineTestSupport
 import Foundation
 import HexEncoding
+import Marmot
 import NativeSwiftEngine
 import Nostr
 import Testing
@@ -163,11 +164,18 @@ import Testing
             return
         }
         try await alice.engine.clearPendingCommit(in: group)
-        let nonAdminCommit = try await bob.engine.selfUpdate(in: group)
+        // bob's builder leaves carol's pending Remove out (ownCommitPolicy, issue 30 N4); built as a
+        // client without that filter would, his self-update carries it and alice refuses it.
+        let nonAdminCommit = try await MarmotReceiverCheck.$disabled.withValue([.ownCommitPolicy]) {
+            try await bob.engine.selfUpdate(in: group)
+        }
+        try await bob.engine.clearPendingCommit(in: group)
+        let filtered = try await bob.engine.selfUpdate(in: group)
         let result = try await alice.engine.processMessage(nonAdminCommit.event)
         #expect(result == .rejected(EngineError(.commitFromNonAdmin, "")), "\(result)")
         #expect(try await alice.engine.epoch(of: group) == 2)
         #expect(try await alice.engine.processMessage(nonAdminCommit.event) == .previouslyFailed)
+        #expect(try await alice.engine.processMessage(filtered.event) == .commit(group), "bob's own builder's self-update")
     }
 
     @Test func applicationMessagesFromFiveEpochsBackDecryptSixDoNot() async throws {

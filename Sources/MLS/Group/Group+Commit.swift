@@ -72,16 +72,19 @@ extension Group {
     ///   - now: seconds since the epoch, to check the lifetimes of added key packages.
     ///   - judge: the caller's rule, asked about the commit (``CommitCandidate/isOwn`` true) and
     ///     the epoch it leads to before anything is signed away; what it throws is thrown.
+    ///   - including: which pending proposals the commit covers (default: all). A caller whose
+    ///     receivers apply a policy over RFC 9420's (Marmot's admin rules) leaves out what they
+    ///     would refuse from us, so that one stored proposal cannot make every commit of ours invalid.
     /// - Returns: the commit, a Welcome when members were added, and the next epoch's state.
     public mutating func commit(
         adding proposals: [Proposal] = [], forcePath: Bool = true, as wireFormat: HandshakeWireFormat = .publicMessage,
         ratchetTreeInWelcome: Bool = true, now: UInt64? = nil, judge: GroupChangeJudge = acceptEveryChange,
-        using generator: inout some RandomNumberGenerator
+        including: (Proposal, Sender) -> Bool = { _, _ in true }, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         try checkCanSend()
         return try buildCommit(
             adding: proposals, forcePath: forcePath, as: wireFormat, ratchetTreeInWelcome: ratchetTreeInWelcome, now: now,
-            flaw: nil, judge: judge, using: &generator)
+            flaw: nil, judge: judge, including: including, using: &generator)
     }
 
     /// The commit builder behind ``commit(adding:forcePath:as:ratchetTreeInWelcome:now:using:)``;
@@ -89,7 +92,7 @@ extension Group {
     mutating func buildCommit(
         adding proposals: [Proposal], forcePath: Bool, as wireFormat: HandshakeWireFormat, ratchetTreeInWelcome: Bool,
         now: UInt64?, flaw: CommitFlaw?, judge: GroupChangeJudge = acceptEveryChange,
-        using generator: inout some RandomNumberGenerator
+        including: (Proposal, Sender) -> Bool = { _, _ in true }, using generator: inout some RandomNumberGenerator
     ) throws(MLSError) -> CreatedCommit {
         let me = Sender.member(leafIndex: leafIndex)
         let nextEpoch = try self.nextEpoch()
@@ -97,7 +100,7 @@ extension Group {
         var resolved: [(Proposal, Sender)] = []
         var covered: [CoveredProposal] = []
         for ref in pendingOrder {
-            guard let pending = pendingProposals[ref] else { continue }
+            guard let pending = pendingProposals[ref], including(pending.proposal, pending.sender) else { continue }
             items.append(.reference(ref))
             resolved.append(pending)
             covered.append(CoveredProposal(proposal: pending.proposal, sender: pending.sender, reference: ref))

@@ -76,6 +76,13 @@ package enum CommitFlaw: Sendable, Hashable {
     /// as usual): an application's leaf-level data (a Marmot identity proof, say) broken while
     /// every RFC 9420 check still holds.
     case pathLeafExtensions([Extension])
+    /// The Welcome's ratchet tree is widened to `slots` nodes (odd): blank slots after the real
+    /// nodes, then a stranger's leaf in the last one (a tree must end in a non-blank node). With
+    /// `hashed`, tree hash, confirmation tag and signature are recomputed over the wide tree, so a
+    /// joiner without a width cap finds nothing else wrong; without, the joiner's width cap
+    /// (``ReceiverCheck/treeWidth``) is all that is asked (no wide tree is ever built, so a
+    /// million slots cost the sender one byte each).
+    case oversizedTree(slots: Int, hashed: Bool)
 }
 
 /// What a framed message gets wrong on purpose.
@@ -214,6 +221,13 @@ extension Group {
             .extraPathNode, .pathLeafSource, .pathLeafParentHash, .pathKeyRepeated, .pathLeafSupports, .welcomePathSecret,
             .groupInfoConfirmationTag, .pathNodeKey, .externalCommitter, .pathLeafExtensions:
             return
+        case .oversizedTree(let slots, let hashed):
+            let (bytes, wide) = try widenedTree(to: slots, hashed: hashed, using: &generator)
+            info.extensions = info.extensions.map { item in
+                item.type == ExtensionType.ratchetTree ? Extension(type: item.type, data: bytes) : item
+            }
+            guard let wide else { return }
+            info.groupContext.treeHash = wide.treeHash(suite: suite)
         }
         // The joiner checks the confirmation tag first (with the GroupInfo's context): recompute it.
         let joined = EpochSecrets(
@@ -221,5 +235,42 @@ extension Group {
             groupContext: try serialize(info.groupContext))
         info.confirmationTag = suite.confirmationTag(
             confirmationKey: joined.confirmationKey, confirmedTranscriptHash: info.groupContext.confirmedTranscriptHash)
+    }
+}
+
+extension Group {
+    /// The wire bytes of our tree widened to `slots` nodes (the `oversizedTree` flaw): the real
+    /// nodes, blank slots, and a stranger's leaf (fresh keys, signed by its own key) last. The
+    /// tree itself is built only when `hashed` asks for its hash.
+    static let nobodysIdentity: [UInt8] = [
+        0x79, 0xBE, 0x66, 0x7E, 0xF9, 0xDC, 0xBB, 0xAC, 0x55, 0xA0, 0x62, 0x95, 0xCE, 0x87, 0x0B, 0x07,
+        0x02, 0x9B, 0xFC, 0xDB, 0x2D, 0xCE, 0x28, 0xD9, 0x59, 0xF2, 0x81, 0x5B, 0x16, 0xF8, 0x17, 0x98,
+    ]
+
+    func widenedTree(to slots: Int, hashed: Bool, using generator: inout some RandomNumberGenerator) throws(MLSError) -> (
+        [UInt8], RatchetTree?
+    ) {
+        let real = tree.wire.nodes
+        guard slots % 2 == 1, slots > real.count + 1, var stranger = tree.leaf(leafIndex) else {
+            throw MLSError(.invalidTree, "cannot widen a tree of \(real.count) nodes to \(slots)")
+        }
+        let signing = try suite.generateSignatureKeyPair(using: &generator)
+        let seed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let encryption = try suite.deriveKeyPair(secret: seed)
+        stranger.signatureKey = signing.publicKey
+        stranger.encryptionKey = encryption.publicKey
+        // A 32-byte identity that is a valid BIP-340 key (secp256k1's generator, x only: the key of
+        // secret 1, nobody's), so that a Marmot joiner reads the stranger as a member like any other.
+        stranger.credential = .basic(identity: Self.nobodysIdentity)
+        try stranger.sign(suite: suite, privateKey: signing.privateKey, groupID: groupID, leafIndex: UInt32(slots / 2))
+        var body = TLSWriter()
+        for node in real { body.writeOptional(node) }
+        body.writeBytes(repeatElement(0, count: slots - real.count - 1))
+        body.writeOptional(Node.leaf(stranger))
+        var writer = TLSWriter()
+        writer.writeVector { $0.writeBytes(body.bytes) }
+        guard hashed else { return (writer.bytes, nil) }
+        let nodes = real + Array(repeating: nil, count: slots - real.count - 1) + [.leaf(stranger)]
+        return (writer.bytes, try RatchetTree(wire: RatchetTreeNodes(nodes: nodes)))
     }
 }

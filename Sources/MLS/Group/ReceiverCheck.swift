@@ -155,6 +155,9 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     /// shape, leaf, signatures and parent hashes, §12.4.2) before our membership ends: otherwise
     /// a forged removal would take effect first (issue 30, N7).
     case removalAfterChecks
+    /// A ratchet tree holds at most ``RatchetTreeNodes/maxNodes`` nodes, counted as it is read, so
+    /// a Welcome of a million blank slots is refused before they are decoded or padded (issue 30, N5).
+    case treeWidth
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

@@ -83,7 +83,28 @@ public struct RatchetTreeNodes: TLSCodable, Hashable, Sendable {
         writer.writeVector { w in for node in nodes { w.writeOptional(node) } }
     }
 
+    /// The widest tree we read: 2^15 leaves, 2^16 - 1 nodes. Marmot groups are chats, and a chat
+    /// of 32,768 members is far past any MIP's use; the cap is what bounds the work a Welcome (or a
+    /// GroupInfo) can ask of a joiner: a blank slot is one byte on the wire and a whole `Node?` in
+    /// memory, and the tree is padded to a full binary tree and hashed node by node after it is
+    /// read. RFC 9420 sets no limit; a tree over it is refused as it is read, at the first node past
+    /// the cap, so no more than `maxNodes` nodes are ever decoded (docs/receiver-checks.md).
+    public static let maxLeaves: UInt32 = 1 << 15
+    /// The node count of a full tree of ``maxLeaves`` leaves.
+    public static let maxNodes = Int(maxLeaves) * 2 - 1
+
     public init(from reader: inout TLSReader) throws(TLSCodecError) {
-        nodes = try reader.readVector { (r: inout TLSReader) throws(TLSCodecError) in try r.readOptional(of: Node.self) }
+        var count = 0
+        nodes = try reader.readVector { (r: inout TLSReader) throws(TLSCodecError) in
+            count += 1
+            guard count <= Self.maxNodes || !ReceiverCheck.treeWidth.isOn else {
+                // What was read so far is said, so that the bound on work can be checked from outside.
+                throw TLSCodecError(
+                    .lengthTooLarge,
+                    "the ratchet tree has more than \(Self.maxNodes) nodes (\(Self.maxLeaves) leaves): refused with \(count - 1) decoded, at byte offset \(r.remaining.startIndex)"
+                )
+            }
+            return try r.readOptional(of: Node.self)
+        }
     }
 }

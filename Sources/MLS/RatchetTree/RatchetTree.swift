@@ -7,6 +7,8 @@ import TLSCodec
 extension MLSError.Code {
     /// A ratchet tree whose shape or node kinds are invalid.
     public static let invalidTree = Self("mls.invalidTree")
+    /// A ratchet tree wider than ``RatchetTreeNodes/maxNodes`` (issue 30, N5).
+    public static let treeTooWide = Self("mls.treeTooWide")
 }
 
 /// A group's public ratchet tree.
@@ -65,7 +67,12 @@ public struct RatchetTree: Hashable, Sendable {
 
     /// Decodes and rebuilds a tree from `optional<Node> ratchet_tree<V>` bytes.
     public init(bytes: [UInt8]) throws(MLSError) {
-        try self.init(wire: decodeExactly(RatchetTreeNodes.self, from: bytes))
+        let wire: RatchetTreeNodes
+        do throws(TLSCodecError) { wire = try RatchetTreeNodes(tlsBytes: bytes) } catch {
+            // A vector longer than its reader allows, here the width cap: said as such.
+            throw error.code == .lengthTooLarge ? MLSError(.treeTooWide, error.reason) : MLSError(error)
+        }
+        try self.init(wire: wire)
     }
 
     /// The wire form, without trailing blanks.

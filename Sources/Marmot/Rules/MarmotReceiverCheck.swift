@@ -106,6 +106,25 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// N12: the 0xF2EE admin and relay lists are ascending and distinct as written; out of order is
     /// refused, not sorted.
     case groupDataOrder
+    // Round two of the receiver review (issue 30, N1–N4).
+
+    /// A competing commit for the epoch we rolled forward from that is the commit we applied (its
+    /// content republished in a new kind-445 under another key and time) is a duplicate, never a
+    /// rival: the group is not rolled back, and the epoch's secret tree is not rebuilt (MIP-03).
+    case replayedCommit
+    /// A commit may not move a group onto the nostr_group_id (`h`) of another group we hold:
+    /// routing by `h` must name one group (MIP-01 nostr_group_id).
+    case groupIDCollision
+    /// A Welcome into a group we left or were removed from is accepted only at an epoch after the
+    /// last one we held (a replayed old Welcome would take us back in, MIP-02).
+    case welcomeIntoLeftGroup
+    /// A welcome rumor's author is the member whose leaf signed the GroupInfo (MIP-02): nobody
+    /// sends on another's Welcome as theirs.
+    case welcomerIsSigner
+    /// Sender side: our commit carries only the pending proposals our receivers' admin policy lets
+    /// us commit (MIP-03), so one stored proposal cannot make every commit of ours refused. Its row
+    /// shows a receiver's answer to our commit.
+    case ownCommitPolicy
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<MarmotReceiverCheck> = []

@@ -49,6 +49,11 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case commitRemoveBadPath = "commit-remove-bad-path"
     case undecodablePlaintext = "undecodable-plaintext"
     case commitReInit = "commit-reinit"
+    case replayedCommit = "replayed-commit"
+    case replayedCommitLater = "replayed-commit-later"
+    case retargetGroupID = "retarget-group-id"
+    case resentWelcome = "resent-welcome"
+    case oversizedTree = "oversized-tree"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
