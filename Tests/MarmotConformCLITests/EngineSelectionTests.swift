@@ -84,7 +84,8 @@ import Testing
             #expect(output.status == 1, "\(profile): \(output.text)")
             #expect(output.text.contains("FAIL ") && output.text.contains("lacks what the \(profile) profile requires"), "\(output.text)")
             #expect(output.text.contains("group.create, group.add_members"), "\(output.text)")
-            #expect(!output.text.contains("PASS ") && !output.text.contains("UNSUPPORTED") && !output.text.contains("ERROR "), "\(output.text)")
+            #expect(
+                !output.text.contains("PASS ") && !output.text.contains("UNSUPPORTED") && !output.text.contains("ERROR "), "\(output.text)")
             let report = try Self.run(["report", json])
             #expect(report.status == 0, "\(report.text)")
             #expect(report.text.contains("Certification for profile `\(profile)`: **FAIL: the engine lacks capabilities"), "\(report.text)")

@@ -68,7 +68,7 @@ struct CurrentImageAndStateTests {
         let (group, prepared) = try await Self.groupWithImage(alice: alice, bob: bob)
 
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes[8..<10]) == [0, 2], "a current-profile engine writes version 2")
+        #expect(Array(bytes[8..<10]) == [0, 3], "a current-profile engine writes version 3")
         #expect(try NativeSwiftEngine.reencodedState(bytes) == bytes, "one state, one encoding")
 
         // Restarted with no profile and no key given: the file brings both back.
@@ -87,7 +87,7 @@ struct CurrentImageAndStateTests {
         #expect(received.rumor.content == "back")
     }
 
-    @Test func legacyStateFileStaysVersionOne() async throws {
+    @Test func legacyStateFileHasNoAccountKeys() async throws {
         let directory = try StateDirectory()
         let path = directory.path + "/legacy.state"
         var generator = SplitMix(seed: 51)
@@ -96,7 +96,7 @@ struct CurrentImageAndStateTests {
             generator: SplitMix(seed: 52), clock: { CurrentProfileTests.now }, stateFile: path, profile: .legacy, accountKeys: [keypair])
         _ = try await engine.createKeyPackage(for: keypair.publicKey, relays: CurrentProfileTests.relays, protected: false)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes[8..<10]) == [0, 1], "a legacy engine's file is version 1, without account keys")
+        #expect(Array(bytes[8..<10]) == [0, 2], "a legacy engine's file is version 2, without account keys")
         #expect(!bytes.contains(subsequence: keypair.secretKey.bytes))
         let restarted = try NativeSwiftEngine(generator: SplitMix(seed: 53), clock: { CurrentProfileTests.now }, stateFile: path)
         #expect(await restarted.profile == .legacy)
@@ -116,9 +116,13 @@ struct CurrentImageAndStateTests {
         var zeroed = bytes
         for index in 11..<43 { zeroed[index] = 0 }
         #expect(throws: EngineError(.invalidStateFile, "")) { try NativeSwiftEngine.reencodedState(zeroed) }
-        var version3 = bytes
-        version3[9] = 3
-        #expect(throws: EngineError(.invalidStateFile, "")) { try NativeSwiftEngine.reencodedState(version3) }
+        var version4 = bytes
+        version4[9] = 4
+        #expect(throws: EngineError(.invalidStateFile, "")) { try NativeSwiftEngine.reencodedState(version4) }
+        // Read as a legacy file (version 2), a current one's account keys are no group map.
+        var asLegacy = bytes
+        asLegacy[9] = 2
+        #expect(throws: EngineError(.invalidStateFile, "")) { try NativeSwiftEngine.reencodedState(asLegacy) }
         #expect(throws: EngineError(.invalidStateFile, "")) { try NativeSwiftEngine.reencodedState(bytes + [0]) }
         #expect(try NativeSwiftEngine.reencodedState(bytes) == bytes)
     }

@@ -162,7 +162,8 @@ import Testing
     @Test func checksOfRulesTheProfileDoesNotHoldAreCharacterized() throws {
         for (verdict, expected) in [(Verdict.pass, "YES"), (.fail, "NO")] {
             let check = CheckResult(
-                check: "converged", clause: Clause("MIP-03", "Commit Message Race Conditions"), verdict: verdict, rule: .commitRaceByTimestamp)
+                check: "converged", clause: Clause("MIP-03", "Commit Message Race Conditions"), verdict: verdict,
+                rule: .commitRaceByTimestamp)
             let run = MarmotProfile.current.judge(
                 ScenarioRun(scenario: "race", file: "scenarios/r/r.yaml", engine: "e", seed: 1, checks: [check], reproduce: "-"))
             #expect(run.checks[0].verdict == .info && run.checks[0].characterized == (verdict == .pass))

@@ -138,9 +138,12 @@ import Testing
         ])
         let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
         let yaml = Self.scenario.replacingOccurrences(
-            of: "  - deliver: all\nexpect", with: "  - deliver: all\n  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\nexpect")
+            of: "  - deliver: all\nexpect",
+            with: "  - deliver: all\n  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\nexpect")
         #expect(yaml.contains("set-image"))
-        let run = await executor.execute(try Scenario(yaml: yaml, file: "scenarios/state-model/unsupported-image.yaml"), seed: 1, selection: .swift, reproduce: "-").run
+        let run = await executor.execute(
+            try Scenario(yaml: yaml, file: "scenarios/state-model/unsupported-image.yaml"), seed: 1, selection: .swift, reproduce: "-"
+        ).run
         #expect(run.verdict == .unsupported, "\(run.checks)")
         #expect(run.notRun?.contains("lacks capability group.image") == true, "\(run.notRun ?? "")")
         #expect(!run.verdict.failsTheGate())

@@ -40,7 +40,9 @@ import Testing
         #expect(
             RunSummary(stale).line
                 == "2 passed, 2 failed (of which 1 unexpected pass: stale ledger entry to remove), 1 skipped, 1 known defects")
-        #expect(RunSummary(stale).line(allowingUnexpectedPass: true) == "3 passed, 1 failed, 1 skipped, 1 known defects, 1 unexpected pass (allowed)")
+        #expect(
+            RunSummary(stale).line(allowingUnexpectedPass: true)
+                == "3 passed, 1 failed, 1 skipped, 1 known defects, 1 unexpected pass (allowed)")
         // Errors count into "failed", so the plain pair never reads as a pass.
         #expect(RunSummary(runs + [Self.run([.pass, .error])]).line == "2 passed, 2 failed (of which 1 error), 1 skipped, 1 known defects")
     }

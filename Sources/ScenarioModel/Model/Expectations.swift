@@ -62,7 +62,8 @@ package struct Expectations: Sendable, Hashable {
     package static let keys = ["converged", "decryptable", "members"]
     /// The fields a member expectation may list.
     package static let memberFields = [
-        "chats", "chat-order", "open-chat", "chat-events", "busy", "failed-peers", "pending-decisions", "errors", "rejections", "notifications",
+        "chats", "chat-order", "open-chat", "chat-events", "busy", "failed-peers", "pending-decisions", "errors", "rejections",
+        "notifications",
         "channels", "role-rejections", "join-results",
     ]
 

@@ -74,7 +74,8 @@ package struct ConformanceRunner: Sendable {
                         // A pinned trace the run replayed proves what a second run would: no check twice.
                         let key = Self.fingerprintKey(scenario, selection: request.selection, seed: seed, profile: request.profile)
                         let pin = request.updateVectors || executor.schedule != nil ? nil : fingerprints.entries[key]
-                        execution.run.checks.append(await determinism(scenario, seed: seed, first: execution, pinned: pin, request: request))
+                        execution.run.checks.append(
+                            await determinism(scenario, seed: seed, first: execution, pinned: pin, request: request))
                     }
                     if let outcome = execution.outcome.map(Self.vectorOutcome) {
                         // Only a run whose own checks all held may become the stored outcome: a
@@ -266,7 +267,8 @@ package struct ConformanceRunner: Sendable {
     /// run left exactly it, the pin (an earlier run's trace) proves that with one run; otherwise
     /// (nothing pinned, or the run left another trace) a second run decides, so a changed pin still
     /// tells "not deterministic" from "behaves differently now". The detail says which was done.
-    func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, pinned: String? = nil, request: RunRequest) async -> CheckResult {
+    func determinism(_ scenario: Scenario, seed: UInt64, first: Execution, pinned: String? = nil, request: RunRequest) async -> CheckResult
+    {
         let name = "same seed, same trace"
         guard let fingerprint = first.run.fingerprint else {
             return CheckResult(

@@ -80,7 +80,8 @@ package enum JUnitReport {
             // --allow-unexpected-pass), so a CI page shows it red too, naming the entry to remove.
             for check in run.checks where check.verdict == .unexpectedPass {
                 let message = "\(check.check): \(check.clause)"
-                let body = "unexpected pass: the ledger lists this check as a known defect and it passed; remove the entry\n\(check.detail)\n"
+                let body =
+                    "unexpected pass: the ledger lists this check as a known defect and it passed; remove the entry\n\(check.detail)\n"
                 out += "      <failure message=\"\(escape(message))\" type=\"stale-ledger-entry\">\(escape(body))</failure>\n"
             }
         case .pass, .info:

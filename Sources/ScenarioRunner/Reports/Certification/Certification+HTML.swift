@@ -26,7 +26,8 @@ extension Certification {
         let id = anchor(s.engine)
         var out =
             "<section id=\"engine-\(id)\"><h2>Engine <code>\(text(s.engine))</code>\(s.version.map { " " + text($0) } ?? "")</h2>\n<ul>"
-        out += "<li class=\"standing\">Certification for profile <code>\(s.profile.rawValue)</code>: <strong>\(text(s.standing.line))</strong></li>"
+        out +=
+            "<li class=\"standing\">Certification for profile <code>\(s.profile.rawValue)</code>: <strong>\(text(s.standing.line))</strong></li>"
         out += "<li>Verdicts: \(text(tally(RunSummary(s.runs).counts, columns: runVerdicts))) (\(s.runs.count) runs)</li>"
         out += "<li>Profile: <code>\(s.profile.rawValue)</code>: \(text(s.profile.text)); this evidence \(text(s.profile.certifies))</li>"
         if !notApplicable.isEmpty {
@@ -57,7 +58,8 @@ extension Certification {
     static func clauseTable(_ s: Section, id: String) -> String {
         var out = "<h3>Coverage by clause</h3>\n<p>MUST: the checks judged under the profile (PASS/FAIL). SHOULD or unspecified: "
         out += "checks of rules the profile does not hold, characterized (YES/NO), never failing.</p>\n"
-        out += "<table class=\"clauses\" id=\"clauses-\(id)\"><thead><tr><th>clause</th><th>MUST</th><th>SHOULD or unspecified</th><th>scenarios</th>"
+        out +=
+            "<table class=\"clauses\" id=\"clauses-\(id)\"><thead><tr><th>clause</th><th>MUST</th><th>SHOULD or unspecified</th><th>scenarios</th>"
         out += "<th>checks</th><th>check verdicts</th><th>known defects</th></tr></thead>\n"
         for row in s.clauses {
             let scenarios = row.scenarios.map {

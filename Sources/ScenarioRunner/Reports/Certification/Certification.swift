@@ -182,7 +182,8 @@ package struct Certification: Sendable {
             return ClauseRow(
                 clause: key, scenarios: tally.scenarios.keys.sorted().map { ($0, tally.scenarios[$0] ?? .pass) },
                 checks: tally.checks.sorted(), checkVerdicts: tally.verdicts, defects: tally.defects,
-                must: mustResult(tally.verdicts), characterized: tally.characterized.isEmpty ? nil : (tally.characterized.allSatisfy { $0 } ? "YES" : "NO"))
+                must: mustResult(tally.verdicts),
+                characterized: tally.characterized.isEmpty ? nil : (tally.characterized.allSatisfy { $0 } ? "YES" : "NO"))
         }
     }
 
