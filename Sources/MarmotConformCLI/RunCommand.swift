@@ -62,7 +62,10 @@ extension MarmotConform {
         @Flag(help: "Rewrite vectors/scenarios/*.json from this run's outcomes (review the diff before committing).")
         var updateVectors = false
 
-        @Flag(help: "Run each scenario twice per seed and fail on any trace fingerprint mismatch.")
+        @Flag(
+            help:
+                "Check that each seed replays its trace: by the pinned fingerprint when the run left it, else by a second run (fail on any mismatch)."
+        )
         var checkDeterminism = false
 
         @Flag(

@@ -82,7 +82,7 @@ extension FaultMatrix {
             "",
             "## The CI sample",
             "",
-            "The gate (`ci/conformance`) runs every scenario on `mdk`, `swift` and `mixed`, twice each, and an",
+            "The gate (`ci/conformance`) runs every scenario on `mdk`, `swift` and `mixed`, determinism checked, and an",
             "MDK or mixed run of a cell takes seconds, so it runs \(ciSample().count) cells of the \(cells.count), listed in",
             "`scenarios/fault-matrix/ci-sample.txt`: rounds over the fault kinds, each taking the next cell of",
             "that kind from the flow used least so far (table order breaks ties), never an open cell. The",
