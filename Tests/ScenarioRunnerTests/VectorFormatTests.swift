@@ -111,7 +111,8 @@ import Testing
     /// What vectors leave out is the table's expect-only fields (the lists ConformanceRunner kept before).
     @Test func expectOnlyFieldsAreTheTables() {
         #expect(OutcomeSchema.Member.expectOnly == ["busy", "chat-events", "chat-order", "open-chat"])
-        #expect(OutcomeSchema.Chat.expectOnly == ["description", "is-admin", "is-group", "last-message", "member-names", "others", "unread"])
+        #expect(
+            OutcomeSchema.Chat.expectOnly == ["description", "is-admin", "is-group", "last-message", "member-names", "others", "unread"])
         #expect(OutcomeSchema.Notification.expectOnly == ["badge", "sound", "type"])
         #expect(OutcomeSchema.Channel.expectOnly.isEmpty && OutcomeSchema.Preferences.expectOnly.isEmpty)
     }
