@@ -1,3 +1,4 @@
+import ConformanceTestSupport
 import HexEncoding
 import Marmot
 import Testing
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func sealDrawsFreshKeysAndRefusesOtherFormats() throws {
-        var generator = BlossomTestGenerator(seed: 5)
+        var generator = TestGenerator(seed: 5)
         let first = try BlossomImageCipher.seal(Self.png, mediaType: "image/png", using: &generator)
         let second = try BlossomImageCipher.seal(Self.png, mediaType: "image/png", using: &generator)
         #expect(first.state.key != second.state.key && first.state.nonce != second.state.nonce)
@@ -64,18 +65,5 @@ import Testing
         #expect(throws: MarmotError(.invalidImage, "")) {
             try BlossomImageCipher.seal(Self.png, mediaType: "image/jpeg", using: &generator)
         }
-    }
-}
-
-/// A seeded generator for these tests (library code never draws OS randomness).
-struct BlossomTestGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
