@@ -92,6 +92,12 @@ extension MarmotConform {
                 valueName: "K/N"))
         var shard: ShardSpec?
 
+        @Flag(
+            help:
+                "Print the scenario × seed units this invocation would run (after --filter, the profile and --shard), one per line, and start no engine."
+        )
+        var list = false
+
         @Flag(help: .hidden)
         var worker = false
 
@@ -109,6 +115,9 @@ extension MarmotConform {
             if matrix, updateVectors { throw ValidationError("--matrix does not update vectors") }
             if matrix, jobs.value > 1 || shard != nil {
                 throw ValidationError("--matrix runs in one process: run it without --jobs and --shard")
+            }
+            if list, matrix || updateVectors {
+                throw ValidationError("--list prints a plain run's units: run it without --matrix and --update-vectors")
             }
         }
 
@@ -172,6 +181,7 @@ extension MarmotConform {
         func run() async throws {
             let plan = try plan()
             if worker { return try await serveAsWorker(plan) }
+            if list { return printUnits(plan) }
             if matrix { return try await runMatrix(plan) }
             if jobs.value > 1 { return try await runInWorkers(plan) }
             if shard != nil { return try await runShard(plan) }
@@ -183,6 +193,13 @@ extension MarmotConform {
             let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
             await session.shutdown()
             try finish(plan, runs: runs, progress: progress, request: request)
+        }
+
+        /// `--list`: the units as `<scenario file> seed <n>` (files are root-relative), in the order a
+        /// plain run goes through them. What sharded CI jobs run together is checked against this
+        /// (ci/conformance --list, the workflow's shard-coverage test).
+        func printUnits(_ plan: Plan) {
+            for unit in plan.units { Console.line("\(plan.scenarios[unit.scenario].0.file) seed \(unit.seed)") }
         }
 
         func executor(_ session: EngineSession) -> ScenarioExecutor {
