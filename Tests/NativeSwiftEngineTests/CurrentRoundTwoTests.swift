@@ -132,8 +132,10 @@ extension CurrentRoundTwoTests {
             do {
                 let update = try await team.bob.engine.selfUpdate(in: team.group)
                 answer = EngineReceiverCheckTests.answer(try await team.alice.engine.processMessage(update.event))
+            } catch let error as EngineError {
+                answer = error.code.name
             } catch {
-                answer = "\(error.code.name)"
+                answer = "\(error)"
             }
             if check == nil {
                 #expect(answer == "accepted")
