@@ -123,7 +123,8 @@ extension CurrentRoundTwoTests {
             let team = try await CurrentHostileTests.team(malloryAdmin: true, seed: 440)
             let h = try await team.mallory.engine.group(team.group).nostrGroupID
             let proposal = try await team.mallory.engine.forge(
-                ForgeRequest(attack: .proposeRemove, nostrGroupID: h, target: team.alice.pubkey, targetKeyPackage: nil,
+                ForgeRequest(
+                    attack: .proposeRemove, nostrGroupID: h, target: team.alice.pubkey, targetKeyPackage: nil,
                     sender: team.mallory.pubkey))
             for member in [team.alice, team.bob] {
                 #expect(try await member.engine.processMessage(proposal.events[0]) == .pendingProposal(team.group))
