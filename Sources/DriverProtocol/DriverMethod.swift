@@ -14,6 +14,7 @@ package enum DriverMethod: String, CaseIterable, Sendable {
     case selfDemote = "self_demote"
     case selfUpdate = "self_update"
     case updateGroupData = "update_group_data"
+    case disbandGroup = "disband_group"
     case mergePendingCommit = "merge_pending_commit"
     case clearPendingCommit = "clear_pending_commit"
     case createMessage = "create_message"

@@ -30,6 +30,7 @@ enum EngineCall {
             return try Records.update(try await engine.removeMembers(from: try params.group(), pubkeys: try params.pubkeys("pubkeys")))
         case .leaveGroup: return try Records.update(try await engine.leaveGroup(try params.group()))
         case .selfDemote: return try Records.update(try await engine.selfDemote(in: try params.group()))
+        case .disbandGroup: return try Records.update(try await engine.disbandGroup(try params.group()))
         case .selfUpdate: return try Records.update(try await engine.selfUpdate(in: try params.group()))
         case .updateGroupData:
             return try Records.update(try await engine.updateGroupData(of: try params.group(), try changes(params)))

@@ -39,6 +39,9 @@ public struct EngineCapability: RawRepresentable, Hashable, Sendable, Expressibl
     /// Prepares and decrypts MIP-01 group images (`prepare_group_image`, `decrypt_group_image`) and
     /// sets one with `update_group_data`.
     public static let groupImage = Self(rawValue: "group.image")
+    /// Disbands a group (`disband_group`; current profile: lifecycle component 0x800c,
+    /// group-lifecycle-v1.md). A legacy engine has no lifecycle and does not declare it.
+    public static let disbandGroup = Self(rawValue: "group.disband")
     /// Answers `exact_state` (conformance digests of a group's MLS state).
     public static let exactState = Self(rawValue: "group.exact_state")
 }

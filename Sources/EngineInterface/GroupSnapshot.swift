@@ -9,6 +9,11 @@ public struct GroupSnapshot: Hashable, Sendable {
         public static let active = Self(rawValue: "active")
         public static let inactive = Self(rawValue: "inactive")
         public static let pending = Self(rawValue: "pending")
+        /// The group was disbanded (current profile: lifecycle component 0x800c): inactive for
+        /// every member, the committer included, and terminal (group-lifecycle-v1.md).
+        public static let disbanded = Self(rawValue: "disbanded")
+        /// Whether the member can no longer act in the group (removed, left, or disbanded).
+        public var isEnded: Bool { self == .inactive || self == .disbanded }
     }
 
     public let mlsGroupID: MLSGroupID

@@ -26,6 +26,11 @@ public protocol ProtocolEngine: Sendable {
     func selfDemote(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution
     func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution
     func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError) -> GroupEvolution
+    /// Ends the group for everyone (current profile, group-lifecycle-v1.md): one commit by an admin
+    /// that removes every other member, leaves the committer the only admin and moves the lifecycle
+    /// (0x800c) to disbanded; staged like any commit until `mergePendingCommit`. Engines that declare
+    /// ``EngineCapability/disbandGroup`` answer it; the default throws `.unknownMethod`.
+    func disbandGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution
     func mergePendingCommit(in group: MLSGroupID) async throws(EngineError)
     func clearPendingCommit(in group: MLSGroupID) async throws(EngineError)
 
@@ -70,6 +75,12 @@ public protocol ProtocolEngine: Sendable {
 }
 
 extension ProtocolEngine {
+    /// Engines without a group lifecycle (MDK 0.8.0, the legacy profile) do not declare it and
+    /// are never asked.
+    public func disbandGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        throw EngineError(.unknownMethod, "this engine cannot disband a group")
+    }
+
     /// Engines written before the snapshot existed do not declare it and are never asked.
     public func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
         throw EngineError(.unknownMethod, "this engine gives no protocol snapshot")

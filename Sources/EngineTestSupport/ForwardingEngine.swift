@@ -27,6 +27,7 @@ extension ForwardingEngine {
     package func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError) -> GroupEvolution {
         try await base.updateGroupData(of: group, changes)
     }
+    package func disbandGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution { try await base.disbandGroup(group) }
     package func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) { try await base.mergePendingCommit(in: group) }
     package func clearPendingCommit(in group: MLSGroupID) async throws(EngineError) { try await base.clearPendingCommit(in: group) }
     package func createMessage(

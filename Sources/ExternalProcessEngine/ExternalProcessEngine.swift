@@ -77,6 +77,11 @@ package struct ExternalProcessEngine: ProtocolEngine {
         try await call(.selfDemote, groupParams(group)).evolution()
     }
 
+    /// Asked only of drivers that declare `group.disband` (MDK 0.8.0's does not).
+    package func disbandGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        try await call(.disbandGroup, groupParams(group)).evolution()
+    }
+
     package func selfUpdate(in group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
         try await call(.selfUpdate, groupParams(group)).evolution()
     }

@@ -169,12 +169,21 @@ enum CurrentRules {
         }
 
         // The result. A commit that removes us leaves no next context to read; its proposals were
-        // judged above, which is all a removed member can judge.
-        guard let next = commit.context else { return }
+        // judged above, which is all a removed member can judge, and a disband's shape (every
+        // member it removes judges it from the proposals: the admin list is carried by value).
+        guard let next = commit.context else {
+            if let admins = disbandAdmins(commit.proposals) {
+                guard parent.required.contains(.groupLifecycle), parent.lifecycle == .active else {
+                    throw refuse("a disband (0x800c) of a group that does not require an active lifecycle")
+                }
+                try requireDisbandShape(commit, committer: committerLeaf, admins: admins)
+            }
+            return
+        }
         try requireLifecycleTransition(parent: parent, next: next.extensions, updates: updates, proposals: commit.proposals.count)
         let state = try components(next.extensions)
         if state.lifecycle == .disbanded, parent.lifecycle != .disbanded {
-            try requireDisbandShape(commit, committer: committerLeaf, state: state)
+            try requireDisbandShape(commit, committer: committerLeaf, admins: state.admins?.admins)
         }
         try requireAdminsAreMembers(state, tree: commit.tree)
         if let policy = state.agentStream {
@@ -189,7 +198,7 @@ enum CurrentRules {
 
     /// group-lifecycle-v1.md "Disband update and Commit shape": every other leaf removed, the
     /// committer the only admin, nothing else changed.
-    static func requireDisbandShape(_ commit: CommitCandidate, committer: UInt32, state: GroupComponents) throws(MLSError) {
+    static func requireDisbandShape(_ commit: CommitCandidate, committer: UInt32, admins: [[UInt8]]?) throws(MLSError) {
         let others = commit.previousTree.occupiedLeaves.filter { $0 != committer }
         var removed: Set<UInt32> = []
         for covered in commit.proposals {
@@ -202,9 +211,25 @@ enum CurrentRules {
             }
         }
         guard Set(others) == removed else { throw refuse("a disband (0x800c) removes every other leaf in the same commit") }
-        guard let me = account(commit.previousTree.leaf(committer)), state.admins?.admins == [me] else {
+        guard let me = account(commit.previousTree.leaf(committer)), admins == [me] else {
             throw refuse("a disband (0x800c) leaves the committer the only admin (0x8003)")
         }
+    }
+
+    /// When `proposals` carry the lifecycle update to disbanded: the admin list of the admin-policy
+    /// update beside it (empty when there is none or it does not decode, which the shape refuses).
+    static func disbandAdmins(_ proposals: [CoveredProposal]) -> [[UInt8]]? {
+        let disbanded = GroupLifecycle.disbanded.encoded()
+        var disbands = false
+        var admins: [[UInt8]] = []
+        for covered in proposals {
+            guard case .appDataUpdate(let update) = covered.proposal, case .update(let data) = update.operation else { continue }
+            if update.componentID == AppComponentID.groupLifecycle.rawValue, data == disbanded { disbands = true }
+            if update.componentID == AppComponentID.adminPolicy.rawValue {
+                admins = (try? AdminList(bytes: data))?.admins ?? []
+            }
+        }
+        return disbands ? admins : nil
     }
 
     /// The admin list is not empty and names only members (admin-policy-v1.md): removing an

@@ -8,7 +8,7 @@
 // struct {
 //     GroupState mls;
 //     GroupDataState data;
-//     String state;                       // "active", "inactive", "pending"
+//     String state;                       // "active", "inactive", "pending", "disbanded"
 //     optional<GroupState> pending;       // our staged commit's next epoch
 //     optional<PendingEvent> pending_event;
 //     PastEpoch past_epochs<V>;           // ascending by epoch
@@ -88,7 +88,7 @@ extension GroupRecord {
         let mls = try Group(state: &r)
         let data = try GroupData(state: &r)
         let state = GroupSnapshot.State(rawValue: try r.readString())
-        guard [.active, .inactive, .pending].contains(state) else {
+        guard [.active, .inactive, .pending, .disbanded].contains(state) else {
             throw TLSCodecError(.invalidValue, "group state \"\(state.rawValue)\"")
         }
         let pending = try r.readOptional { (r: inout TLSReader) throws(TLSCodecError) in try Group(state: &r) }

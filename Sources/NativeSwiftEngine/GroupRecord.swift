@@ -101,7 +101,7 @@ struct GroupRecord: Sendable {
         // group-lifecycle-v1.md: a disbanded group is terminal; the committer's final leaf is a
         // mechanical MLS requirement, not a participant, so it stops like every removed member.
         if profile == .current, (try? GroupComponents(extensions: next.context.extensions))?.lifecycle == .disbanded {
-            state = .inactive
+            state = .disbanded
         }
     }
 

@@ -190,6 +190,7 @@ extension NativeSwiftEngine {
             try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
             record.pastEpochs = [:]
             rumors = try currentWelcomeRumors(created.welcome, for: invitees.map(\.event.id), from: request.creator, relays: data.relays)
+            rememberSent(rumors, to: invitees.map(\.event.pubkey), in: record.id)
         }
         groups[record.id] = record
         return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
@@ -229,7 +230,14 @@ extension NativeSwiftEngine {
             throw EngineError(.invalidWelcome, "the welcome is for none of our key packages")
         }
         let group: Group
-        do { group = try Group(welcome: welcome, keyPackage: own, judge: CurrentRules.judgeChange) } catch {
+        // The rumor's author must be the GroupInfo signer (issue 30, N3), as in the legacy profile;
+        // then the current rules (every leaf proven, the inviter an admin).
+        let welcomer = Self.bindWelcomer(rumor.pubkey)
+        let judge: GroupChangeJudge = { change throws(MLSError) in
+            try welcomer(change)
+            try CurrentRules.judgeChange(change)
+        }
+        do { group = try Group(welcome: welcome, keyPackage: own, judge: judge) } catch {
             if error.code == .refusedByCaller, error.reason.hasPrefix(MarmotError.Code.profileMismatch.name) {
                 throw .profileMismatch(ours: .current, "the Welcome", error.reason)
             }

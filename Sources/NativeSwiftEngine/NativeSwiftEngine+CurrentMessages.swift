@@ -30,8 +30,10 @@ extension NativeSwiftEngine {
     }
 
     /// A commit of the current epoch: MLS applies it only if the current rules accept it.
+    /// `disbands`: the commit moves the lifecycle (0x800c) to disbanded; a member it removes
+    /// (every member but the committer) then holds the group as disbanded, not merely left.
     func currentCommit(
-        _ message: MLSMessage, from sender: PublicKey, event: Event, record: inout GroupRecord, now: UInt64
+        _ message: MLSMessage, from sender: PublicKey, disbands: Bool = false, event: Event, record: inout GroupRecord, now: UInt64
     ) -> ProcessingResult {
         let id = record.id
         var next = record.mls
@@ -42,7 +44,7 @@ extension NativeSwiftEngine {
         if !next.isActive {
             record.mls = next
             record.pending = nil
-            record.state = .inactive
+            record.state = disbands ? .disbanded : .inactive
             return .commit(id)
         }
         if let routing = try? Self.groupData(next.context.extensions, profile),
@@ -53,6 +55,18 @@ extension NativeSwiftEngine {
         do { try record.advance(to: next, endedAt: event.createdAt) } catch { return .rejected(EngineError(error)) }
         record.rollback = before
         return .commit(id)
+    }
+
+    /// Whether `commit` carries, by value, the lifecycle update to disbanded (a disband is valid
+    /// only inline, group-lifecycle-v1.md; CurrentRules has judged its shape by then).
+    static func disbands(_ commit: Commit) -> Bool {
+        let disbanded = GroupLifecycle.disbanded.encoded()
+        return commit.proposals.contains {
+            guard case .proposal(.appDataUpdate(let update)) = $0, update.componentID == AppComponentID.groupLifecycle.rawValue,
+                case .update(let data) = update.operation
+            else { return false }
+            return data == disbanded
+        }
     }
 
     /// How a refused proposal or commit is reported: a refusal by the current rules with its

@@ -37,7 +37,7 @@ extension NativeSwiftEngine {
                 try marmotStep { () throws(MarmotError) in try record.advance(to: created.next) }
                 record.pastEpochs = [:]
                 rumors = try welcomeRumors(created.welcome, for: invitees, from: request.creator, relays: data.relays)
-                rememberSent(rumors, to: invitees, in: record.id)
+                rememberSent(rumors, to: invitees.map(\.event.pubkey), in: record.id)
             }
             groups[record.id] = record
             return CreatedGroup(group: record.snapshot, welcomeRumors: rumors)
@@ -53,7 +53,7 @@ extension NativeSwiftEngine {
                 var invitees: [CurrentKeyPackageEvent.Validated] = []
                 for event in keyPackages { invitees.append(try currentValidated(event)) }
                 return try stageCommit(
-                    in: group, adding: invitees.map { .add($0.keyPackage) }, currentInvitees: invitees.map(\.event.id), as: me)
+                    in: group, adding: invitees.map { .add($0.keyPackage) }, currentInvitees: invitees.map(\.event), as: me)
             }
             var invitees: [KeyPackageEvent.Validated] = []
             for event in keyPackages { invitees.append(try validated(event)) }
@@ -208,7 +208,7 @@ extension NativeSwiftEngine {
     /// pre-commit epoch's key, and keeps the next epoch staged until `mergePendingCommit`.
     func stageCommit(
         in group: MLSGroupID, adding proposals: [Proposal], welcoming invitees: [KeyPackageEvent.Validated] = [],
-        currentInvitees: [EventID] = [], as me: PublicKey
+        currentInvitees: [Event] = [], as me: PublicKey
     ) throws(EngineError) -> GroupEvolution {
         var record = try activeRecord(group)
         let now = clock()
@@ -223,9 +223,9 @@ extension NativeSwiftEngine {
         let event = try seal(created.commit, in: record)
         let rumors =
             profile == .current
-            ? try currentWelcomeRumors(created.welcome, for: currentInvitees, from: me, relays: nextData.relays)
+            ? try currentWelcomeRumors(created.welcome, for: currentInvitees.map(\.id), from: me, relays: nextData.relays)
             : try welcomeRumors(created.welcome, for: invitees, from: me, relays: nextData.relays)
-        rememberSent(rumors, to: invitees, in: group)
+        rememberSent(rumors, to: profile == .current ? currentInvitees.map(\.pubkey) : invitees.map(\.event.pubkey), in: group)
         record.pending = created.next
         record.pendingEvent = (event.id, event.createdAt)
         record.ownEvents[event.id] = .commit
@@ -238,8 +238,17 @@ extension NativeSwiftEngine {
     /// (each rule is about one proposal and its proposer, so what passes alone passes together). A
     /// non-admin's Remove of itself, stored by a non-admin, stays pending for an admin to commit
     /// instead of making our self-update refused by everyone.
+    ///
+    /// In the current profile every stored proposal was judged when it arrived (a non-admin's
+    /// Add, Remove or app_data_update is never stored), and a commit is anybody's only while it is
+    /// ordinary (a path and SelfRemoves): a non-admin carries only the stored SelfRemoves, so that
+    /// an admin's pending Remove does not make its self-update one that everyone refuses.
     func ownCommitFilter(_ record: GroupRecord, as me: PublicKey) -> (Proposal, Sender) -> Bool {
-        guard profile == .legacy, MarmotReceiverCheck.ownCommitPolicy.isOn else { return { _, _ in true } }
+        guard MarmotReceiverCheck.ownCommitPolicy.isOn else { return { _, _ in true } }
+        if profile == .current {
+            guard !record.data.admins.contains(me) else { return { _, _ in true } }
+            return { proposal, _ in if case .selfRemove = proposal { true } else { false } }
+        }
         let (tree, ownLeaf, admins) = (record.mls.tree, record.mls.leafIndex, record.data.admins)
         return { proposal, sender in
             var proposers: [UInt32: PublicKey] = [:]
@@ -254,9 +263,9 @@ extension NativeSwiftEngine {
         }
     }
 
-    /// Keeps the welcome rumors we sent, by invitee (the hostile member resends them).
-    func rememberSent(_ rumors: [UnsignedEvent], to invitees: [KeyPackageEvent.Validated], in group: MLSGroupID) {
-        for (invitee, rumor) in zip(invitees, rumors) { sentWelcomes[group, default: [:]][invitee.event.pubkey] = rumor }
+    /// Keeps the welcome rumors we sent, by invitee account (the hostile member resends them).
+    func rememberSent(_ rumors: [UnsignedEvent], to invitees: [PublicKey], in group: MLSGroupID) {
+        for (invitee, rumor) in zip(invitees, rumors) { sentWelcomes[group, default: [:]][invitee] = rumor }
     }
 
     /// One kind-444 rumor per invitee, all carrying the same Welcome (as MDK does).

@@ -19,9 +19,9 @@ extension NativeSwiftEngine {
         case .retargetGroupID: return ([try retargetedGroupID(&record, now: now)], [])
         case .resentWelcome: return ([], [try resentWelcome(of: record, request)])
         case .oversizedTree:
-            return (
-                [], try fakeGroupWelcome(request, reusing: nil, flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true))
-            )
+            // Framed for the group's profile: a current member is sent a current Welcome for its
+            // current key package, so that only the width cap can refuse it.
+            return ([], try fakeGroupWelcome(request, record, flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true)))
         default: throw EngineError(.invalidInput, "attack \(request.attack.rawValue) is not one of round two")
         }
     }
@@ -46,13 +46,18 @@ extension NativeSwiftEngine {
 
     /// Our commit (as an admin) of the group data with nostr_group_id set to the `h` of another
     /// group we hold: the first other group by MLS group id, active ones first. Not merged by us.
+    /// Legacy: a GroupContextExtensions of the 0xF2EE data; current: an app_data_update of the
+    /// routing component (0x8004), the relays unchanged.
     func retargetedGroupID(_ record: inout GroupRecord, now: UInt64) throws(EngineError) -> Event {
         let rank = { (group: GroupRecord) in (group.state == .active ? 0 : 1, group.id.hex) }
         let others = groups.values.filter { $0.id != record.id }.sorted { rank($0) < rank($1) }
         guard let other = others.first else { throw EngineError(.invalidInput, "we hold no other group to point this one at") }
         var data = record.data
         data.nostrGroupID = other.data.nostrGroupID
-        return try forgedCommit([.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], in: &record, now: now)
+        guard record.profile == .current else {
+            return try forgedCommit([.groupContextExtensions(data.replacing(in: record.mls.context.extensions))], in: &record, now: now)
+        }
+        return try forgedCommit(try currentUpdates(from: record.data, to: data), in: &record, now: now)
     }
 
     /// The welcome rumor we sent the target when we added it to this group, unchanged.

@@ -276,7 +276,9 @@ extension NativeSwiftEngine {
     ) -> ProcessingResult {
         let id = record.id
         guard case .member(let leaf) = content.content.sender else { return .unprocessable(id, reason: "sender_not_member") }
-        if profile == .current { return currentCommit(message, from: sender, event: event, record: &record, now: now) }
+        if profile == .current {
+            return currentCommit(message, from: sender, disbands: Self.disbands(commit), event: event, record: &record, now: now)
+        }
         do {
             let proposals = try record.mls.resolvedProposals(of: commit, committer: content.content.sender)
             // Marmot has no reinitialization: a ReInit, by value or by reference, would end the

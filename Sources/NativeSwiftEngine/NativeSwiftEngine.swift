@@ -110,13 +110,14 @@ package actor NativeSwiftEngine: ProtocolEngine {
     }
 
     package func capabilities() async throws(EngineError) -> EngineCapabilities {
-        EngineCapabilities(
-            name: "marmot-conform-swift", version: "0.1",
-            capabilities: [
-                .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
-                .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-                .declineWelcome, .exactState, .protocolSnapshot, .hostile, .groupImage, .profileLegacy, .profileCurrent,
-            ])
+        var capabilities: Set<EngineCapability> = [
+            .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
+            .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
+            .declineWelcome, .exactState, .protocolSnapshot, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+        ]
+        // Only a current-profile group has a lifecycle (0x800c) to disband.
+        if profile == .current { capabilities.insert(.disbandGroup) }
+        return EngineCapabilities(name: "marmot-conform-swift", version: "0.1", capabilities: capabilities)
     }
 
     // MARK: - Plumbing shared by the operations

@@ -35,6 +35,7 @@ import Testing
         .updateDescription(chatID: "c1", description: "about"),
         .updateRelays(chatID: "c1", relays: ["wss://a.test/", "wss://b.test/"]),
         .rotateRouting(chatID: "c1"),
+        .disband(chatID: "c1"),
         .setImage(chatID: "c1", image: ImageFile(bytes: [1, 2, 3], mimeType: "image/png")),
         .sendMessage(chatID: "c1", text: "say \"hi\" = ok"),
         .openChat(chatID: "c1"),

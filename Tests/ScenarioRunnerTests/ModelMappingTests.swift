@@ -35,7 +35,8 @@ import Testing
 
     @Test func engineFeaturesAreEngineCapabilities() {
         let declared: [EngineCapability] = [
-            .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .groupImage, .selfUpdate, .applicationMessages, .hostile,
+            .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .groupImage, .selfUpdate, .disbandGroup,
+            .applicationMessages, .hostile,
         ]
         #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
     }

@@ -38,7 +38,7 @@ struct ChatRecord: Sendable, Codable {
         admins = snapshot.admins
         self.relays = relays
         epoch = snapshot.epoch
-        isRemoved = snapshot.state == .inactive
+        isRemoved = snapshot.state.isEnded
     }
 
     var isGroup: Bool { members.count > 2 || name != CoreConfiguration.directChatName }

@@ -12,6 +12,8 @@ enum CommitChange: Sendable, Codable {
     /// Marmot admins (MIP-01 `admin_pubkeys`) gained and lost, applied to the list of the epoch
     /// the commit is built in; `label` names the action it serves.
     case admins(adding: [PublicKey], removing: [PublicKey], label: String)
+    /// The group ended for everyone (current profile: lifecycle component 0x800c).
+    case disband
 
     /// The admin list after this change, from `current`.
     static func admins(_ current: [PublicKey], adding: [PublicKey], removing: [PublicKey]) -> [PublicKey] {
@@ -24,6 +26,7 @@ enum CommitChange: Sendable, Codable {
         case .remove(let members): "remove \(members.count)"
         case .rename: "rename"
         case .selfUpdate: "self-update"
+        case .disband: "disband"
         case .admins(_, _, let label): label
         case .groupData(_, let label): label
         }

@@ -44,7 +44,7 @@ extension GroupCore {
         case .rename(let chatID, let name):
             guard let chat = writableChat(chatID, needsAdmin: true) else { return }
             await commit(.rename(name), in: chat)
-        case .updateDescription, .updateRelays, .rotateRouting, .selfUpdate:
+        case .updateDescription, .updateRelays, .rotateRouting, .selfUpdate, .disband:
             await performGroupDataAction(action)
         case .setImage(let chatID, let image):
             await setImage(image, in: chatID)

@@ -19,6 +19,7 @@ extension GroupCore {
                 let admins = CommitChange.admins(chat.admins, adding: adding, removing: removing)
                 evolution = try await engine.updateGroupData(of: group, GroupDataChanges(admins: admins))
             case .selfUpdate: evolution = try await engine.selfUpdate(in: group)
+            case .disband: evolution = try await engine.disbandGroup(group)
             case .groupData(let changes, _): evolution = try await engine.updateGroupData(of: group, changes)
             }
             await publishCommit(evolution, label: change.label, change: change, in: chat.chatID)
@@ -216,6 +217,10 @@ extension GroupCore {
             let wanted = CommitChange.admins(chat.admins, adding: adding, removing: removing)
             return Set(wanted) == Set(chat.admins) || !isAdmin ? nil : change
         case .rename, .groupData:
+            return isAdmin ? change : nil
+        case .disband:
+            // group-lifecycle-v1.md: a request that lost its branch is made again against the
+            // winner, while we are still an admin.
             return isAdmin ? change : nil
         }
     }

@@ -26,6 +26,11 @@ extension GroupCore {
             // The new address is drawn from the core's seeded stream, so a run replays it.
             let nostrGroupID = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }
             return (.groupData(GroupDataChanges(nostrGroupID: nostrGroupID), label: "rotate routing"), chat)
+        case .disband(let chatID):
+            // group-lifecycle-v1.md: an active admin's; the engine refuses it where the group has
+            // no lifecycle to end (the legacy profile, a group that does not require 0x800c).
+            guard let chat = writableChat(chatID, needsAdmin: true) else { return nil }
+            return (.disband, chat)
         case .selfUpdate(let chatID):
             // Any member may refresh its own leaf.
             guard let chat = writableChat(chatID, needsAdmin: false) else { return nil }

@@ -37,6 +37,9 @@ package enum AppAction: Hashable, Sendable, Codable {
     /// component 0x8004; admins only). The chat keeps its id and listens at every address it has
     /// had; its events are then published at the new one.
     case rotateRouting(chatID: String)
+    /// Ends the group for everyone (current profile: lifecycle component 0x800c, admins only): one
+    /// commit removes every other member and marks the group disbanded; nobody sends in it again.
+    case disband(chatID: String)
     /// Sets the group's picture (MIP-01 group image; admins only): the engine encrypts it, the core
     /// uploads the blob (`CoreEffect.uploadBlob`) and commits what opens it.
     case setImage(chatID: String, image: ImageFile)

@@ -70,6 +70,7 @@ extension AppAction {
         case updateDescription = "update-description"
         case updateRelays = "update-relays"
         case rotateRouting = "rotate-routing"
+        case disband
         case setImage = "set-image"
         case sendMessage = "send-message"
         case openChat = "open-chat"
@@ -118,6 +119,7 @@ extension AppAction {
         case .updateDescription: .updateDescription
         case .updateRelays: .updateRelays
         case .rotateRouting: .rotateRouting
+        case .disband: .disband
         case .setImage: .setImage
         case .sendMessage: .sendMessage
         case .openChat: .openChat
@@ -182,7 +184,7 @@ extension AppAction {
         case .rename(let chatID, let name): parameters = [("chat", q(chatID)), ("name", q(name))]
         case .updateDescription(let chatID, let description): parameters = [("chat", q(chatID)), ("description", q(description))]
         case .updateRelays(let chatID, let relays): parameters = [("chat", q(chatID)), ("relays", T.list(relays.map(q)))]
-        case .rotateRouting(let chatID): parameters = [("chat", q(chatID))]
+        case .rotateRouting(let chatID), .disband(let chatID): parameters = [("chat", q(chatID))]
         case .setImage(let chatID, let image): parameters = [("chat", q(chatID)), ("image", image.traceText)]
         case .sendMessage(let chatID, let text): parameters = [("chat", q(chatID)), ("text", q(text))]
         case .openChat(let chatID, let pageSize): parameters = [("chat", q(chatID)), ("page-size", String(pageSize))]

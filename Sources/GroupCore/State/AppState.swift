@@ -45,6 +45,9 @@ package struct ChatEvent: Hashable, Sendable, Codable {
         /// An owner deleted the group, and asked that members be told (`delete-group` without
         /// `"notify": false`).
         case deleted
+        /// An admin disbanded the group (current profile: lifecycle component 0x800c): the chat
+        /// ended for everyone, ourselves included when we disbanded it.
+        case disbanded
     }
     package var chatID: String
     package var kind: Kind

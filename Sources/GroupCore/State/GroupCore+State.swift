@@ -68,15 +68,17 @@ extension GroupCore {
                 chat.imageStatus = .loading
                 if let image = snapshot.image { fetchImage(image, of: chatID) }
             }
-            if snapshot.state == .inactive {
+            if snapshot.state.isEnded {
                 if !chat.isRemoved {
-                    note("removed from \(chatID.prefix(8))")
+                    note(snapshot.state == .disbanded ? "\(chatID.prefix(8)) disbanded" : "removed from \(chatID.prefix(8))")
                     // Told in the same update as the flag, so no update is added. A fan-out is
                     // no chat of ours to the UI (a subscriber that left its channel is removed
                     // from it): nothing to tell.
                     if !channels.isFanOut(chatID) {
+                        // A disband (group-lifecycle-v1.md) is told as one event, not as a removal.
+                        let left = membership.leaveRequested.remove(chatID) != nil
                         ui.chatEvents.append(
-                            ChatEvent(chatID: chatID, kind: membership.leaveRequested.remove(chatID) != nil ? .left : .removed))
+                            ChatEvent(chatID: chatID, kind: snapshot.state == .disbanded ? .disbanded : left ? .left : .removed))
                     }
                 }
                 chat.isRemoved = true

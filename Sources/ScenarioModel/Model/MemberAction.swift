@@ -55,6 +55,8 @@ package enum MemberAction: Sendable, Hashable {
     case setRelays([String], group: String?)
     /// An admin moves the group to a fresh nostr_group_id (current profile, component 0x8004).
     case rotateRouting(group: String?)
+    /// An admin disbands the group for everyone (current profile, lifecycle component 0x800c).
+    case disband(group: String?)
     /// Commits a fresh leaf of the member's own.
     case selfUpdate(group: String?)
     case unmute(group: String?)

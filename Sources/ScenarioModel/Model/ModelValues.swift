@@ -59,6 +59,8 @@ package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     /// Prepares, commits and opens MIP-01 group images.
     case groupImage = "group.image"
     case selfUpdate = "group.self_update"
+    /// Disbands a group (current profile: lifecycle component 0x800c).
+    case disbandGroup = "group.disband"
     case applicationMessages = "message.application"
     /// Builds a hostile member's attacks (the `attack` verb).
     case hostile = "conformance.hostile"

@@ -261,6 +261,13 @@ extension StepVocabulary {
             ]
         ) { f in .rotateRouting(group: try f.optionalString("group")) },
         .member(
+            "disband", "an admin ends the group for everyone (current profile: lifecycle component 0x800c)",
+            needs: .engine(.disbandGroup),
+            [
+                by, FieldSpec("group", .text),
+            ]
+        ) { f in .disband(group: try f.optionalString("group")) },
+        .member(
             "self-update", "a member commits a fresh leaf of its own (MIP-02 self-update)", needs: .engine(.selfUpdate),
             [
                 by, FieldSpec("group", .text),

@@ -70,6 +70,9 @@ struct MonitoredEngine: ProtocolEngine {
     func updateGroupData(of group: MLSGroupID, _ changes: GroupDataChanges) async throws(EngineError) -> GroupEvolution {
         try await watch("update group data") { () async throws(EngineError) in try await base.updateGroupData(of: group, changes) }
     }
+    func disbandGroup(_ group: MLSGroupID) async throws(EngineError) -> GroupEvolution {
+        try await watch("disband group") { () async throws(EngineError) in try await base.disbandGroup(group) }
+    }
     func mergePendingCommit(in group: MLSGroupID) async throws(EngineError) {
         try await watch("merge pending commit") { () async throws(EngineError) in try await base.mergePendingCommit(in: group) }
     }

@@ -61,6 +61,8 @@ extension StepInterpreter {
             return .setImage(chatID: try await chat(of: by, named: group), image: ImageFile(bytes: image, mimeType: mimeType))
         case .rotateRouting(let group):
             return .rotateRouting(chatID: try await chat(of: by, named: group))
+        case .disband(let group):
+            return .disband(chatID: try await chat(of: by, named: group))
         case .setRelays(let relays, let group):
             return .updateRelays(chatID: try await chat(of: by, named: group), relays: relays.map(WorldConfiguration.url(of:)))
         case .selfUpdate(let group): return .selfUpdate(chatID: try await chat(of: by, named: group))
