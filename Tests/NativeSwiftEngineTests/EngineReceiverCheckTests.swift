@@ -337,6 +337,8 @@ import Testing
         case .rollbackProposalPolicy, .plaintextDecodes, .reInitRefused, .groupDataKnownVersion, .groupDataOrder,
             .replayedCommit, .groupIDCollision, .welcomeIntoLeftGroup, .welcomerIsSigner, .ownCommitPolicy:
             roundTwoAttack(for: check)
+        case .keyPackageRetired, .groupRecordCap, .groupIsolation, .eventIDRetention:
+            capAttack(for: check) ?? Attack(name: "none", expected: "an attack") { "none" }
         }
     }
 
