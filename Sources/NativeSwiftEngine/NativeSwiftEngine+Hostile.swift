@@ -126,6 +126,8 @@ extension NativeSwiftEngine: HostileEngine {
                 events = [try forgedCommit([reInit], in: &record, now: now)]
             case .replayedCommit, .replayedCommitLater, .retargetGroupID, .resentWelcome, .oversizedTree:
                 (events, rumors) = try roundTwoAttack(request, in: &record, now: now)
+            case .unsolicitedWelcome, .welcomeWithoutKeyPackageTag, .welcomeWrongKeyPackageTag, .welcomeForOtherKeyPackage:
+                rumors = try keyPackageWelcome(request, from: record)
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

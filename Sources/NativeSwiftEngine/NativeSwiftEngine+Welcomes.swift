@@ -50,9 +50,19 @@ extension NativeSwiftEngine {
                 groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
                 memberCount: group.tree.occupiedLeaves.count)
             welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
+            let answer = opened(summary, by: parsed.welcome)
             retireIfUsedUp(parsed.welcome)
-            return summary
+            return answer
         }
+    }
+
+    /// `summary` naming the key package of ours `welcome` opens with (issue 30, N12: the app core
+    /// compares it with the rumor's `e` tag). The stored summary does not keep it, so a restart
+    /// changes no byte of the state file.
+    func opened(_ summary: PendingWelcome, by welcome: Welcome) -> PendingWelcome {
+        var answer = summary
+        answer.keyPackageRef = welcome.secrets.first { keyPackages[$0.newMember] != nil }?.newMember.hexString
+        return answer
     }
 
     /// A Welcome is its GroupInfo signer's (issue 30, N3): the rumor's author must be the member
