@@ -152,6 +152,10 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     case welcomeWithoutKeyPackageTag = "welcome-without-key-package-tag"
     case welcomeWrongKeyPackageTag = "welcome-wrong-key-package-tag"
     case welcomeForOtherKeyPackage = "welcome-for-other-key-package"
+    /// The field's "any member could post as any other member" (libmarmot 0.9.0's advisory): an
+    /// honest application message of ours, sent and signed as ourselves, whose inner rumor names
+    /// the target as its author (MIP-03: the rumor's author is the MLS sender).
+    case innerAuthor = "inner-author"
 }
 
 extension EngineCapability {

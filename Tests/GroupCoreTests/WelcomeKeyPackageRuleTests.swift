@@ -28,7 +28,8 @@ import Testing
         let foreign = await core.keyPackageRefusal(of: Self.rumor([["e", String(repeating: "c3", count: 32)]]), opened: nil)
         #expect(foreign?.contains("none of our key-package events") == true)
         #expect(await core.keyPackageRefusal(of: Self.rumor([]), opened: nil)?.contains("0 e tag") == true)
-        #expect(await core.keyPackageRefusal(of: Self.rumor([["e", Self.first], ["e", Self.second]]), opened: nil)?.contains("2 e tag") == true)
+        #expect(
+            await core.keyPackageRefusal(of: Self.rumor([["e", Self.first], ["e", Self.second]]), opened: nil)?.contains("2 e tag") == true)
         #expect(await core.keyPackageRefusal(of: Self.rumor([["e"]]), opened: nil) != nil)
         await CoreReceiverCheck.$disabled.withValue([.welcomeKeyPackageEvent]) {
             #expect(await core.keyPackageRefusal(of: Self.rumor([["e", Self.second]]), opened: "01ab") == nil)

@@ -66,7 +66,8 @@ extension EngineReceiverCheckTests {
     static func oneTimeKeyPackage(of member: Member, bench: inout MemberBench) async throws -> Event {
         let engine = try #require(member.engine as? NativeSwiftEngine)
         let draft = try await engine.createKeyPackage(for: member.pubkey, relays: MemberBench.relays, protected: false, lastResort: false)
-        return try draft.unsignedEvent(author: member.pubkey, createdAt: bench.keyPackageTime).signed(with: member.keypair, using: &bench.generator)
+        return try draft.unsignedEvent(author: member.pubkey, createdAt: bench.keyPackageTime).signed(
+            with: member.keypair, using: &bench.generator)
     }
 
     /// A persisting engine's group given a 17 MiB message, then an operation that saves the file:

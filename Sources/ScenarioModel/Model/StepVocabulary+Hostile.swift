@@ -58,6 +58,7 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case welcomeWithoutKeyPackageTag = "welcome-without-key-package-tag"
     case welcomeWrongKeyPackageTag = "welcome-wrong-key-package-tag"
     case welcomeForOtherKeyPackage = "welcome-for-other-key-package"
+    case innerAuthor = "inner-author"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
