@@ -21,12 +21,30 @@ package enum GeneratedDocument {
             .joined(separator: "\n") + "\n"
     }
 
+    /// Where the app-core part begins (Tests/SimulationTests/CoreReceiverCheckTests.swift): the
+    /// rules GroupCore applies above every engine. It follows the engine-level part, which then ends
+    /// where it begins.
+    package static let appCoreChecksMarker = "## App-core checks"
+
+    /// The markers in document order; a part from one marker ends at the next one present.
+    static let markers = [engineChecksMarker, appCoreChecksMarker]
+
+    /// Where `part` lies in `text`: before `marker`, or from it to the next known marker after it
+    /// (else the end). A missing marker puts its part at the end.
+    static func range(_ part: Part, of text: String, marker: String) -> Range<String.Index> {
+        let split = text.range(of: marker).map(\.lowerBound) ?? text.endIndex
+        guard part == .fromMarker else { return text.startIndex..<split }
+        let later = markers.filter { $0 != marker }.compactMap { other in
+            text.range(of: other, range: split..<text.endIndex).map(\.lowerBound)
+        }
+        return split..<(later.filter { $0 > split }.min() ?? text.endIndex)
+    }
+
     /// The rows of the check table in the document's `part`, as written (answers without their
     /// code quotes): what the proof tests compare with the switches that exist.
     package static func checkRows(_ part: Part, of path: String, marker: String) throws -> [CheckRow] {
         let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
-        let split = text.range(of: marker).map(\.lowerBound) ?? text.endIndex
-        let lines = (part == .beforeMarker ? text[..<split] : text[split...]).split(separator: "\n")
+        let lines = text[range(part, of: text, marker: marker)].split(separator: "\n")
         return lines.compactMap { line -> CheckRow? in
             guard line.hasPrefix("| `") else { return nil }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
@@ -39,17 +57,11 @@ package enum GeneratedDocument {
     /// The file's current `part` after an update, if one was asked for; compare it with `generated`.
     package static func current(_ part: Part, of path: String, marker: String, generated: String) throws -> String {
         let url = Vectors.repositoryRoot.appendingPathComponent(path)
-        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        let split = text.range(of: marker).map(\.lowerBound) ?? text.endIndex
-        var head = String(text[..<split])
-        var tail = String(text[split...])
+        var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         if ProcessInfo.processInfo.environment["UPDATE_RECEIVER_CHECKS"] == "1" {
-            switch part {
-            case .beforeMarker: head = generated
-            case .fromMarker: tail = generated
-            }
-            try (head + tail).write(to: url, atomically: true, encoding: .utf8)
+            text.replaceSubrange(range(part, of: text, marker: marker), with: generated)
+            try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        return part == .beforeMarker ? head : tail
+        return String(text[range(part, of: text, marker: marker)])
     }
 }

@@ -142,6 +142,20 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// A Welcome to the target into a fresh group of ours whose ratchet tree is widened past the
     /// reader's cap (65,537 slots: 2^15 + 1 leaves), hashed and signed so that only a width cap stops it.
     case oversizedTree = "oversized-tree"
+    /// Issue 30, N12 and the field's Welcome classes: a valid Welcome to the target into a fresh
+    /// group of ours, which the target never asked for (marmot#383: it must not burn the key
+    /// package); the same with its `e` tag dropped, or naming an event that is none of the target's
+    /// key packages (whitenoise-rs#534, #622); and one sealed to a key package we made in the
+    /// target's name, whose private half the target never held, its `e` tag naming the target's
+    /// real key-package event (mdk#1910; legacy profile).
+    case unsolicitedWelcome = "unsolicited-welcome"
+    case welcomeWithoutKeyPackageTag = "welcome-without-key-package-tag"
+    case welcomeWrongKeyPackageTag = "welcome-wrong-key-package-tag"
+    case welcomeForOtherKeyPackage = "welcome-for-other-key-package"
+    /// The field's "any member could post as any other member" (libmarmot 0.9.0's advisory): an
+    /// honest application message of ours, sent and signed as ourselves, whose inner rumor names
+    /// the target as its author (MIP-03: the rumor's author is the MLS sender).
+    case innerAuthor = "inner-author"
 }
 
 extension EngineCapability {

@@ -13,6 +13,10 @@ public struct PendingWelcome: Hashable, Sendable {
     public let groupRelays: [String]
     public let welcomer: PublicKey
     public let memberCount: Int
+    /// The KeyPackageRef (hex) of our key package the Welcome was opened with, when the engine
+    /// says (ours does; a driver that does not leaves it nil). The app core compares it with the
+    /// rumor's `e` tag (issue 30, N12). Not part of an engine's persisted state: nil after a restart.
+    public var keyPackageRef: String?
 
     public init(
         id: EventID,
@@ -23,7 +27,8 @@ public struct PendingWelcome: Hashable, Sendable {
         groupAdmins: [PublicKey],
         groupRelays: [String],
         welcomer: PublicKey,
-        memberCount: Int
+        memberCount: Int,
+        keyPackageRef: String? = nil
     ) {
         self.id = id
         self.wrapperID = wrapperID
@@ -34,5 +39,6 @@ public struct PendingWelcome: Hashable, Sendable {
         self.groupRelays = groupRelays
         self.welcomer = welcomer
         self.memberCount = memberCount
+        self.keyPackageRef = keyPackageRef
     }
 }

@@ -148,7 +148,7 @@ extension EngineState {
         for (id, record) in groups {
             var inner = TLSWriter()
             record.encodeState(to: &inner)
-            guard inner.bytes.count <= EngineStateFile.maximumGroupRecordSize else {
+            guard inner.bytes.count <= EngineStateFile.maximumGroupRecordSize || !MarmotReceiverCheck.groupRecordCap.isOn else {
                 throw EngineError(
                     .storage,
                     "group \(id.hex)'s record is \(inner.bytes.count) bytes, more than the cap of \(EngineStateFile.maximumGroupRecordSize)"
@@ -181,7 +181,12 @@ extension EngineState {
             for (id, bytes) in entries {
                 switch Self.groupRecord(id, bytes) {
                 case .success(let record): groups[id] = record
-                case .failure(let failure): unrecoverable[id] = failure
+                case .failure(let failure):
+                    // Without isolation (tests only) one damaged record fails the file, as version 1 did.
+                    guard MarmotReceiverCheck.groupIsolation.isOn else {
+                        throw TLSCodecError(.inconsistentState, "group \(id.hex): \(failure.reason)")
+                    }
+                    unrecoverable[id] = failure
                 }
             }
         } else {
@@ -203,7 +208,7 @@ extension EngineState {
     /// One group's record of a version-2 file, or why it does not load: over the cap, not
     /// decoding, bytes after it, or the record of another group.
     static func groupRecord(_ id: MLSGroupID, _ bytes: [UInt8]) -> Result<GroupRecord, UnrecoverableGroup> {
-        guard bytes.count <= EngineStateFile.maximumGroupRecordSize else {
+        guard bytes.count <= EngineStateFile.maximumGroupRecordSize || !MarmotReceiverCheck.groupRecordCap.isOn else {
             return .failure(
                 UnrecoverableGroup(
                     bytes: bytes, reason: "record of \(bytes.count) bytes, more than the cap of \(EngineStateFile.maximumGroupRecordSize)"))

@@ -46,7 +46,7 @@ struct GroupRecord: Sendable {
     static func remember(_ id: EventID, in set: inout Set<EventID>) {
         set.insert(id)
         // One insert at a time: at most one id over the cap, found in one pass.
-        while set.count > retainedEventIDs, let old = set.min() { set.remove(old) }
+        while MarmotReceiverCheck.eventIDRetention.isOn, set.count > retainedEventIDs, let old = set.min() { set.remove(old) }
     }
 
     var id: MLSGroupID { MLSGroupID(hex: mls.groupID.hexString) }

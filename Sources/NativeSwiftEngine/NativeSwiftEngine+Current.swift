@@ -253,7 +253,7 @@ extension NativeSwiftEngine {
             groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
             memberCount: group.tree.occupiedLeaves.count)
         welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
-        return summary
+        return opened(summary, by: welcome)
     }
 }
 

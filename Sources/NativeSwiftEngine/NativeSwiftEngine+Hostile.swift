@@ -126,6 +126,12 @@ extension NativeSwiftEngine: HostileEngine {
                 events = [try forgedCommit([reInit], in: &record, now: now)]
             case .replayedCommit, .replayedCommitLater, .retargetGroupID, .resentWelcome, .oversizedTree:
                 (events, rumors) = try roundTwoAttack(request, in: &record, now: now)
+            case .unsolicitedWelcome, .welcomeWithoutKeyPackageTag, .welcomeWrongKeyPackageTag, .welcomeForOtherKeyPackage:
+                rumors = try keyPackageWelcome(request, from: record)
+            case .innerAuthor:
+                events = [
+                    try forgedText("posted in another's name", flaw: nil, request, author: try target(request), in: &record, now: now)
+                ]
             }
             groups[id] = record
             return ForgedTraffic(events: events, welcomeRumors: rumors)

@@ -8,12 +8,22 @@ extension NativeSwiftEngine {
     package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool) async throws(EngineError)
         -> KeyPackageDraft
     {
+        try await createKeyPackage(for: publicKey, relays: relays, protected: protected, lastResort: true)
+    }
+
+    /// A key package draft; `lastResort: false` makes a one-time key package (no last_resort
+    /// extension), which the first Welcome that uses it retires (issue 30, N3). Our apps publish
+    /// last-resort ones (MIP-00); the one-time kind is the legacy profile's, for what a client of
+    /// another policy would publish.
+    package func createKeyPackage(for publicKey: PublicKey, relays: [String], protected: Bool, lastResort: Bool) async throws(EngineError)
+        -> KeyPackageDraft
+    {
         try persisting { () throws(EngineError) in
             guard !relays.isEmpty, relays.allSatisfy(RelayURL.isValid) else {
                 throw EngineError(.invalidInput, "a key package needs at least one ws(s):// relay")
             }
             if profile == .current { return try currentKeyPackageDraft(for: publicKey) }
-            let own = try newKeyPackage(for: publicKey)
+            let own = try newKeyPackage(for: publicKey, lastResort: lastResort)
             let reference = try mlsStep { () throws(MLSError) in try own.keyPackage.reference(suite: MarmotCapabilities.suite) }
             let bytes = try marmotStep { () throws(MarmotError) in try tlsEncoded(own.keyPackage) }
             keyPackages[reference] = own
@@ -42,8 +52,9 @@ extension NativeSwiftEngine {
         return try marmotStep { () throws(MarmotError) in try KeyPackageEvent.validate(event, now: now) }
     }
 
-    /// A last-resort KeyPackage for `identity` with a fresh signature key, valid around the clock's now.
-    func newKeyPackage(for identity: PublicKey) throws(EngineError) -> KeyPackagePrivate {
+    /// A KeyPackage for `identity` (last-resort unless told otherwise) with a fresh signature key,
+    /// valid around the clock's now.
+    func newKeyPackage(for identity: PublicKey, lastResort: Bool = true) throws(EngineError) -> KeyPackagePrivate {
         let suite = MarmotCapabilities.suite
         let now = clock()
         let lifetime = Lifetime(
@@ -53,7 +64,7 @@ extension NativeSwiftEngine {
             try KeyPackagePrivate.generate(
                 suite: suite, credential: .basic(identity: identity.bytes),
                 signatureKeyPair: try suite.generateSignatureKeyPair(using: &random), capabilities: MarmotCapabilities.leaf,
-                lifetime: lifetime, extensions: [Extension(type: ExtensionType.lastResort, data: [])], using: &random)
+                lifetime: lifetime, extensions: lastResort ? [Extension(type: ExtensionType.lastResort, data: [])] : [], using: &random)
         }
     }
 }

@@ -20,7 +20,14 @@ extension NativeSwiftEngine {
             let suite = MarmotCapabilities.suite
             // The Welcome names each invitee by KeyPackageRef; ours are kept by the same ref.
             guard let own = parsed.welcome.secrets.lazy.compactMap({ self.keyPackages[$0.newMember] }).first ?? anyKeyPackage()
-            else { throw EngineError(.invalidWelcome, "the welcome is for none of our key packages") }
+            else {
+                if let spent = parsed.welcome.secrets.first(where: { retiredKeyPackages.contains($0.newMember) }) {
+                    throw EngineError(
+                        .invalidWelcome,
+                        "key package \(spent.newMember.hexString) was one-time and is retired: an earlier Welcome used it (issue 30, N3)")
+                }
+                throw EngineError(.invalidWelcome, "the welcome is for none of our key packages")
+            }
             guard parsed.welcome.cipherSuite == suite.id || !MarmotReceiverCheck.welcomeCipherSuite.isOn else {
                 throw EngineError(.invalidWelcome, "welcome cipher suite \(parsed.welcome.cipherSuite)")
             }
@@ -43,9 +50,19 @@ extension NativeSwiftEngine {
                 groupDescription: data.description, groupAdmins: data.admins, groupRelays: data.relays, welcomer: rumor.pubkey,
                 memberCount: group.tree.occupiedLeaves.count)
             welcomes[rumor.id] = StoredWelcome(summary: summary, rumor: rumor, group: group, data: data)
+            let answer = opened(summary, by: parsed.welcome)
             retireIfUsedUp(parsed.welcome)
-            return summary
+            return answer
         }
+    }
+
+    /// `summary` naming the key package of ours `welcome` opens with (issue 30, N12: the app core
+    /// compares it with the rumor's `e` tag). The stored summary does not keep it, so a restart
+    /// changes no byte of the state file.
+    func opened(_ summary: PendingWelcome, by welcome: Welcome) -> PendingWelcome {
+        var answer = summary
+        answer.keyPackageRef = welcome.secrets.first { keyPackages[$0.newMember] != nil }?.newMember.hexString
+        return answer
     }
 
     /// A Welcome is its GroupInfo signer's (issue 30, N3): the rumor's author must be the member
@@ -64,13 +81,16 @@ extension NativeSwiftEngine {
 
     /// Retires the private half of the key package a Welcome used, unless it is last-resort
     /// (RFC 9420 §10, MIP-00: a last_resort key package may serve several Welcomes; any other is
-    /// used once). Ours are all last-resort today; one without the extension, from a future
-    /// profile, is spent by the first Welcome, so that a replay of it finds nothing to open with.
+    /// used once). Our apps publish last-resort ones; a one-time one (`createKeyPackage(…,
+    /// lastResort: false)`) is spent by the first Welcome that opens with it, accepted or not, so
+    /// that a replay of that Welcome, or an unsolicited second one, finds nothing to open with.
     func retireIfUsedUp(_ welcome: Welcome) {
-        guard let ref = welcome.secrets.first(where: { keyPackages[$0.newMember] != nil })?.newMember,
+        guard MarmotReceiverCheck.keyPackageRetired.isOn,
+            let ref = welcome.secrets.first(where: { keyPackages[$0.newMember] != nil })?.newMember,
             let used = keyPackages[ref], !used.keyPackage.extensions.contains(where: { $0.type == ExtensionType.lastResort })
         else { return }
         keyPackages[ref] = nil
+        retiredKeyPackages.insert(ref)
     }
 
     package func acceptWelcome(_ welcomeID: EventID) async throws(EngineError) -> GroupSnapshot {

@@ -21,8 +21,12 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// group, key package and Welcome it makes or accepts is of this profile; the other profile's
     /// are refused with `profile_mismatch`.
     package let profile: MarmotProfile
-    /// Our key packages' private parts by KeyPackageRef; last-resort, so never deleted.
+    /// Our key packages' private parts by KeyPackageRef: last-resort ones are never deleted; a
+    /// one-time one goes with the first Welcome that uses it.
     var keyPackages: [[UInt8]: KeyPackagePrivate] = [:]
+    /// The refs of one-time key packages a Welcome used, so that a second Welcome for one is
+    /// refused with that reason (memory only: after a restart it is refused as for none of ours).
+    var retiredKeyPackages: Set<[UInt8]> = []
     var groups: [MLSGroupID: GroupRecord] = [:]
     var welcomes: [EventID: StoredWelcome] = [:]
     /// The welcome rumor each group was joined by (the hostile member replays them).

@@ -190,8 +190,31 @@ extension ReceiverCheckTests {
             ) {
                 _ = try Builders.bobJoins(flaw: .oversizedTree(slots: RatchetTreeNodes.maxNodes + 2, hashed: true))
             }
+        case .resumptionPSKRetention:
+            Attack(
+                name: "after 32 self-updates, alice's commit of the resumption PSK of epoch 1, which she kept and bob did not",
+                expected: "mls.missingPSK"
+            ) {
+                try oldResumptionPSKCommit()
+            }
         default:
             nil
         }
+    }
+
+    /// Alice and bob go through `Group.retainedResumptionPSKs` self-updates of alice; alice (the
+    /// sender, not under test) then puts back the epoch-1 PSK and commits it, and bob processes the
+    /// commit: he holds that PSK only if he kept more than the cap.
+    static func oldResumptionPSKCommit() throws {
+        let groupID = Array("psk-retention".utf8)
+        var world = try GroupTests.World.alicePlusBob(groupID: groupID)
+        let first = try #require(world.members[0].group)
+        let epoch = first.epoch
+        let kept = try #require(first.resumptionPSKs[epoch])
+        for _ in 0..<Int(Group.retainedResumptionPSKs) { try world.commit(0) }
+        world.members[0].group?.resumptionPSKs[epoch] = kept
+        let psk = PreSharedKeyID(
+            kind: .resumption(usage: 1, groupID: groupID, epoch: epoch), nonce: [UInt8](repeating: 0x5A, count: 32))
+        try world.commit(0, adding: [.preSharedKey(psk)])
     }
 }

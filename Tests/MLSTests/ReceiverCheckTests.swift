@@ -204,7 +204,7 @@ import Testing
             .joinerLeafSignatures, .joinerKeyUniqueness, .joinerCapabilities, .joinerOwnLeaf, .joinerPrivateKeys, .groupID,
             .publicApplicationData, .commitSender, .addLifetime, .pathDerivedKeys, .groupInfoConfirmationTag, .groupInfoSuite,
             .removalAfterChecks,
-            .treeWidth:
+            .treeWidth, .resumptionPSKRetention:
             // A missing attack fails both expectations of eachCheckAloneStopsItsAttack.
             ruleAttack(for: check) ?? Attack(name: "no attack for \(check.rawValue)", expected: "an attack") {}
         }

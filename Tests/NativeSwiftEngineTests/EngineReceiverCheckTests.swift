@@ -337,6 +337,8 @@ import Testing
         case .rollbackProposalPolicy, .plaintextDecodes, .reInitRefused, .groupDataKnownVersion, .groupDataOrder,
             .replayedCommit, .groupIDCollision, .welcomeIntoLeftGroup, .welcomerIsSigner, .ownCommitPolicy:
             roundTwoAttack(for: check)
+        case .keyPackageRetired, .groupRecordCap, .groupIsolation, .eventIDRetention:
+            capAttack(for: check) ?? Attack(name: "none", expected: "an attack") { "none" }
         }
     }
 
@@ -414,7 +416,7 @@ import Testing
         let generated =
             GeneratedDocument.checkTable(intro: intro, rows: rows) + "\n"
             + GeneratedDocument.checkTable(intro: giftWrapIntro, rows: giftWrapRows) + "\n"
-            + Self.unswitched.joined(separator: "\n") + "\n"
+            + Self.unswitched.joined(separator: "\n") + "\n\n"
         let current = try GeneratedDocument.current(
             .fromMarker, of: "docs/receiver-checks.md", marker: GeneratedDocument.engineChecksMarker, generated: generated)
         #expect(current == generated)

@@ -29,8 +29,17 @@ extension GroupCore {
     /// its rejection is withdrawn.
     func join(by wrap: Event, opened: GiftWrap.Unwrapped, retry: Bool) async {
         let snapshot: GroupSnapshot
+        if let refusal = keyPackageRefusal(of: opened.rumor, opened: nil) {
+            if !retry { reject(wrap, reason: EngineError.Code.invalidWelcome.name, detail: refusal) }
+            return
+        }
         do {
             let welcome = try await engine.processWelcome(wrapperID: wrap.id, rumor: opened.rumor)
+            if let refusal = keyPackageRefusal(of: opened.rumor, opened: welcome.keyPackageRef) {
+                try await engine.declineWelcome(welcome.id)
+                if !retry { reject(wrap, reason: EngineError.Code.invalidWelcome.name, detail: refusal) }
+                return
+            }
             if declinesDirectMessage(from: opened.sender, memberCount: welcome.memberCount) {
                 try await engine.declineWelcome(welcome.id)
                 reject(wrap, reason: PermissionCheck.directMessagesDisabled.reason, detail: "a 1:1 chat the group's preferences forbid")
@@ -60,6 +69,27 @@ extension GroupCore {
         // joiner waits by its rank among the members, so the commits follow one another.
         let rank = UInt64(chat.members.firstIndex(of: publicKey) ?? 0)
         _ = startTimer(.selfUpdate(chatID: chat.chatID), milliseconds: configuration.behaviour.selfUpdateStaggerMilliseconds * (rank + 1))
+    }
+
+    /// Why a welcome rumor does not name the key package it is for, or nil when it does (issue 30,
+    /// N12): exactly one `e` tag, naming a key-package event we published, and the one the engine
+    /// opened the Welcome with when `opened` (its KeyPackageRef) is known. A core that has published
+    /// none in its state (a state from before it kept them) has nothing to compare with and leaves
+    /// the Welcome to the engine, which finds no key package of ours in it.
+    func keyPackageRefusal(of rumor: UnsignedEvent, opened: String?) -> String? {
+        guard CoreReceiverCheck.welcomeKeyPackageEvent.isOn, !keyPackageLookups.own.isEmpty else { return nil }
+        let named = rumor.tags.filter { $0.first == "e" }
+        guard named.count == 1, named[0].count >= 2 else {
+            return "the welcome rumor has \(named.count) e tag(s); MIP-02 asks for one naming the key-package event it used"
+        }
+        let id = named[0][1].lowercased()
+        guard let ref = keyPackageLookups.own[id] else {
+            return "its e tag names event \(id.prefix(16)), none of our key-package events"
+        }
+        if let opened, opened.lowercased() != ref {
+            return "its e tag names our key package \(ref.prefix(16)); the Welcome is for our key package \(opened.prefix(16))"
+        }
+        return nil
     }
 
     /// The post-join self-update, once its turn has come (and again later if a commit of ours is

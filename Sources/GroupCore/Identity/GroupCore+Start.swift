@@ -35,7 +35,9 @@ extension GroupCore {
         do {
             let draft = try await engine.createKeyPackage(
                 for: publicKey, relays: configuration.keyPackageRelays, protected: configuration.behaviour.protectsKeyPackage)
-            publish(draft.unsignedEvent(author: publicKey, createdAt: now), to: configuration.keyPackageRelays)
+            if let event = publish(draft.unsignedEvent(author: publicKey, createdAt: now), to: configuration.keyPackageRelays) {
+                keyPackageLookups.own[event.id.hex] = draft.keyPackageRef.lowercased()
+            }
             note("published key package \(draft.keyPackageRef.prefix(8))")
         } catch {
             fail(error, during: "creating our key package", chatID: nil)

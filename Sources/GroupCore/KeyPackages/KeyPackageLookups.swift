@@ -7,4 +7,7 @@ struct KeyPackageLookups: Sendable {
     var subscriptions: [String: (fetch: UInt64, peer: PublicKey, relay: String)] = [:]
     /// Key-package event id → author, to match welcome rumors (their `e` tag) to invitees.
     var keyPackageAuthors: [String: PublicKey] = [:]
+    /// Our own key-package events: event id → KeyPackageRef (hex), as published, to check which
+    /// key package a Welcome names (issue 30, N12).
+    var own: [String: String] = [:]
 }

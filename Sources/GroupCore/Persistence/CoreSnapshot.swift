@@ -58,6 +58,9 @@ package struct CoreSnapshot: Sendable, Codable {
     var notifications: NotificationLog
     var outbox: Outbox
     var channels: ChannelBook
+    /// Our key-package events' ids → KeyPackageRefs (issue 30, N12); absent while we published none
+    /// (and in files written before it was kept).
+    var ownKeyPackages: [String: String]? = nil
 
     /// A running timer of the core.
     struct PersistedTimer: Sendable, Codable {

@@ -33,7 +33,7 @@ extension GroupCore {
                 }
             },
             acknowledgementWatches: traffic.acknowledgementWatches, notifications: ui.notifications, outbox: traffic.outbox,
-            channels: channels)
+            channels: channels, ownKeyPackages: keyPackageLookups.own.isEmpty ? nil : keyPackageLookups.own)
     }
 
     /// Takes over a persisted state; the next `.start` resumes from it.
@@ -79,6 +79,7 @@ extension GroupCore {
         commits.settling = snapshot.settling
         commits.stood = snapshot.stood
         keyPackageLookups.keyPackageAuthors = snapshot.keyPackageAuthors
+        keyPackageLookups.own = snapshot.ownKeyPackages ?? [:]
         traffic.publishes = snapshot.publishes
         timers = TimerBook()
         for timer in snapshot.timers {

@@ -84,7 +84,7 @@ public struct Group: Sendable {
         resumptionPSKs[context.epoch] = newSecrets.resumptionPSK
         // Bounded (issue 30, N10): every epoch added a secret forever, copied into each past epoch
         // a member keeps. Epochs come from Welcomes and may be near 0 or UInt64.max: no overflow.
-        if context.epoch >= Self.retainedResumptionPSKs {
+        if context.epoch >= Self.retainedResumptionPSKs, ReceiverCheck.resumptionPSKRetention.isOn {
             let oldest = context.epoch - Self.retainedResumptionPSKs + 1
             for epoch in resumptionPSKs.keys where epoch < oldest { resumptionPSKs[epoch] = nil }
         }

@@ -158,6 +158,10 @@ package enum ReceiverCheck: String, CaseIterable, Sendable {
     /// A ratchet tree holds at most ``RatchetTreeNodes/maxNodes`` nodes, counted as it is read, so
     /// a Welcome of a million blank slots is refused before they are decoded or padded (issue 30, N5).
     case treeWidth
+    /// A group keeps the resumption PSKs of its last ``Group/retainedResumptionPSKs`` epochs only
+    /// (issue 30, N10): a cap on what a member keeps, not a wire rule; switched off, every epoch's
+    /// PSK stays (and is copied into every past epoch kept).
+    case resumptionPSKRetention
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<ReceiverCheck> = []

@@ -125,6 +125,22 @@ package enum MarmotReceiverCheck: String, CaseIterable, Sendable {
     /// us commit (MIP-03), so one stored proposal cannot make every commit of ours refused. Its row
     /// shows a receiver's answer to our commit.
     case ownCommitPolicy
+    /// N3: a key package without last_resort is retired by the first Welcome that uses it (RFC 9420
+    /// §10, MIP-00): its private half is dropped, so a second Welcome for it, replayed or
+    /// unsolicited, is refused.
+    case keyPackageRetired
+    // Caps (issue 30, N6 and N10): bounds on what a member keeps. Each switch lifts one cap, so its
+    // row shows what the member would keep, or lose, without it.
+
+    /// N6: one group's record in the state file is at most `EngineStateFile.maximumGroupRecordSize`
+    /// bytes, refused when written and not decoded when read.
+    case groupRecordCap
+    /// N6: a group record that does not load makes that group `group_unrecoverable`, not the whole
+    /// state file unreadable.
+    case groupIsolation
+    /// N10: a group record remembers at most `GroupRecord.retainedEventIDs` handled and failed
+    /// wrapper ids each.
+    case eventIDRetention
 
     /// Checks switched off in the current task (tests only).
     @TaskLocal package static var disabled: Set<MarmotReceiverCheck> = []

@@ -54,6 +54,11 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case retargetGroupID = "retarget-group-id"
     case resentWelcome = "resent-welcome"
     case oversizedTree = "oversized-tree"
+    case unsolicitedWelcome = "unsolicited-welcome"
+    case welcomeWithoutKeyPackageTag = "welcome-without-key-package-tag"
+    case welcomeWrongKeyPackageTag = "welcome-wrong-key-package-tag"
+    case welcomeForOtherKeyPackage = "welcome-for-other-key-package"
+    case innerAuthor = "inner-author"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.
