@@ -41,7 +41,11 @@ extension GroupCore {
     /// One lookup's subscription: `peer`'s key packages at `url`, answered to fetch `id`.
     private func requestKeyPackage(of peer: PublicKey, at url: String, subscription: String, fetch id: UInt64) {
         keyPackageLookups.subscriptions[subscription] = (id, peer, url)
-        let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
+        // The legacy profile also reads kind 443: peers of MDK 0.7.0 publish nothing else, and MDK
+        // 0.8.0 accepted it through its migration window (its changelog: 443 read and dual-published
+        // until 2026-05-31; issue 31's skew family). The best usable one of either kind is invited.
+        let kinds: Set<Kind> = configuration.marmotProfile == .legacy ? [.keyPackage, .keyPackageLegacy] : [.keyPackage]
+        let filter = Filter(authors: [peer.hex], kinds: kinds)
         emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
     }
 
