@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make MDK's native library loadable on hosts whose glibc predates 2.39.
+"""Make MDK's native library loadable on hosts whose glibc predates the one it was linked against.
 
 libmdk_uniffi.so (mdk-python 0.8.0) lists GLIBC_2.39 in its version-needed table only because
 Rust's std references pidfd_spawnp / pidfd_getpid *weakly* and probes for them at run time. The
@@ -7,6 +7,12 @@ dynamic loader still refuses the whole library when a needed version is missing,
 version's Vernaux entry carries VER_FLG_WEAK. Setting that one flag bit is exactly what a linker
 would have written had the references been declared weak at link time, so the library behaves
 as upstream intends: the probes find no symbol and std falls back to fork/exec.
+
+mdk-python 0.7.0 needs GLIBC_2.38 for one strong symbol, `__isoc23_strtol` (C23's strtol, which
+also parses 0b prefixes). Marking that version weak lets the library load; the symbol itself is
+then supplied by the one-function preload shim drivers/mdk/worldshim/isoc23.c (ci/setup builds it
+and the driver of the mdk-0.7 engine preloads it). So every GLIBC_2.N newer than the host's is
+marked weak, and the module is imported with the shims that exist preloaded.
 
 Usage: patch-glibc-weak.py VENV_DIR
 Idempotent; prints one line saying what it did; exits non-zero if MDK still does not import.
@@ -20,7 +26,8 @@ import sys
 
 LIBRARY = "libmdk_uniffi.so"
 MODULE = "mdk"
-WEAK_VERSION = b"GLIBC_2.39"
+# The GLIBC versions newer than the host's found in the library are marked weak (see above).
+VERSION_PREFIX = b"GLIBC_2."
 VER_FLG_WEAK = 0x2
 SHT_GNU_VERNEED = 0x6FFFFFFE
 
@@ -54,7 +61,8 @@ def read_cstring(data, offset):
 
 
 def vernaux_flag_offsets(data, wanted):
-    """File offsets of the vna_flags fields of every Vernaux naming `wanted`, with their flags.
+    """File offsets of the vna_flags fields of every Vernaux whose name `wanted` accepts, with their
+    flags and names.
 
     ELF64 little-endian only (the wheel is x86_64/aarch64 Linux). Layouts, from the gABI and the
     GNU symbol-versioning extension:
@@ -82,8 +90,9 @@ def vernaux_flag_offsets(data, wanted):
             entry = need + aux
             for _ in range(count):
                 _hash, flags, _other, name, anext = struct.unpack_from("<IHHII", data, entry)
-                if read_cstring(data, strtab + name) == wanted:
-                    found.append((entry + 4, flags))
+                text = read_cstring(data, strtab + name)
+                if wanted(text):
+                    found.append((entry + 4, flags, text.decode()))
                 if anext == 0:
                     break
                 entry += anext
@@ -93,8 +102,25 @@ def vernaux_flag_offsets(data, wanted):
     return found
 
 
-def module_imports(python):
-    probe = subprocess.run([python, "-c", f"import {MODULE}"], capture_output=True, text=True)
+def newer_than(glibc):
+    """Accepts a version name GLIBC_2.N with N above the host's minor version (major 2)."""
+    def accepts(name):
+        if not name.startswith(VERSION_PREFIX):
+            return False
+        try:
+            return glibc[0] == 2 and int(name[len(VERSION_PREFIX):].split(b".")[0]) > glibc[1]
+        except ValueError:
+            return False
+    return accepts
+
+
+def module_imports(python, venv):
+    # The shim ci/setup builds for symbols newer than the host's glibc (mdk-python 0.7.0's).
+    env = dict(os.environ)
+    shim = os.path.join(venv, "lib", "libisoc23.so")
+    if os.path.exists(shim):
+        env["LD_PRELOAD"] = shim
+    probe = subprocess.run([python, "-c", f"import {MODULE}"], capture_output=True, text=True, env=env)
     return probe.returncode == 0, probe.stderr.strip().splitlines()[-1:] or [""]
 
 
@@ -109,24 +135,22 @@ def main(argv):
         print(f"patch-glibc-weak: {LIBRARY} not found under {venv}; nothing to do")
         return 0
     glibc = host_glibc()
-    if glibc is None or glibc >= (2, 39):
-        action = f"host glibc {glibc and '.'.join(map(str, glibc))} needs no patch; left {library.name} unchanged"
+    entries = [] if glibc is None else vernaux_flag_offsets(library.read_bytes(), newer_than(glibc))
+    if glibc is None or not entries:
+        action = f"host glibc {glibc and '.'.join(map(str, glibc))} has every version {library.name} needs; left unchanged"
     else:
-        data = library.read_bytes()
-        entries = vernaux_flag_offsets(data, WEAK_VERSION)
-        todo = [(offset, flags) for offset, flags in entries if not flags & VER_FLG_WEAK]
-        if not entries:
-            action = f"{library.name} does not need {WEAK_VERSION.decode()}; left unchanged"
-        elif not todo:
-            action = f"{library.name}: {WEAK_VERSION.decode()} already weak; left unchanged"
+        todo = [(offset, flags, name) for offset, flags, name in entries if not flags & VER_FLG_WEAK]
+        names = ", ".join(sorted({name for _, _, name in entries}))
+        if not todo:
+            action = f"{library.name}: {names} already weak; left unchanged"
         else:
             with open(library, "r+b") as handle:
-                for offset, flags in todo:
+                for offset, flags, _ in todo:
                     handle.seek(offset)
                     handle.write(struct.pack("<H", flags | VER_FLG_WEAK))
-            action = (f"host glibc {glibc[0]}.{glibc[1]} < 2.39: marked {WEAK_VERSION.decode()} "
+            action = (f"host glibc {glibc[0]}.{glibc[1]}: marked {names} "
                       f"weak (VER_FLG_WEAK) in {len(todo)} Vernaux entr{'y' if len(todo) == 1 else 'ies'} of {library}")
-    ok, tail = module_imports(python)
+    ok, tail = module_imports(python, venv)
     print(f"patch-glibc-weak: {action}; `import {MODULE}` {'works' if ok else 'FAILS: ' + tail[0]}")
     return 0 if ok else 1
 

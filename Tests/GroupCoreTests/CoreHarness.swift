@@ -44,7 +44,7 @@ struct CoreHarness {
     func keyPackageRequests(for author: PublicKey) -> [(url: String, subscription: SubscriptionID)] {
         effects.compactMap { effect in
             guard case .send(let url, .request(let subscription, let filters)) = effect,
-                filters.contains(where: { $0.kinds == [.keyPackage] && $0.authors == [author.hex] })
+                filters.contains(where: { $0.kinds?.contains(.keyPackage) == true && $0.authors == [author.hex] })
             else { return nil }
             return (url, subscription)
         }

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """marmot-conform engine driver for MDK 0.8.0 (mdk-python), speaking docs/driver-protocol.md.
 
+The same file hosts MDK 0.7.0 (the `mdk-0.7` engine: drivers/mdk/driver-0.7 runs it from
+.venv-mdk07, where mdk-python 0.7.0 is installed). Which one it is comes from the imported package's
+version; where 0.7.0 lacks a call (see `MDK_07`), the capability is not declared.
+
 One process hosts many engine instances (one per simulated member). Requests arrive as JSON lines on
 stdin; each gets exactly one JSON-line response on stdout with the same id. Nothing else is ever
 written to stdout (MDK's own diagnostics go to stderr), so the stream stays parseable.
@@ -29,6 +33,13 @@ except Exception as exc:  # reported on every request, so the client sees why in
     mdk = uniffi = None
     MDK_VERSION = "unknown"
     IMPORT_ERROR = f"{type(exc).__name__}: {exc}"
+
+# MDK 0.7.0 (the version-skew peer): the same lineage and method names, an older wire behaviour.
+# It has no `self_demote`, no `get_ratchet_tree_info` (so no exact state or protocol snapshot), no
+# `event_tags` on `create_message`, and its key packages come with the tags of kind 443 only (no `d`).
+MDK_07 = MDK_VERSION.startswith("0.7.")
+# What 0.7.0 cannot answer: left out of `hello`, and answered `unknown_method` if asked anyway.
+MISSING_IN_07 = {"group.self_demote", "group.exact_state", "group.protocol_snapshot"}
 
 CAPABILITIES = [
     "key_package.30443",
@@ -150,6 +161,27 @@ def event_list(params, name):
     if not all(isinstance(item, dict) for item in value):
         raise DriverError("bad_request", f"parameter `{name}` must be a list of event objects")
     return [json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in value]
+
+
+def key_package_json(event):
+    """A key-package event as the imported MDK reads it. MDK 0.7.0 reads kind 443 only (it refuses
+    30443: "unexpected event kind"); MDK 0.8.0 published a kind-443 twin of each kind-30443 key
+    package for such peers during the migration (same content, the tags without `d`). That twin is
+    what 0.7.0 is given; 0.8.0 gets the event as it came."""
+    if MDK_07 and event.get("kind") == 30443:
+        event = dict(event, kind=443, tags=[tag for tag in event.get("tags", []) if not (tag and tag[0] == "d")])
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+def key_package_event(params, name):
+    return key_package_json(need(params, name, dict))
+
+
+def key_package_events(params, name):
+    value = need(params, name, list)
+    if not all(isinstance(item, dict) for item in value):
+        raise DriverError("bad_request", f"parameter `{name}` must be a list of event objects")
+    return [key_package_json(item) for item in value]
 
 
 def hex_bytes(params, name, length=None):
@@ -299,7 +331,7 @@ class Driver:
             "name": "mdk",
             "version": MDK_VERSION,
             "client_tag": f"MDK/{MDK_VERSION}",
-            "capabilities": CAPABILITIES + world_capabilities,
+            "capabilities": [c for c in CAPABILITIES if not (MDK_07 and c in MISSING_IN_07)] + world_capabilities,
             **fields,
         }
 
@@ -363,6 +395,18 @@ class Driver:
         result = self.engine(params).create_key_package_for_event_with_options(
             need(params, "public_key", str), string_list(params, "relays"),
             optional(params, "protected", bool, False))
+        if MDK_07:
+            # MDK 0.7.0 predates kind 30443: its tags are those of kind 443 (no `d`, no
+            # `mls_proposals`: it does not support SelfRemove). An empty `d_tag` tells the app layer
+            # to publish kind 443, as 0.7.0's own apps did (GroupCore's publishKeyPackage).
+            tags = [list(tag) for tag in result.tags]
+            return {
+                "content": result.key_package,
+                "tags": tags,
+                "tags_legacy": tags,
+                "d_tag": "",
+                "key_package_ref": bytes(result.hash_ref)[1:].hex(),
+            }
         return {
             "content": result.key_package,
             "tags": result.tags,
@@ -373,13 +417,13 @@ class Driver:
 
     def parse_key_package(self, params):
         # MDK returns the validated KeyPackage's TLS bytes, base64 (the event content re-encoded).
-        return {"key_package": self.engine(params).parse_key_package(event_json(params, "event"))}
+        return {"key_package": self.engine(params).parse_key_package(key_package_event(params, "event"))}
 
     # -- groups (MIP-01, MIP-03) -----------------------------------------------------------------
 
     def create_group(self, params):
         result = self.engine(params).create_group(
-            need(params, "creator", str), event_list(params, "key_package_events"),
+            need(params, "creator", str), key_package_events(params, "key_package_events"),
             need(params, "name", str), optional(params, "description", str, ""),
             string_list(params, "relays"), string_list(params, "admins"))
         return {
@@ -389,7 +433,7 @@ class Driver:
 
     def add_members(self, params):
         return update_json(self.engine(params).add_members(
-            need(params, "mls_group_id", str), event_list(params, "key_package_events")))
+            need(params, "mls_group_id", str), key_package_events(params, "key_package_events")))
 
     def remove_members(self, params):
         return update_json(self.engine(params).remove_members(
@@ -399,6 +443,8 @@ class Driver:
         return update_json(self.engine(params).leave_group(need(params, "mls_group_id", str)))
 
     def self_demote(self, params):
+        if MDK_07:
+            raise DriverError("unknown_method", "MDK 0.7.0 has no self_demote (capability group.self_demote not declared)")
         return update_json(self.engine(params).self_demote(need(params, "mls_group_id", str)))
 
     def self_update(self, params):
@@ -434,9 +480,17 @@ class Driver:
         kind = need(params, "kind", int)
         if not 0 <= kind <= 0xFFFF:
             raise DriverError("bad_request", "parameter `kind` must be in 0...65535")
-        event = self.engine(params).create_message(
+        engine, event_tags = self.engine(params), tag_list(params, "event_tags")
+        if MDK_07:
+            if event_tags:
+                raise DriverError("bad_request", "MDK 0.7.0's create_message takes no event_tags")
+            event = engine.create_message(
+                need(params, "mls_group_id", str), need(params, "sender_pubkey", str),
+                need(params, "content", str), kind, tag_list(params, "tags", []))
+            return {"event": json.loads(event)}
+        event = engine.create_message(
             need(params, "mls_group_id", str), need(params, "sender_pubkey", str),
-            need(params, "content", str), kind, tag_list(params, "tags", []), tag_list(params, "event_tags"))
+            need(params, "content", str), kind, tag_list(params, "tags", []), event_tags)
         return {"event": json.loads(event)}
 
     def process_message(self, params):
@@ -513,6 +567,8 @@ class Driver:
         return {"messages": [message_json(message) for message in messages]}
 
     def exact_state(self, params):
+        if MDK_07:
+            raise DriverError("unknown_method", "MDK 0.7.0 exposes no ratchet-tree info (group.exact_state not declared)")
         # MDK 0.8.0 exposes no exporter, GroupContext or transcript hash: only the epoch and the
         # SHA-256 of the TLS-serialized ratchet tree (its `tree_hash`, not RFC 9420's tree hash).
         group = self._group(params)
@@ -520,6 +576,8 @@ class Driver:
         return {"epoch": group.epoch, "ratchet_tree_digest": info.tree_hash.lower()}
 
     def protocol_snapshot(self, params):
+        if MDK_07:
+            raise DriverError("unknown_method", "MDK 0.7.0 exposes no ratchet-tree info (group.protocol_snapshot not declared)")
         # What mdk-python exposes of the canonical snapshot; the rest is `unsupported` (snapshot.py).
         engine, mls_group_id = self.engine(params), need(params, "mls_group_id", str)
         group = self._group(params)

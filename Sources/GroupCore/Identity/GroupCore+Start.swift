@@ -30,12 +30,16 @@ extension GroupCore {
         UnsignedEvent(pubkey: publicKey, createdAt: now, kind: kind, tags: relays.map { ["relay", $0] }, content: "")
     }
 
-    /// MIP-00: the engine drafts the key package, our Nostr code signs it as kind 30443.
+    /// MIP-00: the engine drafts the key package, our Nostr code signs it as kind 30443. An engine
+    /// that predates kind 30443 (MDK 0.7.0) drafts no `d` tag: its key package goes out as kind 443,
+    /// as its own apps published it, and peers find it by that kind (`requestKeyPackage`).
     func publishKeyPackage() async {
         do {
             let draft = try await engine.createKeyPackage(
                 for: publicKey, relays: configuration.keyPackageRelays, protected: configuration.behaviour.protectsKeyPackage)
-            if let event = publish(draft.unsignedEvent(author: publicKey, createdAt: now), to: configuration.keyPackageRelays) {
+            if let event = publish(
+                draft.unsignedEvent(author: publicKey, createdAt: now, legacy: draft.dTag.isEmpty), to: configuration.keyPackageRelays)
+            {
                 keyPackageLookups.own[event.id.hex] = draft.keyPackageRef.lowercased()
             }
             note("published key package \(draft.keyPackageRef.prefix(8))")

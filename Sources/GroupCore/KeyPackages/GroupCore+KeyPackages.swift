@@ -41,7 +41,12 @@ extension GroupCore {
     /// One lookup's subscription: `peer`'s key packages at `url`, answered to fetch `id`.
     private func requestKeyPackage(of peer: PublicKey, at url: String, subscription: String, fetch id: UInt64) {
         keyPackageLookups.subscriptions[subscription] = (id, peer, url)
-        let filter = Filter(authors: [peer.hex], kinds: [.keyPackage])
+        // Kind 443 too: peers of MDK 0.7.0 publish nothing else, and MDK 0.8.0 accepted it through its
+        // migration window (its changelog: 443 read and dual-published until 2026-05-31; issue 31's
+        // skew family). The best usable one of either kind is invited; under the current profile a
+        // kind-443 one is of the legacy profile, so its author is told to upgrade rather than
+        // reported as never having published (mdk#1975), in the same request.
+        let filter = Filter(authors: [peer.hex], kinds: [.keyPackage, .keyPackageLegacy])
         emit(.send(url: url, message: .request(subscription: SubscriptionID(subscription), filters: [filter])))
     }
 

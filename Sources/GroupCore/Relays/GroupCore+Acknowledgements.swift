@@ -104,8 +104,8 @@ extension GroupCore {
             fail(CoreError(.publishUnacknowledged, why), chatID: chatID)
         case .proposal(let chatID, _):
             leaveUndelivered(chatID, why: why)
-        case .welcome:
-            fail(CoreError(.welcomeUndelivered, why), chatID: nil)
+        case .welcome(let invitee, _, _, _):
+            welcomeUndelivered(to: invitee, why: why)
         case .commit:
             break
         }

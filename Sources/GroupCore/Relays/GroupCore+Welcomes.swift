@@ -30,9 +30,8 @@ extension GroupCore {
         guard retries < configuration.behaviour.welcomeRetryAttempts else {
             traffic.publishes[eventID] = nil
             traffic.outbox.forget(eventID)
-            fail(
-                CoreError(.welcomeUndelivered, "welcome to \(invitee.hex.prefix(8)) refused by its inbox relays \(retries + 1) time(s)"),
-                chatID: nil)
+            let why = "welcome to \(invitee.hex.prefix(8)) refused by its inbox relays \(retries + 1) time(s)"
+            welcomeUndelivered(to: invitee, why: why)
             return
         }
         traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: [], retries: retries + 1)
@@ -48,5 +47,13 @@ extension GroupCore {
         traffic.publishes[eventID] = .welcome(invitee: invitee, relays: relays, outstanding: Set(relays), retries: retries)
         note("sending welcome \(eventID.prefix(8)) to \(invitee.hex.prefix(8)) again")
         send(.event(wrap), to: relays)
+    }
+
+    /// A welcome that will not be sent again: which invitee it strands is reported as a failed
+    /// peer (an app can offer to invite it again) beside the error, so two invitees of one
+    /// action, one welcomed and one not, are told apart (mdk#1706, mdk#352).
+    func welcomeUndelivered(to invitee: PublicKey, why: String) {
+        record([FailedPeer(pubkey: invitee, reason: .welcomeUndelivered, detail: why, chatID: nil)], chatID: nil)
+        fail(CoreError(.welcomeUndelivered, why), chatID: nil)
     }
 }

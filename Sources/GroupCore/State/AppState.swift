@@ -209,6 +209,9 @@ package struct FailedPeer: Hashable, Sendable, Codable {
         case welcomeTooLarge = "welcome_too_large"
         /// Its key package is of the other Marmot profile (the engine's `profile_mismatch`).
         case profileMismatch = "profile_mismatch"
+        /// Added by a commit that stands, but its welcome reached none of its inbox relays after
+        /// every retry (mdk#1706: the outcome is per invitee, not one flat failure).
+        case welcomeUndelivered = "welcome_undelivered"
     }
     package var pubkey: PublicKey
     package var reason: Reason
