@@ -27,6 +27,9 @@ package struct CoreConfiguration: Sendable {
     /// refused with `profile_mismatch` before the engine sees it, so the user is told who must
     /// upgrade (`core.profileMismatch`) rather than that the contact has no usable key package.
     package var marmotProfile: MarmotProfile = .legacy
+    /// The member's crash switch (restart matrix, docs/restart-matrix.md): the core stops at the
+    /// armed crash point. nil: no crash point is ever reached (every run but the matrix's).
+    package var crashSwitch: CrashSwitch?
 
     /// The tunable behaviour of a member, with its defaults written once (the simulation's member
     /// options carry this same value rather than copies of its fields).

@@ -1,0 +1,151 @@
+// The restart matrix (marmot-protocol/marmot, foundation/conformance.md, "Crash and restart
+// scenarios"): one scenario per crash point × flow, generated from the table below. Each arms one
+// crash point (EngineInterface/CrashPoint.swift) on one member before the flow's action; the
+// runner pairs it with its uninterrupted reference (the same scenario without the `crash` step, the
+// same seed, the same later actions) and passes the cell when every member's canonical snapshot
+// after required work equals the reference's (RestartReference.swift). Checked in under
+// scenarios/restart-matrix/ with the report docs/restart-matrix.md; a test keeps both up to date,
+// and `marmot-conform restart-matrix` rewrites them.
+package enum RestartMatrix {
+    package static let folder = "scenarios/restart-matrix"
+    static let report = "docs/restart-matrix.md"
+    /// How long a crashed member stays down.
+    static let down = "5s"
+
+    /// One flow: the setup that precedes the crash, the action the crash interrupts, and the
+    /// (member, crash point) cells the flow reaches.
+    struct Flow {
+        let name: String
+        let summary: String
+        let setup: [String]
+        let action: [String]
+        let cells: [(member: String, point: String)]
+    }
+
+    static let members = ["alice", "bob", "carol", "dave"]
+    static let group = ["  - create-group: { by: alice, with: [bob, carol], admins: [bob], name: Team }", "  - deliver: all"]
+
+    /// The committer's own points on a commit it publishes (boundaries 1, 2, 3, 4, 5).
+    static let committer = [
+        "prepared-not-published", "acknowledgement-uncertain", "confirmed-not-merged", "applied-not-derived", "settle-timer-fired",
+    ]
+    /// A receiver's points on a commit it applies (boundaries 3 and 4), inside the engine included.
+    static let receiver = ["received-not-applied", "engine-unsaved", "engine-saved-unreported", "applied-not-derived"]
+
+    static let flows: [Flow] = [
+        Flow(
+            name: "create", summary: "alice creates the group with bob and carol; the invitee accepts the welcome",
+            setup: [], action: group,
+            cells: [("alice", "engine-unsaved"), ("alice", "engine-saved-unreported"), ("bob", "engine-unsaved")]),
+        Flow(
+            name: "add", summary: "alice adds dave",
+            setup: group, action: ["  - add-members: { by: alice, members: [dave] }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("bob", $0) }),
+        Flow(
+            name: "remove", summary: "alice removes carol",
+            setup: group, action: ["  - remove-members: { by: alice, members: [carol] }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("bob", $0) }),
+        Flow(
+            name: "rename", summary: "alice renames the group",
+            setup: group, action: ["  - rename: { by: alice, to: Renamed }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("carol", $0) }),
+        Flow(
+            name: "leave", summary: "carol (not an admin) leaves; an admin commits her removal",
+            setup: group, action: ["  - leave: { by: carol }"],
+            cells: [("carol", "leaving-not-published"), ("bob", "received-not-applied"), ("bob", "engine-unsaved")]),
+        Flow(
+            name: "send", summary: "bob writes to the group",
+            setup: group, action: ["  - send: { by: bob, text: hello }"],
+            cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "engine-saved-unreported")]),
+        Flow(
+            name: "delete", summary: "alice deletes the group for everyone",
+            setup: group, action: ["  - delete-group: { by: alice }"],
+            cells: [("bob", "received-not-applied"), ("bob", "engine-unsaved")]),
+        Flow(
+            name: "race", summary: "alice and bob, both admins, rename at once (MIP-03 picks one)",
+            setup: group,
+            action: ["  - parallel:", "      - rename: { by: alice, to: Alpha }", "      - rename: { by: bob, to: Beta }"],
+            cells: [
+                ("alice", "held-batch-partial"), ("alice", "branch-switch-unsaved"), ("bob", "held-batch-partial"),
+                ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied"),
+            ]),
+        Flow(
+            name: "catch-up", summary: "carol is offline while alice renames twice; she catches up on healing",
+            setup: group + [
+                "  - fault: { apply: partition, member: carol }", "  - rename: { by: alice, to: First }", "  - deliver: all",
+                "  - rename: { by: alice, to: Second }", "  - deliver: all",
+            ],
+            action: ["  - fault: { apply: heal, member: carol }"],
+            cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
+    ]
+
+    /// One cell's file name (without folder): `<flow>-<member>-<point>.yaml`.
+    static func fileName(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
+        "\(flow.name)-\(cell.member)-\(cell.point).yaml"
+    }
+
+    /// Every generated file: one scenario per cell and the report.
+    package static func files() -> [GeneratedFile] {
+        flows.flatMap { flow in
+            flow.cells.map { GeneratedFile(path: "\(folder)/\(fileName(flow, $0))", text: scenario(flow, $0)) }
+        } + [GeneratedFile(path: report, text: reportText())]
+    }
+
+    package static var cellCount: Int { flows.reduce(0) { $0 + $1.cells.count } }
+
+    static func scenario(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
+        var lines = [
+            "# GENERATED by `marmot-conform restart-matrix` from Sources/ScenarioRunner/Restarts/RestartMatrix.swift:",
+            "# do not edit. Flow \(flow.name): \(flow.summary). \(cell.member) dies at crash point \(cell.point)",
+            "# and starts again \(down) later; the runner compares every member's canonical snapshot with the",
+            "# uninterrupted reference run (this file without its crash step) after required work completes.",
+            "name: restart matrix \(flow.name) \(cell.member) \(cell.point)",
+            "clauses: [\"MIP-03 Commit Messages\", \"NIP-01 Events\"]",
+            "members:",
+        ]
+        lines += members.map { "  - { label: \($0) }" }
+        lines += ["steps:", "  - deliver: all"] + flow.setup
+        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down) }"] + flow.action
+        lines += ["  - deliver: all", "  - advance: { by: 30s }", "  - deliver: all"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func reportText() -> String {
+        var lines = [
+            "<!-- GENERATED by `marmot-conform restart-matrix` from Sources/ScenarioRunner/Restarts/RestartMatrix.swift: do not edit. -->",
+            "# Restart matrix",
+            "",
+            "One scenario per crash point × flow under `\(folder)/` (\(cellCount) cells). Each arms one crash point",
+            "on one member before the flow's action; the member dies there, losing what was not durable, and",
+            "starts again \(down) later. The runner pairs each with its uninterrupted reference (the same file",
+            "without the `crash` step, same seed, same later actions): a cell passes when the armed point was",
+            "reached and every member's canonical snapshot of every group equals the reference's, field by",
+            "field (effects as lists: a duplicated or lost effect shows). Crash points and the durability",
+            "model: docs/scenarios.md, section Crash points.",
+            "",
+            "| flow | member | crash point | boundary |",
+            "|---|---|---|---|",
+        ]
+        for flow in flows {
+            for cell in flow.cells {
+                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point)) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The conformance text's boundary number of a point (the same table as CrashPoint.boundary,
+    /// which a test compares).
+    static func boundary(of point: String) -> Int {
+        switch point {
+        case "prepared-not-published": 1
+        case "acknowledgement-uncertain": 2
+        case "applied-not-derived": 4
+        case "settle-timer-fired": 5
+        case "held-batch-partial": 6
+        case "branch-switch-unsaved": 7
+        case "leaving-not-published": 9
+        default: 3
+        }
+    }
+}
