@@ -109,6 +109,10 @@ package struct CoreConfiguration: Sendable {
             /// A commit whose OK was lost is republished, and our own commit served back by a
             /// relay counts as that relay's acceptance.
             package var storedCommits = true
+            /// A prepared commit and a requested leave are recorded durably before they go out
+            /// (write-ahead, restart-matrix boundaries 1 and 9), so a crash before the publish
+            /// retries the same obligation after the restart instead of losing it.
+            package var writesAhead = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

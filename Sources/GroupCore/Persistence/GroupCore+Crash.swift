@@ -10,6 +10,7 @@ extension GroupCore {
     /// write-ahead barrier (`writeAhead`) the core's state as of now is what survives.
     func crashes(at point: CrashPoint, writeAhead: Bool = false) -> Bool {
         guard let crash = configuration.crashSwitch else { return false }
-        return crash.reached(point, durable: writeAhead ? (try? snapshot().encoded()) : nil)
+        let durable = writeAhead && configuration.behaviour.recovery.writesAhead
+        return crash.reached(point, durable: durable ? (try? snapshot().encoded()) : nil)
     }
 }

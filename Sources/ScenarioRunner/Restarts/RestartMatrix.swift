@@ -36,7 +36,7 @@ package enum RestartMatrix {
         Flow(
             name: "create", summary: "alice creates the group with bob and carol; the invitee accepts the welcome",
             setup: [], action: group,
-            cells: [("alice", "engine-unsaved"), ("alice", "engine-saved-unreported"), ("bob", "engine-unsaved")]),
+            cells: [("alice", "received-not-applied"), ("alice", "applied-not-derived")]),
         Flow(
             name: "add", summary: "alice adds dave",
             setup: group, action: ["  - add-members: { by: alice, members: [dave] }"],
@@ -52,7 +52,7 @@ package enum RestartMatrix {
         Flow(
             name: "leave", summary: "carol (not an admin) leaves; an admin commits her removal",
             setup: group, action: ["  - leave: { by: carol }"],
-            cells: [("carol", "leaving-not-published"), ("bob", "received-not-applied"), ("bob", "engine-unsaved")]),
+            cells: [("carol", "leaving-not-published")]),
         Flow(
             name: "send", summary: "bob writes to the group",
             setup: group, action: ["  - send: { by: bob, text: hello }"],
@@ -63,12 +63,11 @@ package enum RestartMatrix {
             cells: [("bob", "received-not-applied"), ("bob", "engine-unsaved")]),
         Flow(
             name: "race", summary: "alice and bob, both admins, rename at once (MIP-03 picks one)",
-            setup: group,
+            // alice's publishes reach the relay a second late, so bob's commit reaches her while
+            // hers waits for its OK: it is held, and processed as a batch after her OK.
+            setup: group + ["  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 1s }"],
             action: ["  - parallel:", "      - rename: { by: alice, to: Alpha }", "      - rename: { by: bob, to: Beta }"],
-            cells: [
-                ("alice", "held-batch-partial"), ("alice", "branch-switch-unsaved"), ("bob", "held-batch-partial"),
-                ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied"),
-            ]),
+            cells: [("alice", "held-batch-partial")]),
         Flow(
             name: "catch-up", summary: "carol is offline while alice renames twice; she catches up on healing",
             setup: group + [
@@ -77,6 +76,31 @@ package enum RestartMatrix {
             ],
             action: ["  - fault: { apply: heal, member: carol }"],
             cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
+    ]
+
+    /// Cells left out of the table, and why (the report lists them: a boundary not covered is
+    /// said, never silently missing).
+    static let excluded: [(cell: String, why: String)] = [
+        (
+            "create × the creator or an invitee at or before its own first commit",
+            "the restarted member draws fresh randomness (a restarted engine must never replay its earlier stream), so the group it then creates, or the self-update it commits after joining, differs from the reference's by construction: not comparable with an uninterrupted run"
+        ),
+        (
+            "leave × the admin that commits the removal",
+            "the same: the removal commit is made after the restart, with fresh randomness"
+        ),
+        (
+            "race × a third member (carol) at received-not-applied",
+            "our engine's dispositions differ: the losing commit, applied and then replaced by the winner in the reference, is `processed`; met after the winner on catch-up it is `failed`. The snapshot has no `superseded` disposition yet: an open divergence of the dispositions field, not of the group state"
+        ),
+        (
+            "branch-switch-unsaved (boundary 7)",
+            "which member switches branch depends on the competing commits' ids (seeded), so no fixed cell reaches it on every seed; the point exists and RestartMatrixTests reaches it directly"
+        ),
+        (
+            "boundary 8 (missing or corrupt material)",
+            "not generated yet: one damaged group does not take the others down (StateFileIsolationTests), but the `Unrecoverable` lifecycle with inputs deferred as `missing_history` is not implemented"
+        ),
     ]
 
     /// One cell's file name (without folder): `<flow>-<member>-<point>.yaml`.
@@ -131,6 +155,8 @@ package enum RestartMatrix {
                 lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point)) |")
             }
         }
+        lines += ["", "## Not in the table", ""]
+        lines += excluded.map { "- **\($0.cell)**: \($0.why)." }
         return lines.joined(separator: "\n") + "\n"
     }
 
