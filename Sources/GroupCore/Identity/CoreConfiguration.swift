@@ -113,6 +113,13 @@ package struct CoreConfiguration: Sendable {
             /// (write-ahead, restart-matrix boundaries 1 and 9), so a crash before the publish
             /// retries the same obligation after the restart instead of losing it.
             package var writesAhead = true
+            /// After a restart: running timers start again (a settle window, a commit timeout),
+            /// every subscription is put back and catches up on what was stored meanwhile, and
+            /// every publish no relay answered goes out again. Each is a restart-matrix twin's
+            /// switch (RestartMatrixTests).
+            package var restartsTimers = true
+            package var resubscribesAfterRestart = true
+            package var resendsAfterRestart = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

@@ -95,7 +95,7 @@ package enum RestartMatrix {
         ),
         (
             "branch-switch-unsaved (boundary 7)",
-            "which member switches branch depends on the competing commits' ids (seeded), so no fixed cell reaches it on every seed; the point exists and RestartMatrixTests reaches it directly"
+            "the point exists in our engine (a rival commit replacing our applied one dies before the state file is written), but no flow reaches it yet: in the two-admin race with alice's publishes delayed, neither admin's engine switched branch on seeds 1 to 3, so no cell is generated for it (open)"
         ),
         (
             "boundary 8 (missing or corrupt material)",
@@ -108,14 +108,40 @@ package enum RestartMatrix {
         "\(flow.name)-\(cell.member)-\(cell.point).yaml"
     }
 
-    /// Every generated file: one scenario per cell and the report.
+    /// The cells ci/conformance runs on every engine selection (with determinism checked): one per
+    /// boundary the app core reaches, so MDK members run them too; kept small, each cell runs twice
+    /// (its reference) and twice again for determinism.
+    static let ciSample = [
+        "rename-alice-prepared-not-published", "rename-alice-acknowledgement-uncertain", "send-carol-received-not-applied",
+        "leave-carol-leaving-not-published",
+    ]
+
+    /// Every generated file: one scenario per cell, the report, the CI sample and the marker that
+    /// keeps the family out of the default gate (it has its CI line of its own).
     package static func files() -> [GeneratedFile] {
         flows.flatMap { flow in
             flow.cells.map { GeneratedFile(path: "\(folder)/\(fileName(flow, $0))", text: scenario(flow, $0)) }
-        } + [GeneratedFile(path: report, text: reportText())]
+        } + [
+            GeneratedFile(path: report, text: reportText()),
+            GeneratedFile(path: "\(folder)/ci-sample.txt", text: ciSample.map { "\(folder)/\($0).yaml" }.joined(separator: "\n") + "\n"),
+            GeneratedFile(
+                path: "\(folder)/\(RunPlan.separateLineMarker)",
+                text: """
+                    The restart matrix (docs/restart-matrix.md) is not run whole by the default gate: every cell runs
+                    twice (with its uninterrupted reference). ci/conformance runs the sample in ci-sample.txt on every
+                    engine selection with determinism checked; the whole family runs by naming it:
+                      marmot-conform run scenarios/restart-matrix --engine swift --seeds 1..5
+
+                    """),
+        ]
     }
 
     package static var cellCount: Int { flows.reduce(0) { $0 + $1.cells.count } }
+
+    /// Every cell of the table.
+    package static var flowsCells: [(flow: String, member: String, point: String)] {
+        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point) } }
+    }
 
     static func scenario(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
         var lines = [
@@ -162,7 +188,7 @@ package enum RestartMatrix {
 
     /// The conformance text's boundary number of a point (the same table as CrashPoint.boundary,
     /// which a test compares).
-    static func boundary(of point: String) -> Int {
+    package static func boundary(of point: String) -> Int {
         switch point {
         case "prepared-not-published": 1
         case "acknowledgement-uncertain": 2
