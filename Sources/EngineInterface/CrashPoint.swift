@@ -35,8 +35,8 @@ package enum CrashPoint: String, CaseIterable, Sendable {
     case appliedNotDerived = "applied-not-derived"
     /// 4/5. Our commit's settle timer fired: its welcomes and derived notices are not sent yet.
     case settleTimerFired = "settle-timer-fired"
-    /// 6. Events held while our commit waited for its OK are being processed as one batch; the
-    /// member dies after the first of them.
+    /// 6. Events held while our commit waited for its OK are being resolved as one frozen batch;
+    /// the member dies before the first of them is applied.
     case heldBatchPartial = "held-batch-partial"
     /// 7. Inside the engine: a competing commit that MIP-03 orders first is replacing our applied
     /// one, and the member dies mid-switch, before the state file is written (our engine only).

@@ -46,7 +46,12 @@ import Testing
         },
         Twin(boundary: 4, cell: "add-bob-applied-not-derived", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
         Twin(boundary: 5, cell: "add-alice-settle-timer-fired", rule: "restartsTimers") { $0.restartsTimers = false },
-        Twin(boundary: 6, cell: "race-alice-held-batch-partial", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
+        // The spec's two recoveries of a frozen batch: resolve the identical batch (kept with the
+        // pending commit it waits on), or wholly recollect its input (catch-up after resubscribing).
+        Twin(boundary: 6, cell: "race-alice-held-batch-partial", rule: "keepsHeldBatch, resubscribesAfterRestart") {
+            $0.keepsHeldBatch = false
+            $0.resubscribesAfterRestart = false
+        },
         Twin(boundary: 9, cell: "leave-carol-leaving-not-published", rule: "writesAhead") { $0.writesAhead = false },
     ]
 

@@ -136,9 +136,10 @@ extension GroupCore {
         }
         await leaveProposalAfterCommit(in: chatID)
         for event in pending.held.sorted(by: Event.inMIP03Order) {
-            await processGroupEvent(event)
-            // Boundary 6: the held batch is half processed (the first of it applied).
+            // Boundary 6: the held batch is frozen and being resolved; the member dies before
+            // the next of it (the first included) is applied.
             if crashes(at: .heldBatchPartial) { return }
+            await processGroupEvent(event)
         }
         await retryFutureEvents(in: chatID)
     }

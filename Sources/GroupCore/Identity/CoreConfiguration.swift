@@ -120,6 +120,9 @@ package struct CoreConfiguration: Sendable {
             package var restartsTimers = true
             package var resubscribesAfterRestart = true
             package var resendsAfterRestart = true
+            /// Events held while our commit waits for its OK are kept with it across a restart,
+            /// so the frozen batch is resolved whole once the OK comes (restart-matrix boundary 6).
+            package var keepsHeldBatch = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

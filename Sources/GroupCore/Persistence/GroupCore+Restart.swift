@@ -75,6 +75,9 @@ extension GroupCore {
         traffic.seenEvents = snapshot.seenEvents
         keyPackageLookups.fetches = snapshot.fetches
         commits.pending = snapshot.commits
+        if !configuration.behaviour.recovery.keepsHeldBatch {
+            for id in commits.pending.keys { commits.pending[id]?.held = [] }
+        }
         commits.invitationQueues = snapshot.invitationQueues
         commits.settling = snapshot.settling
         commits.stood = snapshot.stood
