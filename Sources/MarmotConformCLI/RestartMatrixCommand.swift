@@ -14,7 +14,8 @@ extension MarmotConform {
         func run() throws {
             let root = try repository.locateOrExit().root
             let written = try GeneratedFamily.write(RestartMatrix.files(), under: root, ownedFolder: RestartMatrix.folder)
-            Console.line("wrote \(written) files (\(RestartMatrix.cellCount) cells) under \(RestartMatrix.folder) and docs/restart-matrix.md")
+            Console.line(
+                "wrote \(written) files (\(RestartMatrix.cellCount) cells) under \(RestartMatrix.folder) and docs/restart-matrix.md")
         }
     }
 }

@@ -38,7 +38,9 @@ import Testing
             $0.resendsAfterRestart = false
             $0.storedCommits = false
         },
-        Twin(boundary: 3, cell: "rename-carol-received-not-applied", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
+        Twin(boundary: 3, cell: "rename-carol-received-not-applied", rule: "resubscribesAfterRestart") {
+            $0.resubscribesAfterRestart = false
+        },
         Twin(boundary: 3, cell: "rename-carol-engine-unsaved", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
         Twin(boundary: 3, cell: "rename-alice-confirmed-not-merged", rule: "resendsAfterRestart, storedCommits") {
             $0.resendsAfterRestart = false

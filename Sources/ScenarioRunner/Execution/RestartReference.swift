@@ -74,7 +74,8 @@ enum RestartReference {
                 }
                 out[label, default: [:]][group.mlsGroupID.hex] = Held(
                     snapshot: snapshot,
-                    messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }.sorted())
+                    messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
+                        .sorted())
             }
         }
         return (out, failures)
@@ -108,8 +109,12 @@ enum RestartReference {
                     continue
                 }
                 if a.messages != b.messages {
-                    let lost = b.messages.filter { message in a.messages.filter { $0 == message }.count < b.messages.filter { $0 == message }.count }
-                    let extra = a.messages.filter { message in a.messages.filter { $0 == message }.count > b.messages.filter { $0 == message }.count }
+                    let lost = b.messages.filter { message in
+                        a.messages.filter { $0 == message }.count < b.messages.filter { $0 == message }.count
+                    }
+                    let extra = a.messages.filter { message in
+                        a.messages.filter { $0 == message }.count > b.messages.filter { $0 == message }.count
+                    }
                     out.append(
                         "\(name): effects by meaning: lost \(Set(lost).sorted().map { SnapshotComparison.shortened($0) }), "
                             + "duplicated or extra \(Set(extra).sorted().map { SnapshotComparison.shortened($0) })")
@@ -118,7 +123,9 @@ enum RestartReference {
                     Dictionary((held.snapshot.dispositions.value ?? []).map { ($0.disposition, 1) }, uniquingKeysWith: +)
                 }
                 if counts(a) != counts(b) {
-                    out.append("\(name): input dispositions by count: reference \(counts(b).sorted { $0.key < $1.key }), restarted \(counts(a).sorted { $0.key < $1.key })")
+                    out.append(
+                        "\(name): input dispositions by count: reference \(counts(b).sorted { $0.key < $1.key }), restarted \(counts(a).sorted { $0.key < $1.key })"
+                    )
                 }
                 for field in ProtocolSnapshot.FieldName.allCases where !comparedByMeaning.contains(field) {
                     switch (SnapshotComparison.projection(b.snapshot, field), SnapshotComparison.projection(a.snapshot, field)) {
@@ -169,7 +176,8 @@ extension ScenarioExecutor {
         checks.append(
             CheckResult(
                 check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: differences.isEmpty ? .pass : .fail,
-                expected: "equal snapshots", observed: differences.isEmpty ? "\(compared) snapshot(s) equal" : "\(differences.count) difference(s)",
+                expected: "equal snapshots",
+                observed: differences.isEmpty ? "\(compared) snapshot(s) equal" : "\(differences.count) difference(s)",
                 detail: differences.prefix(12).joined(separator: "\n")))
         return checks
     }

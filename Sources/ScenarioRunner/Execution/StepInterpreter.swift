@@ -109,7 +109,10 @@ struct StepInterpreter {
             world.restart(member, down: down.virtual)
         case .crash(let member, let at, let down):
             guard let point = CrashPoint(rawValue: at.rawValue) else {
-                return [CheckResult(check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "no crash point \(at.rawValue)")]
+                return [
+                    CheckResult(
+                        check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "no crash point \(at.rawValue)")
+                ]
             }
             world.armCrash(member, at: point, down: down.virtual)
         case .release(let hold):
