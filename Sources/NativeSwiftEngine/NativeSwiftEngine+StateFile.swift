@@ -22,19 +22,44 @@ extension NativeSwiftEngine {
     /// when it failed: a failed ingest is remembered as failed, and that memory must survive too.
     /// A write failure wins over the operation's own outcome: reporting success for a change the
     /// disk did not take would let a restart silently lose it.
+    ///
+    /// The engine-internal crash points (docs/restart-matrix.md) sit here: once the operation ran in
+    /// memory and before its state is written (`engine-unsaved`, `branch-switch-unsaved` when the
+    /// operation switched to a rival branch), and after the write before the result is returned
+    /// (`engine-saved-unreported`). A member that died there answers every later call `crashed`.
     func persisting<T>(_ operation: () throws(EngineError) -> T) throws(EngineError) -> T {
+        if let crash = crashSwitch, crash.isTripped { throw CrashSwitch.deadError("engine call") }
         let outcome: Result<T, EngineError>
         do { outcome = .success(try operation()) } catch { outcome = .failure(error) }
-        try saveIfChanged()
+        guard let crash = crashSwitch, stateFile != nil else {
+            try saveIfChanged()
+            return try outcome.get()
+        }
+        let bytes = try EngineStateFile.encode(heldState)
+        if bytes != lastWritten {
+            if case .success(let value) = outcome, let result = value as? ProcessingResult, case .rivalCommit = result,
+                crash.reached(.branchSwitchUnsaved)
+            {
+                throw CrashSwitch.deadError("switching to the rival branch")
+            }
+            if crash.reached(.engineUnsaved) { throw CrashSwitch.deadError("before the state file was written") }
+            try save(bytes)
+            if crash.reached(.engineSavedUnreported) { throw CrashSwitch.deadError("after the state file was written") }
+        }
         return try outcome.get()
     }
 
     /// Writes the state file when the state's encoding differs from the last one written. Encoding
     /// is deterministic (maps in key order), so equal bytes mean an unchanged state.
     func saveIfChanged() throws(EngineError) {
-        guard let path = stateFile else { return }
+        guard stateFile != nil else { return }
         let bytes = try EngineStateFile.encode(heldState)
         guard bytes != lastWritten else { return }
+        try save(bytes)
+    }
+
+    private func save(_ bytes: [UInt8]) throws(EngineError) {
+        guard let path = stateFile else { return }
         try Self.writeAtomically(bytes, to: path)
         lastWritten = bytes
         writeCount += 1

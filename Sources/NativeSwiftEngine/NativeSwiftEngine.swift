@@ -53,6 +53,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     var lastWritten: [UInt8]?
     /// How many times the state file was written, so tests can see that unchanged states are not.
     package internal(set) var writeCount = 0
+    /// The member's crash switch (restart matrix): the engine-internal crash points are reached
+    /// through it (NativeSwiftEngine+StateFile.swift). nil: never.
+    var crashSwitch: CrashSwitch?
 
     /// An engine that keeps its state in memory only.
     /// - Parameters:
@@ -79,17 +82,19 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// earlier life already used.
     /// - Parameters:
     ///   - stateFile: the file's path; nil behaves exactly as the two-argument init.
+    ///   - crashSwitch: the member's crash switch (restart matrix), nil outside it.
     ///   - profile: the dialect this instance speaks; a state file of the current profile (version
     ///     2) restores the current profile and its account keys whatever this says.
     /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
     ///   `.storage` for one it cannot read.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?,
-        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = [], crashSwitch: CrashSwitch? = nil
     ) throws(EngineError) {
         random = RandomSource(base: generator)
         self.clock = clock
         self.stateFile = stateFile
+        self.crashSwitch = crashSwitch
         for key in accountKeys { self.accountKeys[key.publicKey] = key }
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else {
             self.profile = profile
@@ -117,7 +122,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
         var capabilities: Set<EngineCapability> = [
             .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
             .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-            .declineWelcome, .exactState, .protocolSnapshot, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .hostile, .groupImage, .profileLegacy, .profileCurrent,
         ]
         // Only a current-profile group has a lifecycle (0x800c) to disband.
         if profile == .current { capabilities.insert(.disbandGroup) }

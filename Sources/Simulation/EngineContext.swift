@@ -29,12 +29,16 @@ package struct EngineContext: Sendable {
     /// The member's Nostr account key, for an engine of the current profile, whose every leaf
     /// carries an identity proof the account signs (component 0x8009); nil when the caller has none.
     package let accountKey: Keypair?
+    /// The member's crash switch (restart matrix, docs/restart-matrix.md): an engine that reaches
+    /// engine-internal crash points takes it; every engine call is refused once it tripped.
+    package var crashSwitch: CrashSwitch?
 
     package init(
         label: String, storageKey: [UInt8], generator: SeededGenerator, clock: @escaping @Sendable () -> UInt64,
         storageDirectory: String = "", start: Int = 0, persistent: Bool = false, profile: MarmotProfile = .legacy,
-        accountKey: Keypair? = nil
+        accountKey: Keypair? = nil, crashSwitch: CrashSwitch? = nil
     ) {
+        self.crashSwitch = crashSwitch
         self.profile = profile
         self.accountKey = accountKey
         self.label = label

@@ -143,7 +143,8 @@ extension World {
         EngineContext(
             label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
             clock: clock.reader, storageDirectory: storage?.makeDirectory(of: label) ?? "", start: start,
-            persistent: storage != nil, profile: memberOptions[label]?.marmotProfile ?? .legacy, accountKey: accountKey)
+            persistent: storage != nil, profile: memberOptions[label]?.marmotProfile ?? .legacy, accountKey: accountKey,
+            crashSwitch: crashSwitch(of: label))
     }
 
     func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {
@@ -158,6 +159,7 @@ extension World {
         // What the member reads from its relays' NIP-11 documents, unless the test set it.
         configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
         configuration.marmotProfile = options.marmotProfile
+        configuration.crashSwitch = crashSwitch(of: label)
         return configuration
     }
 }

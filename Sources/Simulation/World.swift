@@ -60,6 +60,11 @@ package final class World {
     /// again, a state the world could not write or read back): infrastructure, which the run
     /// reports as an error, never as a member that merely forgot.
     package internal(set) var restartFailures: [String] = []
+    /// Crash points (World+Crash.swift): each member's switch (persisting runs only), how long a
+    /// member that crashes stays down, and the crashes that happened, in order.
+    var crashSwitches: [String: CrashSwitch] = [:]
+    var crashDowntimes: [String: VirtualDuration] = [:]
+    package internal(set) var crashes: [(member: String, point: CrashPoint)] = []
 
     package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(
@@ -296,6 +301,7 @@ package final class World {
             network.choices?.absorb(input: input.traceText, into: "member \(label)", at: instant)
         }
         let effects = await core.handle(input, now: network.unixSeconds)
+        if await crashed(label, losing: effects) { return }
         var arrivals: [AppUpdate] = []
         for effect in effects {
             carryOut(effect, for: label)

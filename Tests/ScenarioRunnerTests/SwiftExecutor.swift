@@ -14,7 +14,8 @@ func swiftOnlyExecutor() -> ScenarioExecutor {
                 factory: { context in
                     try NativeSwiftEngine(
                         generator: context.generator, clock: context.clock,
-                        stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil)
+                        stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
+                        crashSwitch: context.crashSwitch)
                 }, deterministic: true)
         ]),
         epochUnixSeconds: 1_700_000_000)

@@ -106,9 +106,12 @@ struct CommitBook: Sendable {
     /// A commit was applied to a chat where commits of ours settle: each one the chat's epoch has
     /// not moved past (`epochNow`) was replaced by `event` in the engine (MIP-03). Returns those
     /// marked now, by commit event id.
+    /// Our own commit served back (after a restart it is no longer known as seen) replaces nothing:
+    /// a commit never loses a race to itself.
     mutating func markReplaced(in chatID: String, epochNow: UInt64, by event: Event) -> [(id: String, entry: SettlingCommit)] {
         var marked: [(id: String, entry: SettlingCommit)] = []
-        for (id, entry) in settling where entry.commit.chatID == chatID && entry.replacedBy == nil && epochNow <= entry.epoch {
+        for (id, entry) in settling
+        where entry.commit.chatID == chatID && entry.replacedBy == nil && epochNow <= entry.epoch && id != event.id.hex {
             settling[id]?.replacedBy = event
             marked.append((id, entry))
         }

@@ -47,6 +47,8 @@ extension GroupCore {
             ))
         traffic.publishes[eventID] = .commit(chatID: chatID)
         setBusy("commit-\(chatID)", BusyOperation(kind: label, chatID: chatID))
+        // Boundary 1: the prepared commit is recorded (write-ahead) and nothing has gone out.
+        if crashes(at: .preparedNotPublished, writeAhead: true) { return }
         note("published commit \(eventID.prefix(8)) (\(label)) to \(chat.relays.count) relay(s), waiting for OK")
         publishSigned(evolution.event, to: chat.relays)
     }
@@ -58,6 +60,8 @@ extension GroupCore {
     }
 
     func commitAcknowledged(chatID: String, eventID: String, accepted: Bool, message: String, from url: String) async {
+        // Boundary 2: the relay stored our commit; its OK dies with us before anything records it.
+        if accepted, commits.inFlight(eventID, in: chatID) != nil, crashes(at: .acknowledgementUncertain) { return }
         guard let pending = commits.answer(chatID: chatID, eventID: eventID, from: url, refusal: accepted ? nil : message)
         else { return }
         if accepted {
@@ -120,6 +124,8 @@ extension GroupCore {
     /// engine). The welcomes wait for the settle window.
     private func commitAccepted(_ pending: PendingCommit, by url: String) async {
         end(pending)
+        // Boundary 3: the acceptance is known (in memory only) and the engine has not merged.
+        if crashes(at: .confirmedNotMerged) { return }
         let chatID = pending.chatID
         let before = chats[chatID]?.members ?? []
         if await merge(pending, acceptedBy: url), let chat = chats[chatID] {
@@ -130,7 +136,12 @@ extension GroupCore {
                 SettlingCommit(commit: pending, epoch: chat.epoch, timer: timer, departed: before.filter { !chat.members.contains($0) }))
         }
         await leaveProposalAfterCommit(in: chatID)
-        for event in pending.held.sorted(by: Event.inMIP03Order) { await processGroupEvent(event) }
+        for event in pending.held.sorted(by: Event.inMIP03Order) {
+            // Boundary 6: the held batch is frozen and being resolved; the member dies before
+            // the next of it (the first included) is applied.
+            if crashes(at: .heldBatchPartial) { return }
+            await processGroupEvent(event)
+        }
         await retryFutureEvents(in: chatID)
     }
 
@@ -159,6 +170,8 @@ extension GroupCore {
             fail(error, during: "merging \(pending.label)", chatID: pending.chatID)
             return false
         }
+        // Boundary 4: the engine merged (durable); nothing is derived from it yet.
+        if crashes(at: .appliedNotDerived) { return false }
         await refresh(pending.chatID)
         note(
             "merged commit \(pending.eventID.prefix(8)) (\(pending.label)) after OK from \(url); epoch \(chats[pending.chatID]?.epoch ?? 0)"
@@ -177,6 +190,8 @@ extension GroupCore {
 
     /// The settle window is over: welcomes leave if our commit still stands.
     func commitSettled(chatID: String, eventID: String) async {
+        // Boundaries 4 and 5: the settle timer fired; welcomes and derived notices are not out.
+        if commits.settling[eventID] != nil, crashes(at: .settleTimerFired) { return }
         guard let entry = commits.takeSettled(eventID) else { return }
         timers.running[entry.timer] = nil
         if let winner = entry.replacedBy {

@@ -114,6 +114,8 @@ extension GroupCore {
     func processGroupEvent(_ event: Event, retry: Bool = false) async {
         let result: ProcessingResult
         let chatID = self.chatID(addressedBy: event.firstTagValue("h") ?? "")
+        // Boundary 3: the event is admitted and the engine has not been given it.
+        if crashes(at: .receivedNotApplied) { return }
         do {
             result = try await engine.processMessage(event)
         } catch {
@@ -131,6 +133,8 @@ extension GroupCore {
             if await receiveChannelMessage(received, in: chatID) { return }
             receiveMessage(received, in: chatID)
         case .commit, .rivalCommit:
+            // Boundary 4: the engine applied the commit (durable); nothing is derived from it yet.
+            if crashes(at: .appliedNotDerived) { return }
             await refresh(chatID)
             note("applied commit \(event.id.hex.prefix(8)); epoch \(chats[chatID]?.epoch ?? 0)")
             if case .rivalCommit(_, let replaced, let competitor) = result {

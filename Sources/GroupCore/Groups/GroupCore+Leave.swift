@@ -16,11 +16,14 @@ extension GroupCore {
             if configuration.behaviour.recovery.leaveDelivery {
                 trackLeaveProposal(proposal.event, in: chat)
             }
-            publishSigned(proposal.event, to: chat.relays)
             let attempts = commits.nextLeaveAttempt(in: chat.chatID)
             if configuration.behaviour.recovery.leaveProposals {
                 commits.recordLeaveProposal(in: chat.chatID, epoch: chat.epoch, attempts: attempts)
             }
+            // Boundary 9: the leave is recorded (write-ahead: the outbound gate is durable) and
+            // the proposal has not gone out.
+            if crashes(at: .leavingNotPublished, writeAhead: true) { return }
+            publishSigned(proposal.event, to: chat.relays)
             note(
                 attempts == 1
                     ? "proposed to leave \(chat.chatID.prefix(8))" : "proposed to leave \(chat.chatID.prefix(8)) again (\(attempts))")

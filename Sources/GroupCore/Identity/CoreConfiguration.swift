@@ -27,6 +27,9 @@ package struct CoreConfiguration: Sendable {
     /// refused with `profile_mismatch` before the engine sees it, so the user is told who must
     /// upgrade (`core.profileMismatch`) rather than that the contact has no usable key package.
     package var marmotProfile: MarmotProfile = .legacy
+    /// The member's crash switch (restart matrix, docs/restart-matrix.md): the core stops at the
+    /// armed crash point. nil: no crash point is ever reached (every run but the matrix's).
+    package var crashSwitch: CrashSwitch?
 
     /// The tunable behaviour of a member, with its defaults written once (the simulation's member
     /// options carry this same value rather than copies of its fields).
@@ -106,6 +109,20 @@ package struct CoreConfiguration: Sendable {
             /// A commit whose OK was lost is republished, and our own commit served back by a
             /// relay counts as that relay's acceptance.
             package var storedCommits = true
+            /// A prepared commit and a requested leave are recorded durably before they go out
+            /// (write-ahead, restart-matrix boundaries 1 and 9), so a crash before the publish
+            /// retries the same obligation after the restart instead of losing it.
+            package var writesAhead = true
+            /// After a restart: running timers start again (a settle window, a commit timeout),
+            /// every subscription is put back and catches up on what was stored meanwhile, and
+            /// every publish no relay answered goes out again. Each is a restart-matrix twin's
+            /// switch (RestartMatrixTests).
+            package var restartsTimers = true
+            package var resubscribesAfterRestart = true
+            package var resendsAfterRestart = true
+            /// Events held while our commit waits for its OK are kept with it across a restart,
+            /// so the frozen batch is resolved whole once the OK comes (restart-matrix boundary 6).
+            package var keepsHeldBatch = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

@@ -75,6 +75,9 @@ extension GroupCore {
         traffic.seenEvents = snapshot.seenEvents
         keyPackageLookups.fetches = snapshot.fetches
         commits.pending = snapshot.commits
+        if !configuration.behaviour.recovery.keepsHeldBatch {
+            for id in commits.pending.keys { commits.pending[id]?.held = [] }
+        }
         commits.invitationQueues = snapshot.invitationQueues
         commits.settling = snapshot.settling
         commits.stood = snapshot.stood
@@ -100,13 +103,14 @@ extension GroupCore {
         note("restarted from persisted state at rev \(ui.published.rev)")
         // A subscription lost before the restart is put back below with every other.
         for (token, purpose) in timers.running where purpose.isResubscription { timers.running[token] = nil }
-        for token in timers.running.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        let recovery = configuration.behaviour.recovery
+        for token in timers.running.keys.sorted(by: { $0.rawValue < $1.rawValue }) where recovery.restartsTimers {
             emit(.startTimer(token, milliseconds: timers.durations[token] ?? configuration.behaviour.commitTimeoutMilliseconds))
         }
         let urls = Set(configuration.discoveryRelays + configuration.inboxRelays + chats.values.flatMap(\.relays)).sorted()
-        for url in urls where !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
+        for url in urls where recovery.resubscribesAfterRestart && !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
         resumeFetches()
-        resendUnanswered()
+        if recovery.resendsAfterRestart { resendUnanswered() }
         for url in urls { flushOutbox(to: url) }
         changed("restarted")
     }

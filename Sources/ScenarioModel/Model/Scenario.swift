@@ -48,7 +48,7 @@ package struct Scenario: Sendable {
     package let clauses: [String]
     package let relays: [RelaySpec]
     package let members: [MemberSpec]
-    package let steps: [Step]
+    package var steps: [Step]
     /// The `expect` section, checked by the oracles.
     package let expectations: Expectations?
     /// `expect: { decryptable: true }`: the decryptability probe runs after the outcome is recorded.

@@ -25,6 +25,7 @@ package struct Step: Sendable, Hashable {
         switch action {
         case .member(let member): member.by
         case .attack(let attack): attack.by
+        case .crash(let member, _, _): member
         default: nil
         }
     }
@@ -51,6 +52,9 @@ package enum StepAction: Sendable, Hashable {
     case release(hold: String)
     /// A member's app stops and starts again `down` later from what it persisted.
     case restart(member: String, down: ScenarioDuration)
+    /// Arms a crash point on a member: it dies the next time it reaches the point, losing what was
+    /// not durable, and starts again `down` later (docs/restart-matrix.md).
+    case crash(member: String, at: CrashPointName, down: ScenarioDuration)
     case check(CheckStep)
     case wait(WaitStep)
     /// A hostile member's attack, built by its engine and put into the world (StepVocabulary+Hostile).
@@ -124,4 +128,24 @@ package struct WaitStep: Sendable, Hashable {
     package let within: ScenarioDuration
     /// Conditions that must not arise at any step while waiting.
     package let never: [NeverCondition]
+}
+
+/// The crash points a scenario can name (EngineInterface's `CrashPoint`, whose raw values these
+/// are; a test keeps the two lists equal). The three inside the engine need its
+/// `conformance.crash_points` capability.
+package enum CrashPointName: String, Sendable, Hashable, CaseIterable {
+    case preparedNotPublished = "prepared-not-published"
+    case acknowledgementUncertain = "acknowledgement-uncertain"
+    case confirmedNotMerged = "confirmed-not-merged"
+    case receivedNotApplied = "received-not-applied"
+    case engineUnsaved = "engine-unsaved"
+    case engineSavedUnreported = "engine-saved-unreported"
+    case appliedNotDerived = "applied-not-derived"
+    case settleTimerFired = "settle-timer-fired"
+    case heldBatchPartial = "held-batch-partial"
+    case branchSwitchUnsaved = "branch-switch-unsaved"
+    case leavingNotPublished = "leaving-not-published"
+
+    /// Whether the point lies inside the engine.
+    package var insideEngine: Bool { self == .engineUnsaved || self == .engineSavedUnreported || self == .branchSwitchUnsaved }
 }

@@ -34,6 +34,18 @@ extension StepVocabulary {
             shape: .fields([FieldSpec("member", .member, required: true), FieldSpec("down", .duration, required: true)])
         ) { f in .restart(member: try f.string("member"), down: try f.duration("down")) },
         StepVerb(
+            name: "crash",
+            summary: "arm a crash point: the member dies when it reaches it, losing what was not durable, and starts again `down` later",
+            shape: .fields([
+                FieldSpec("member", .member, required: true),
+                FieldSpec("at", .word(CrashPointName.allCases.map(\.rawValue)), required: true), FieldSpec("down", .duration),
+            ])
+        ) { f in
+            .crash(
+                member: try f.string("member"), at: try f.word("at", as: CrashPointName.self),
+                down: try f.optionalDuration("down") ?? ScenarioDuration(milliseconds: 5_000))
+        },
+        StepVerb(
             name: "release", summary: "release what a named hold step captured",
             shape: .fields([
                 FieldSpec("hold", .stepName, required: true)

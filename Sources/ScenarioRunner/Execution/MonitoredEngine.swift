@@ -30,8 +30,12 @@ struct MonitoredEngine: ProtocolEngine {
     let base: any ProtocolEngine
     let label: String
     let log: InfrastructureLog
+    /// The member's crash switch: once it tripped the member is dead, and no call reaches its
+    /// engine (a killed process answers nothing; its store keeps what the last call committed).
+    var crash: CrashSwitch? = nil
 
     private func watch<T>(_ operation: String, _ body: () async throws(EngineError) -> T) async throws(EngineError) -> T {
+        if let crash, crash.isTripped { throw CrashSwitch.deadError(operation) }
         do { return try await body() } catch {
             log.note(label, operation, error)
             throw error

@@ -19,6 +19,9 @@ package struct Execution: Sendable {
     package var steps: [StepMark] = []
     /// The choice points met, when the run followed a schedule (`ScenarioExecutor.schedule`).
     package var choicePoints: [ChoicePoint] = []
+    /// Every member's canonical snapshots at the end, when the executor collects them (the
+    /// uninterrupted reference of a restart comparison, RestartReference.swift).
+    var snapshots: (snapshots: [String: [String: RestartReference.Held]], failures: [String])?
 }
 
 /// Interprets a scenario's steps against a `World` and checks its expectations.
@@ -39,6 +42,8 @@ package struct ScenarioExecutor: Sendable {
     /// frames arrive at the same instant, and takes these choices at its choice points (0: the
     /// default). nil: the seeded world of `run`, untouched.
     package var schedule: [Int]?
+    /// Collect every member's canonical snapshots at the end of the run (`Execution.snapshots`).
+    var collectsSnapshots = false
 
     package init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -76,7 +81,8 @@ package struct ScenarioExecutor: Sendable {
                 guard let entry = assignment[context.label].flatMap({ engines.entries[$0] }) else {
                     throw EngineError(.unknownInstance, "no engine assigned to \(context.label)")
                 }
-                return MonitoredEngine(base: try await entry.factory(context), label: context.label, log: infrastructure)
+                return MonitoredEngine(
+                    base: try await entry.factory(context), label: context.label, log: infrastructure, crash: context.crashSwitch)
             })
         if let schedule {
             // Choices open at the first `parallel` step; a scenario without one is all race.
@@ -135,11 +141,14 @@ package struct ScenarioExecutor: Sendable {
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
         if scenario.decryptable { run.checks.append(await MessageOracles.probe(in: world)) }
         run.checks.append(infrastructureCheck(infrastructure, restarts: world.restartFailures))
+        run.checks += await restartChecks(scenario, world: world, seed: seed, selection: selection, reproduce: reproduce, profile: profile)
+        let snapshots = collectsSnapshots ? await RestartReference.snapshots(of: world) : nil
         if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
         var execution = Execution(run: run, outcome: outcome, stepLog: interpreter.log, trace: RunTrace.of(world), steps: interpreter.marks)
         execution.choicePoints = world.network.choices?.points ?? []
+        execution.snapshots = snapshots
         return execution
     }
 
@@ -154,7 +163,7 @@ package struct ScenarioExecutor: Sendable {
     static func restarts(_ steps: [Step]) -> Bool {
         steps.contains { (step: Step) -> Bool in
             switch step.action {
-            case .restart: return true
+            case .restart, .crash: return true
             case .fault(let fault): return fault.kind == .restart
             default: return restarts(step.substeps)
             }

@@ -107,6 +107,14 @@ struct StepInterpreter {
             noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case .restart(let member, let down):
             world.restart(member, down: down.virtual)
+        case .crash(let member, let at, let down):
+            guard let point = CrashPoint(rawValue: at.rawValue) else {
+                return [
+                    CheckResult(
+                        check: title, clause: ScenarioExecutor.scenarioClause, verdict: .error, detail: "no crash point \(at.rawValue)")
+                ]
+            }
+            world.armCrash(member, at: point, down: down.virtual)
         case .release(let hold):
             if let rule = holds.removeValue(forKey: hold) { world.network.removeFault(rule) }
             world.network.release(hold: hold)

@@ -1,0 +1,203 @@
+// The restart matrix (marmot-protocol/marmot, foundation/conformance.md, "Crash and restart
+// scenarios"): one scenario per crash point × flow, generated from the table below. Each arms one
+// crash point (EngineInterface/CrashPoint.swift) on one member before the flow's action; the
+// runner pairs it with its uninterrupted reference (the same scenario without the `crash` step, the
+// same seed, the same later actions) and passes the cell when every member's canonical snapshot
+// after required work equals the reference's (RestartReference.swift). Checked in under
+// scenarios/restart-matrix/ with the report docs/restart-matrix.md; a test keeps both up to date,
+// and `marmot-conform restart-matrix` rewrites them.
+package enum RestartMatrix {
+    package static let folder = "scenarios/restart-matrix"
+    static let report = "docs/restart-matrix.md"
+    /// How long a crashed member stays down.
+    static let down = "5s"
+
+    /// One flow: the setup that precedes the crash, the action the crash interrupts, and the
+    /// (member, crash point) cells the flow reaches.
+    struct Flow {
+        let name: String
+        let summary: String
+        let setup: [String]
+        let action: [String]
+        let cells: [(member: String, point: String)]
+    }
+
+    static let members = ["alice", "bob", "carol", "dave"]
+    static let group = ["  - create-group: { by: alice, with: [bob, carol], admins: [bob], name: Team }", "  - deliver: all"]
+
+    /// The committer's own points on a commit it publishes (boundaries 1, 2, 3, 4, 5).
+    static let committer = [
+        "prepared-not-published", "acknowledgement-uncertain", "confirmed-not-merged", "applied-not-derived", "settle-timer-fired",
+    ]
+    /// A receiver's points on a commit it applies (boundaries 3 and 4), inside the engine included.
+    static let receiver = ["received-not-applied", "engine-unsaved", "engine-saved-unreported", "applied-not-derived"]
+
+    static let flows: [Flow] = [
+        Flow(
+            name: "create", summary: "alice creates the group with bob and carol; the invitee accepts the welcome",
+            setup: [], action: group,
+            cells: [("alice", "received-not-applied"), ("alice", "applied-not-derived")]),
+        Flow(
+            name: "add", summary: "alice adds dave",
+            setup: group, action: ["  - add-members: { by: alice, members: [dave] }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("bob", $0) }),
+        Flow(
+            name: "remove", summary: "alice removes carol",
+            setup: group, action: ["  - remove-members: { by: alice, members: [carol] }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("bob", $0) }),
+        Flow(
+            name: "rename", summary: "alice renames the group",
+            setup: group, action: ["  - rename: { by: alice, to: Renamed }"],
+            cells: committer.map { ("alice", $0) } + receiver.map { ("carol", $0) }),
+        Flow(
+            name: "leave", summary: "carol (not an admin) leaves; an admin commits her removal",
+            setup: group, action: ["  - leave: { by: carol }"],
+            cells: [("carol", "leaving-not-published")]),
+        Flow(
+            name: "send", summary: "bob writes to the group",
+            setup: group, action: ["  - send: { by: bob, text: hello }"],
+            cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "engine-saved-unreported")]),
+        Flow(
+            name: "delete", summary: "alice deletes the group for everyone",
+            setup: group, action: ["  - delete-group: { by: alice }"],
+            cells: [("bob", "received-not-applied"), ("bob", "engine-unsaved")]),
+        Flow(
+            name: "race", summary: "alice and bob, both admins, rename at once (MIP-03 picks one)",
+            // alice's publishes reach the relay a second late, so bob's commit reaches her while
+            // hers waits for its OK: it is held, and processed as a batch after her OK.
+            setup: group + ["  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 1s }"],
+            action: ["  - parallel:", "      - rename: { by: alice, to: Alpha }", "      - rename: { by: bob, to: Beta }"],
+            cells: [("alice", "held-batch-partial")]),
+        Flow(
+            name: "catch-up", summary: "carol is offline while alice renames twice; she catches up on healing",
+            setup: group + [
+                "  - fault: { apply: partition, member: carol }", "  - rename: { by: alice, to: First }", "  - deliver: all",
+                "  - rename: { by: alice, to: Second }", "  - deliver: all",
+            ],
+            action: ["  - fault: { apply: heal, member: carol }"],
+            cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
+    ]
+
+    /// Cells left out of the table, and why (the report lists them: a boundary not covered is
+    /// said, never silently missing).
+    static let excluded: [(cell: String, why: String)] = [
+        (
+            "create × the creator or an invitee at or before its own first commit",
+            "the restarted member draws fresh randomness (a restarted engine must never replay its earlier stream), so the group it then creates, or the self-update it commits after joining, differs from the reference's by construction: not comparable with an uninterrupted run"
+        ),
+        (
+            "leave × the admin that commits the removal",
+            "the same: the removal commit is made after the restart, with fresh randomness"
+        ),
+        (
+            "race × a third member (carol) at received-not-applied",
+            "our engine's dispositions differ: the losing commit, applied and then replaced by the winner in the reference, is `processed`; met after the winner on catch-up it is `failed`. The snapshot has no `superseded` disposition yet: an open divergence of the dispositions field, not of the group state"
+        ),
+        (
+            "branch-switch-unsaved (boundary 7)",
+            "the point exists in our engine (a rival commit replacing our applied one dies before the state file is written), but no flow reaches it yet: in the two-admin race with alice's publishes delayed, neither admin's engine switched branch on seeds 1 to 3, so no cell is generated for it (open)"
+        ),
+        (
+            "boundary 8 (missing or corrupt material)",
+            "not generated yet: one damaged group does not take the others down (StateFileIsolationTests), but the `Unrecoverable` lifecycle with inputs deferred as `missing_history` is not implemented"
+        ),
+    ]
+
+    /// One cell's file name (without folder): `<flow>-<member>-<point>.yaml`.
+    static func fileName(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
+        "\(flow.name)-\(cell.member)-\(cell.point).yaml"
+    }
+
+    /// The cells ci/conformance runs on every engine selection (with determinism checked): one per
+    /// boundary the app core reaches, so MDK members run them too; kept small, each cell runs twice
+    /// (its reference) and twice again for determinism.
+    static let ciSample = [
+        "rename-alice-prepared-not-published", "rename-alice-acknowledgement-uncertain", "send-carol-received-not-applied",
+        "leave-carol-leaving-not-published",
+    ]
+
+    /// Every generated file: one scenario per cell, the report, the CI sample and the marker that
+    /// keeps the family out of the default gate (it has its CI line of its own).
+    package static func files() -> [GeneratedFile] {
+        flows.flatMap { flow in
+            flow.cells.map { GeneratedFile(path: "\(folder)/\(fileName(flow, $0))", text: scenario(flow, $0)) }
+        } + [
+            GeneratedFile(path: report, text: reportText()),
+            GeneratedFile(path: "\(folder)/ci-sample.txt", text: ciSample.map { "\(folder)/\($0).yaml" }.joined(separator: "\n") + "\n"),
+            GeneratedFile(
+                path: "\(folder)/\(RunPlan.separateLineMarker)",
+                text: """
+                    The restart matrix (docs/restart-matrix.md) is not run whole by the default gate: every cell runs
+                    twice (with its uninterrupted reference). ci/conformance runs the sample in ci-sample.txt on every
+                    engine selection with determinism checked; the whole family runs by naming it:
+                      marmot-conform run scenarios/restart-matrix --engine swift --seeds 1..5
+
+                    """),
+        ]
+    }
+
+    package static var cellCount: Int { flows.reduce(0) { $0 + $1.cells.count } }
+
+    /// Every cell of the table.
+    package static var flowsCells: [(flow: String, member: String, point: String)] {
+        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point) } }
+    }
+
+    static func scenario(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
+        var lines = [
+            "# GENERATED by `marmot-conform restart-matrix` from Sources/ScenarioRunner/Restarts/RestartMatrix.swift:",
+            "# do not edit. Flow \(flow.name): \(flow.summary). \(cell.member) dies at crash point \(cell.point)",
+            "# and starts again \(down) later; the runner compares every member's canonical snapshot with the",
+            "# uninterrupted reference run (this file without its crash step) after required work completes.",
+            "name: restart matrix \(flow.name) \(cell.member) \(cell.point)",
+            "clauses: [\"MIP-03 Commit Messages\", \"NIP-01 Events\"]",
+            "members:",
+        ]
+        lines += members.map { "  - { label: \($0) }" }
+        lines += ["steps:", "  - deliver: all"] + flow.setup
+        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down) }"] + flow.action
+        lines += ["  - deliver: all", "  - advance: { by: 30s }", "  - deliver: all"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func reportText() -> String {
+        var lines = [
+            "<!-- GENERATED by `marmot-conform restart-matrix` from Sources/ScenarioRunner/Restarts/RestartMatrix.swift: do not edit. -->",
+            "# Restart matrix",
+            "",
+            "One scenario per crash point × flow under `\(folder)/` (\(cellCount) cells). Each arms one crash point",
+            "on one member before the flow's action; the member dies there, losing what was not durable, and",
+            "starts again \(down) later. The runner pairs each with its uninterrupted reference (the same file",
+            "without the `crash` step, same seed, same later actions): a cell passes when the armed point was",
+            "reached and every member's canonical snapshot of every group equals the reference's, field by",
+            "field (effects as lists: a duplicated or lost effect shows). Crash points and the durability",
+            "model: docs/scenarios.md, section Crash points.",
+            "",
+            "| flow | member | crash point | boundary |",
+            "|---|---|---|---|",
+        ]
+        for flow in flows {
+            for cell in flow.cells {
+                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point)) |")
+            }
+        }
+        lines += ["", "## Not in the table", ""]
+        lines += excluded.map { "- **\($0.cell)**: \($0.why)." }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The conformance text's boundary number of a point (the same table as CrashPoint.boundary,
+    /// which a test compares).
+    package static func boundary(of point: String) -> Int {
+        switch point {
+        case "prepared-not-published": 1
+        case "acknowledgement-uncertain": 2
+        case "applied-not-derived": 4
+        case "settle-timer-fired": 5
+        case "held-batch-partial": 6
+        case "branch-switch-unsaved": 7
+        case "leaving-not-published": 9
+        default: 3
+        }
+    }
+}

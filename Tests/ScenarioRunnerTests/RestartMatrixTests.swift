@@ -1,0 +1,95 @@
+import ConformanceTestSupport
+import EngineInterface
+import Foundation
+import GroupCore
+import ScenarioModel
+import ScenarioRunner
+import Testing
+
+/// The restart matrix is generated from its table, every cell passes on our engine, and each
+/// boundary's cells depend on our engine's recovery there (the twins).
+@Suite struct RestartMatrixTests {
+    /// The checked-in scenarios and report are what the table generates; regenerate with
+    /// `marmot-conform restart-matrix`.
+    @Test func generatedFilesAreUpToDate() {
+        GeneratedFileChecks.expectCommitted(RestartMatrix.files(), ownedFolder: RestartMatrix.folder, command: "restart-matrix")
+    }
+
+    /// The scenario vocabulary's crash points are the engine interface's, one for one.
+    @Test func crashPointNamesMatch() {
+        #expect(CrashPointName.allCases.map(\.rawValue) == CrashPoint.allCases.map(\.rawValue))
+        for name in CrashPointName.allCases {
+            #expect(CrashPoint(rawValue: name.rawValue)?.insideEngine == name.insideEngine, "\(name.rawValue)")
+        }
+    }
+
+    /// A twin: a cell of each boundary, and the recovery rule whose absence must make it fail.
+    struct Twin: Sendable, CustomTestStringConvertible {
+        let boundary: Int
+        let cell: String
+        let rule: String
+        let off: @Sendable (inout CoreConfiguration.Behaviour.Recovery) -> Void
+        var testDescription: String { "boundary \(boundary): \(cell) without \(rule)" }
+    }
+
+    static let twins: [Twin] = [
+        Twin(boundary: 1, cell: "add-alice-prepared-not-published", rule: "writesAhead") { $0.writesAhead = false },
+        Twin(boundary: 2, cell: "rename-alice-acknowledgement-uncertain", rule: "resendsAfterRestart, storedCommits") {
+            $0.resendsAfterRestart = false
+            $0.storedCommits = false
+        },
+        Twin(boundary: 3, cell: "rename-carol-received-not-applied", rule: "resubscribesAfterRestart") {
+            $0.resubscribesAfterRestart = false
+        },
+        Twin(boundary: 3, cell: "rename-carol-engine-unsaved", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
+        Twin(boundary: 3, cell: "rename-alice-confirmed-not-merged", rule: "resendsAfterRestart, storedCommits") {
+            $0.resendsAfterRestart = false
+            $0.storedCommits = false
+        },
+        Twin(boundary: 4, cell: "add-bob-applied-not-derived", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
+        Twin(boundary: 5, cell: "add-alice-settle-timer-fired", rule: "restartsTimers") { $0.restartsTimers = false },
+        // The spec's two recoveries of a frozen batch: resolve the identical batch (kept with the
+        // pending commit it waits on), or wholly recollect its input (catch-up after resubscribing).
+        Twin(boundary: 6, cell: "race-alice-held-batch-partial", rule: "keepsHeldBatch, resubscribesAfterRestart") {
+            $0.keepsHeldBatch = false
+            $0.resubscribesAfterRestart = false
+        },
+        Twin(boundary: 9, cell: "leave-carol-leaving-not-published", rule: "writesAhead") { $0.writesAhead = false },
+    ]
+
+    static func path(_ cell: String) -> String { "\(RestartMatrix.folder)/\(cell).yaml" }
+
+    /// With every recovery rule on, the twins' cells pass (otherwise their failing proves nothing).
+    @Test(arguments: twins)
+    func cellPassesWithRecovery(_ twin: Twin) async throws {
+        #expect(try await committedScenarioPasses(Self.path(twin.cell), recovery: CoreConfiguration.Behaviour.Recovery()))
+    }
+
+    /// Without the boundary's recovery rule its cell fails.
+    @Test(arguments: twins)
+    func cellFailsWithoutRecovery(_ twin: Twin) async throws {
+        #expect(try await !committedScenarioPasses(Self.path(twin.cell), recovery: recoveryWithout(twin.off)))
+    }
+
+    /// Every boundary the table covers has a twin.
+    @Test func everyCoveredBoundaryHasATwin() {
+        let covered = Set(RestartMatrix.flowsCells.map { RestartMatrix.boundary(of: $0.point) })
+        #expect(covered.isSubset(of: Set(Self.twins.map(\.boundary))), "\(covered.subtracting(Self.twins.map(\.boundary)).sorted())")
+    }
+
+    /// A crash point armed and never reached fails the run: a cell that crashes nothing tests nothing.
+    @Test func unreachedCrashPointFails() async throws {
+        let text = """
+            name: unreached crash point
+            members: [{ label: alice }, { label: bob }]
+            steps:
+              - deliver: all
+              - crash: { member: bob, at: settle-timer-fired }
+              - deliver: all
+            """
+        let scenario = try Scenario(yaml: text, file: "unreached.yaml")
+        let execution = await swiftOnlyExecutor().execute(scenario, seed: 1, selection: .swift, reproduce: "unreached.yaml")
+        let check = execution.run.checks.first { $0.check == "every armed crash point was reached" }
+        #expect(check?.verdict == .fail)
+    }
+}
