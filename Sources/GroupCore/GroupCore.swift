@@ -40,6 +40,8 @@ package actor GroupCore {
     var timers = TimerBook()
     /// Channels we own, subscribe to, or serve as a chat relay (see Channels/).
     var channels = ChannelBook()
+    /// The actions the user started and how each ended (State/ActionBook.swift); not persisted.
+    var actions = ActionBook()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
     package init(
@@ -58,7 +60,7 @@ package actor GroupCore {
         turn = Turn(now: now)
         switch input {
         case .start: await start()
-        case .action(let action): await perform(action)
+        case .action(let action): await performRecorded(action)
         case .relay(let url, let message): await receive(message, from: url)
         case .relayFrame(let url, let frame): await receive(frame: frame, from: url)
         case .relayUnreachable(let url): await relayUnreachable(url)
@@ -69,6 +71,7 @@ package actor GroupCore {
         await pumpChatRelay()
         reconcileAcknowledgementWatches()
         timers.pruneDurations()
+        concludeActions()
         publishStateIfChanged()
         return turn.effects
     }
