@@ -40,8 +40,6 @@ package actor GroupCore {
     var timers = TimerBook()
     /// Channels we own, subscribe to, or serve as a chat relay (see Channels/).
     var channels = ChannelBook()
-    /// The actions the user started and how each ended (State/ActionBook.swift); not persisted.
-    var actions = ActionBook()
 
     /// A core for `configuration.keypair`, driving `engine`, drawing randomness from `generator`.
     package init(

@@ -183,7 +183,7 @@ extension GroupCore {
         } else {
             let commit = entry.commit
             if configuration.behaviour.recovery.redoesLateReplacedCommits { commits.stand(entry) }
-            actions.stood(in: commit.chatID)
+            ui.actions.stood(in: commit.chatID)
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             await sendHistory(to: commit.welcomes.map(\.invitee), in: commit.chatID)
             sendWelcomes(commit.welcomes)

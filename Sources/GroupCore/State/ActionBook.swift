@@ -54,7 +54,7 @@ struct ActionBook: Sendable {
 
 extension GroupCore {
     /// The actions dispatched since this core was made, with their outcomes (for the runner's check).
-    package func actionRecords() -> [ActionRecord] { actions.records }
+    package func actionRecords() -> [ActionRecord] { ui.actions.records }
 
     /// Dispatches `action` and records it: an error of its own turn ends it as failed; an action that
     /// left nothing more in flight than there was is done at once; anything else stays open until
@@ -62,13 +62,13 @@ extension GroupCore {
     func performRecorded(_ action: AppAction) async {
         let chatID = action.actedOnChatID
         let before = inFlightCount(for: chatID)
-        let index = actions.open(verb: action.verb.rawValue, chatID: chatID, errorsFrom: ui.errors.count)
+        let index = ui.actions.open(verb: action.verb.rawValue, chatID: chatID, errorsFrom: ui.errors.count)
         await perform(action)
         guard !configuration.behaviour.dropsActionOutcomes else { return }
-        if let error = ui.errors.dropFirst(actions.records[index].errorsFrom).first {
-            actions.records[index].outcome = .failed(error.code)
+        if let error = ui.errors.dropFirst(ui.actions.records[index].errorsFrom).first {
+            ui.actions.records[index].outcome = .failed(error.code)
         } else if inFlightCount(for: chatID) <= before {
-            actions.records[index].outcome = .done
+            ui.actions.records[index].outcome = .done
         }
     }
 
@@ -76,20 +76,20 @@ extension GroupCore {
     /// was dispatched, when the core asks the user about it, or when nothing of it is in flight
     /// any more (and, if a commit of ours was, one stood).
     func concludeActions() {
-        for index in actions.records.indices where actions.records[index].outcome == nil {
-            let record = actions.records[index]
+        for index in ui.actions.records.indices where ui.actions.records[index].outcome == nil {
+            let record = ui.actions.records[index]
             if configuration.behaviour.dropsActionOutcomes { continue }
             if let error = ui.errors.dropFirst(record.errorsFrom).first(where: { $0.chatID == record.chatID }) {
-                actions.records[index].outcome = .failed(error.code)
+                ui.actions.records[index].outcome = .failed(error.code)
                 continue
             }
             if !membership.decisions.isEmpty, membership.decisions.values.contains(where: { $0.purpose.chatID == record.chatID }) {
-                actions.records[index].outcome = .askedUser
+                ui.actions.records[index].outcome = .askedUser
                 continue
             }
-            if commitsInFlight(in: record.chatID) { actions.records[index].awaitsStanding = true }
+            if commitsInFlight(in: record.chatID) { ui.actions.records[index].awaitsStanding = true }
             guard inFlightCount(for: record.chatID) == 0 else { continue }
-            if !actions.records[index].awaitsStanding || record.stood { actions.records[index].outcome = .done }
+            if !ui.actions.records[index].awaitsStanding || record.stood { ui.actions.records[index].outcome = .done }
         }
     }
 
