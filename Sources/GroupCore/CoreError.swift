@@ -17,6 +17,9 @@ extension CoreError.Code {
     package static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
     /// Our commit lost a MIP-03 race: a competing commit for the same epoch came first.
     package static let commitSuperseded = Self("core.commitSuperseded")
+    /// Our commit lost a MIP-03 race (or waited for an epoch to settle) and what it was for is not
+    /// asked for again: we are no longer an admin of the group in the winning epoch.
+    package static let raceLostNotRedone = Self("core.raceLostNotRedone")
     /// Every inbox relay of an invitee refused its welcome, every time it was sent.
     package static let welcomeUndelivered = Self("core.welcomeUndelivered")
     /// An invitee's welcome cannot fit the path even alone (NIP-44, the relays' event size): the

@@ -58,7 +58,7 @@ package actor GroupCore {
         turn = Turn(now: now)
         switch input {
         case .start: await start()
-        case .action(let action): await perform(action)
+        case .action(let action): await performRecorded(action)
         case .relay(let url, let message): await receive(message, from: url)
         case .relayFrame(let url, let frame): await receive(frame: frame, from: url)
         case .relayUnreachable(let url): await relayUnreachable(url)
@@ -69,6 +69,7 @@ package actor GroupCore {
         await pumpChatRelay()
         reconcileAcknowledgementWatches()
         timers.pruneDurations()
+        concludeActions()
         publishStateIfChanged()
         return turn.effects
     }

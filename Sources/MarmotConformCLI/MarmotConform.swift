@@ -19,6 +19,7 @@ struct MarmotConform: AsyncParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             Run.self, Replay.self, Explore.self, Trace.self, Report.self, Validate.self, List.self, Schema.self, RoleMatrixCommand.self,
+            VisibilityMatrixCommand.self,
             FaultMatrixCommand.self, RestartMatrixCommand.self, CatchUpDepthCommand.self, BenchRelay.self, MergeReports.self, Bench.self,
             RelayServe.self, DriverServe.self, CheckDriver.self,
         ]

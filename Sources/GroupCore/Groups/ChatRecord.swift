@@ -14,7 +14,12 @@ struct ChatRecord: Sendable, Codable {
     var epoch: UInt64
     /// Sorted by created_at, ties by id.
     var messages: [ChatMessage] = []
+    /// Messages that arrived since the chat was last read (what the unread count counts before
+    /// the visibility rule hides some: `GroupCore.unreadCount`).
     var unread = 0
+    /// The rumor ids of those messages, nil while none (and in states persisted before they were
+    /// kept, whose count then stays as it was).
+    var unreadIDs: [String]?
     var isRemoved = false
     /// The role table's log (Roles/RoleBook.swift).
     var roles = RoleBook()

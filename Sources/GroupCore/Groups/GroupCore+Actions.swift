@@ -129,6 +129,7 @@ extension GroupCore {
     private func markRead(_ chatID: String) {
         guard chats[chatID]?.unread != 0 else { return }
         chats[chatID]?.unread = 0
+        chats[chatID]?.unreadIDs = nil
         changed("read \(chatID.prefix(8))")
     }
 

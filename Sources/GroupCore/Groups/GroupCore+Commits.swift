@@ -199,6 +199,7 @@ extension GroupCore {
         } else {
             let commit = entry.commit
             if configuration.behaviour.recovery.redoesLateReplacedCommits { commits.stand(entry) }
+            ui.actions.stood(in: commit.chatID)
             await afterMerge(chatID: commit.chatID, welcomed: !commit.welcomes.isEmpty, label: commit.label)
             await sendHistory(to: commit.welcomes.map(\.invitee), in: commit.chatID)
             sendWelcomes(commit.welcomes)
@@ -240,6 +241,18 @@ extension GroupCore {
         }
     }
 
+    /// Whether the group already holds what `change` asked for (the winner did it, or it no longer
+    /// means anything): then dropping it loses nothing.
+    static func carriedOut(_ change: CommitChange, in chat: ChatRecord) -> Bool {
+        switch change {
+        case .add(let keyPackages): keyPackages.allSatisfy { chat.members.contains($0.pubkey) }
+        case .remove(let targets): !targets.contains(where: chat.members.contains)
+        case .admins(let adding, let removing, _):
+            Set(CommitChange.admins(chat.admins, adding: adding, removing: removing)) == Set(chat.admins)
+        case .selfUpdate, .rename, .groupData: false
+        }
+    }
+
     /// A competing commit won the race (MIP-03): ours is never merged and its welcomes never
     /// leave (they would strand their invitees on a fork). An add or remove that still means
     /// something is asked for again in the winning epoch; a rename or other change that lost is
@@ -261,6 +274,15 @@ extension GroupCore {
             again = .remove(leavers)
         case let change?:
             again = stillWanted(change, in: chat)
+            if again == nil, !Self.carriedOut(change, in: chat) {
+                // Not silently: the user asked for it, and nothing will carry it out now.
+                fail(
+                    CoreError(
+                        .raceLostNotRedone,
+                        "\(pending.label): lost the epoch to \(winner.id.hex.prefix(8)) and not asked for again: no longer an admin"),
+                    chatID: pending.chatID)
+                return
+            }
         }
         guard let again else { return }
         guard !commits.isPending(in: chat.chatID) else {

@@ -180,12 +180,16 @@ extension GroupCore {
         // as received, as if the packet had come second: what alerts a joiner must not depend on
         // the order a relay serves events of one second in.
         guard chat.insert(message) || chat.receivedLive(message.id) else { return }
-        if !mine && ui.currentChatID != chatID { chat.unread += 1 }
+        if !mine && ui.currentChatID != chatID {
+            chat.unread += 1
+            chat.unreadIDs = (chat.unreadIDs ?? []) + [message.id]
+        }
         chats[chatID] = chat
         recordChatMessage(eventID: received.wrapperID.hex, rumor: received.rumor, sender: received.sender, in: chatID)
         changed("message \(message.id.prefix(8)) in \(chatID.prefix(8))")
-        // A message nobody is shown (blocked or not-allowed sender, deleted) alerts nobody either.
-        guard let recorded = chats[chatID], !roleView(of: recorded).hidden.contains(message.id) else { return }
+        // A message nobody is shown (blocked or not-allowed sender, deleted) alerts nobody either:
+        // the one visibility rule decides (State/Visibility.swift).
+        guard let recorded = chats[chatID], visibility(of: recorded).isShown(message.id, in: .notifications) else { return }
         notifyIfNeeded(message, kind: received.rumor.kind, in: recorded)
     }
 

@@ -26,9 +26,19 @@ extension GroupCore {
     /// The epoch has settled: each waiting change that still means something is committed in
     /// whatever epoch won, one at a time (a later one waits for the one before like any action).
     func commitDeferred(in chatID: String) async {
-        guard let changes = commits.takeDeferred(in: chatID), let chat = chats[chatID], !chat.isRemoved,
-            chat.admins.contains(publicKey) || changes.allSatisfy({ if case .selfUpdate = $0 { true } else { false } })
-        else { return }
+        guard let changes = commits.takeDeferred(in: chatID), let chat = chats[chatID], !chat.isRemoved else { return }
+        guard chat.admins.contains(publicKey) || changes.allSatisfy({ if case .selfUpdate = $0 { true } else { false } }) else {
+            // The user asked for these; say why nothing will carry them out.
+            let dropped = changes.filter { !Self.carriedOut($0, in: chat) }
+            if !dropped.isEmpty {
+                fail(
+                    CoreError(
+                        .raceLostNotRedone,
+                        "\(dropped.map(\.label).joined(separator: ", ")): waited for the epoch to settle and is no longer an admin"),
+                    chatID: chatID)
+            }
+            return
+        }
         for change in changes {
             guard let chat = chats[chatID] else { return }
             let still: CommitChange?

@@ -17,7 +17,7 @@ extension GroupCore {
         guard forged || (view.preferences?.historyForNewMembers ?? true) && view.deletion == nil else { return }
         let rumors: [UnsignedEvent]
         do {
-            rumors = try await historyRumors(of: chat, hidden: view.hidden)
+            rumors = try await historyRumors(of: chat, visibility: visibility(of: chat, view: view))
         } catch {
             fail(error, during: "reading the history for new members", chatID: chatID)
             return
@@ -48,8 +48,8 @@ extension GroupCore {
     /// The last `historyForNewMembersCount` chat messages (kind 9) our engine holds and we show,
     /// oldest first, as their original rumors. Messages we only know as history ourselves are
     /// left out: the engine does not hold their rumors.
-    private func historyRumors(of chat: ChatRecord, hidden: Set<String>) async throws(EngineError) -> [UnsignedEvent] {
-        let shown = Set(chat.messages.filter { !hidden.contains($0.id) }.map(\.id))
+    private func historyRumors(of chat: ChatRecord, visibility: Visibility) async throws(EngineError) -> [UnsignedEvent] {
+        let shown = Set(visibility.shown(chat.messages, in: .joinerHistory).map(\.id))
         var seen: Set<EventID> = []
         let rumors = try await engine.messages(in: chat.mlsGroupID).map(\.rumor).filter {
             $0.kind == .chatMessage && shown.contains($0.id.hex) && seen.insert($0.id).inserted

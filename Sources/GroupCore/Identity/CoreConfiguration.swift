@@ -70,6 +70,12 @@ package struct CoreConfiguration: Sendable {
         /// For tests only (the mutation check of the permission table): checks this member skips on
         /// both sides. Shipped configurations leave it empty.
         package var disabledPermissionChecks: Set<PermissionCheck>
+        /// For tests only (the twin of the visibility matrix): views that skip the visibility rule
+        /// and show every message. Shipped configurations leave it empty.
+        package var bypassedVisibilityViews: Set<MessageView> = []
+        /// For tests only (the twin of the runner's action-outcome check): the core records the
+        /// actions dispatched but never their outcome. Shipped configurations leave it off.
+        package var dropsActionOutcomes = false
         /// How many times a commit with no OK is published again (the same signed event, waiting
         /// twice as long each time) before it is cleared: a relay that stored it answers
         /// `OK true "duplicate:"` (NIP-01), so a lost OK does not split the group.

@@ -21,7 +21,7 @@ extension GroupCore {
     /// no unread count, so a broadcast does not raise it.
     func unreadBadge() -> Int {
         guard chatRelayConduct == nil else { return 0 }
-        return chats.values.reduce(0) { $0 + (channels.isFanOut($1.chatID) ? 0 : $1.unread) }
+        return chats.values.reduce(0) { $0 + (channels.isFanOut($1.chatID) ? 0 : unreadCount(of: $1, visibility: visibility(of: $1))) }
     }
 
     /// Mutes or unmutes a chat or a channel we subscribe to: muted chats keep counting unread

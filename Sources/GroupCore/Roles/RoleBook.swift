@@ -154,20 +154,20 @@ struct RoleBook: Sendable, Codable {
                 .media where hidesAfterDeletion && entry.at > deletedAt:
                 // Strictly later: one second is the clock's grain, and a message of the deletion's
                 // own second may have been written before it.
-                view.hidden.insert(entry.rumorID)
+                view.hide(entry.rumorID, .deletedGroup)
             case .message:
-                if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hidden.insert(entry.rumorID) }
+                if refuse(PermissionRequest(actor: actorRole, action: .send)) { view.hide(entry.rumorID, .senderNotAllowed) }
                 if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
-                    view.hidden.insert(entry.rumorID)
+                    view.hide(entry.rumorID, .expired)
                 }
             case .reaction:
                 let request = PermissionRequest(actor: actorRole, action: .react, preferences: view.preferences ?? GroupPreferences())
-                if refuse(request) { view.hidden.insert(entry.rumorID) }
+                if refuse(request) { view.hide(entry.rumorID, .senderNotAllowed) }
             case .media(let kind):
                 let request = PermissionRequest(actor: actorRole, action: kind.action, preferences: view.preferences ?? GroupPreferences())
-                if refuse(request) { view.hidden.insert(entry.rumorID) }
+                if refuse(request) { view.hide(entry.rumorID, .forbiddenMedia) }
                 if let seconds = view.preferences?.disappearAfterSeconds, seconds > 0, entry.at + seconds <= now {
-                    view.hidden.insert(entry.rumorID)
+                    view.hide(entry.rumorID, .expired)
                 }
             case .control(.directMessage(let target)):
                 let request = PermissionRequest(
@@ -255,8 +255,11 @@ struct RoleBook: Sendable, Codable {
         // a later change of role does not undo that (`noteCompletion` before each change).
         for member in view.invitedRoles.keys { view.noteCompletion(of: member) }
         for member in view.completed { view.status[member] = .complete }
-        view.hidden.formUnion(deleted)
-        for (id, author) in authors where view.blocked.contains(author) || purged.contains(author) { view.hidden.insert(id) }
+        for id in deleted.sorted() { view.hide(id, .deletedMessage) }
+        for (id, author) in authors.sorted(by: { $0.key < $1.key }) {
+            if view.blocked.contains(author) { view.hide(id, .blockedSender) }
+            if purged.contains(author) { view.hide(id, .purgedSender) }
+        }
         return view
     }
 }
@@ -279,6 +282,8 @@ struct RoleView: Sendable {
     /// Rumor ids of chat messages shown to nobody: deleted, from a blocked member, or sent by
     /// someone who may not send (kept, flagged).
     var hidden: Set<String> = []
+    /// Why each of `hidden` is hidden: the first reason the fold met (Visibility.swift).
+    var hiddenReasons: [String: HiddenReason] = [:]
     var rejections: [Rejection] = []
     /// The group link, if any (one per group).
     var link: GroupLinkState?
@@ -302,6 +307,12 @@ struct RoleView: Sendable {
     var refusedDirectMessages: Set<DirectMessageStart> = []
 
     init(admins: Set<PublicKey>) { self.admins = admins }
+
+    /// Hides a message; a reason already recorded for it stays.
+    mutating func hide(_ rumorID: String, _ reason: HiddenReason) {
+        hidden.insert(rumorID)
+        if hiddenReasons[rumorID] == nil { hiddenReasons[rumorID] = reason }
+    }
 
     /// Records that `member`'s invitation is complete if it holds its invitation role now, after
     /// announcing its join: called before anything changes its role, and at the end of the fold.

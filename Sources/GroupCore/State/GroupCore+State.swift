@@ -6,9 +6,10 @@ extension GroupCore {
     func publishStateIfChanged() {
         var next = AppState()
         // Chat relays show nothing; subscribers see a channel, not the relays' fan-out groups.
+        // Ordered by the newest message the rule shows in the chat list's order (`orderAt`).
         next.chatList = chats.values.filter { chatRelayConduct == nil && !channels.isFanOut($0.chatID) }.map(summary).sorted {
-            ($0.lastMessageAt ?? 0, $1.chatID) > ($1.lastMessageAt ?? 0, $0.chatID)
-        }
+            ($0.orderAt, $1.summary.chatID) > ($1.orderAt, $0.summary.chatID)
+        }.map(\.summary)
         next.currentChat = ui.currentChatID.flatMap { chats[$0] }.map(view)
         next.busy = ui.busy.keys.sorted().compactMap { ui.busy[$0] }
         next.errors = ui.errors
@@ -35,15 +36,21 @@ extension GroupCore {
         key == publicKey ? configuration.profileName : directory.name(of: key)
     }
 
-    private func summary(_ chat: ChatRecord) -> ChatSummary {
+    /// A chat list row, and the time it is ordered by. Preview, order and unread count each ask the
+    /// visibility rule (State/Visibility.swift), so a hidden message neither shows in the preview
+    /// nor moves the chat up nor counts unread.
+    private func summary(_ chat: ChatRecord) -> (summary: ChatSummary, orderAt: UInt64) {
         let roles = roleView(of: chat)
+        let visibility = visibility(of: chat, view: roles)
         let everyone = memberInfo(chat)
-        return ChatSummary(
+        let preview = chat.messages.last { visibility.isShown($0.id, in: .preview) }
+        let orderAt = chat.messages.last { visibility.isShown($0.id, in: .chatOrder) }?.timestamp ?? 0
+        let summary = ChatSummary(
             chatID: chat.chatID, routingIDs: chat.routingIDs, isGroup: chat.isGroup, groupName: chat.name,
             members: everyone.filter { $0.pubkey != publicKey },
             me: everyone.first { $0.pubkey == publicKey }, isAdmin: chat.admins.contains(publicKey), description: chat.description,
-            lastMessage: chat.messages.last?.content, lastMessageAt: chat.messages.last?.timestamp,
-            unreadCount: chat.unread, epoch: chat.epoch, isRemoved: chat.isRemoved,
+            lastMessage: preview?.content, lastMessageAt: preview?.timestamp,
+            unreadCount: unreadCount(of: chat, visibility: visibility), epoch: chat.epoch, isRemoved: chat.isRemoved,
             isMuted: ui.notifications.muted.contains(chat.chatID),
             roles: roles.known ? Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.role(of: $0)) }) : [:],
             blocked: roles.blocked, hiddenMessageIDs: roles.hidden, hasRoleChanges: chat.roles.hasChanges,
@@ -52,6 +59,7 @@ extension GroupCore {
             preferences: roles.preferences, historyMessages: chat.messages.filter(\.isHistory),
             image: chat.image.map { ChatImage(hash: $0.hashHex, status: chat.imageStatus) }
         )
+        return (summary, orderAt)
     }
 
     /// Re-reads a group from the engine (members, admins, name, epoch, removal).
@@ -120,6 +128,7 @@ extension GroupCore {
                 // engine's). Without this a re-added member starts from an empty chat.
                 chat.messages = earlier.messages
                 chat.unread = earlier.unread
+                chat.unreadIDs = earlier.unreadIDs
                 chat.roles = earlier.roles
                 note("rejoined \(chat.chatID.prefix(8)), keeping \(earlier.messages.count) earlier message(s)")
             }

@@ -22,11 +22,13 @@ extension ChatViewState {
 extension GroupCore {
     /// The view of the open chat: its newest `openPage.shown` messages in `created_at` order, and
     /// whether older ones exist.
+    /// Only the messages the visibility rule shows (State/Visibility.swift) are paged.
     func view(_ chat: ChatRecord) -> ChatViewState {
         let shown = ui.openPage.shown
+        let messages = visibility(of: chat).shown(chat.messages, in: .openChat)
         return ChatViewState(
             chatID: chat.chatID, groupName: chat.name, members: memberInfo(chat), isAdmin: chat.admins.contains(publicKey),
-            epoch: chat.epoch, messages: Array(chat.messages.suffix(shown)), canLoadOlder: chat.messages.count > shown
+            epoch: chat.epoch, messages: Array(messages.suffix(shown)), canLoadOlder: messages.count > shown
         )
     }
 
@@ -37,7 +39,7 @@ extension GroupCore {
             fail(CoreError(.invalidAction, "chat \(chatID.prefix(8)) is not open"), chatID: chatID)
             return
         }
-        guard chat.messages.count > ui.openPage.shown else { return }
+        guard visibility(of: chat).shown(chat.messages, in: .openChat).count > ui.openPage.shown else { return }
         ui.openPage.pages += 1
         changed("older messages in \(chatID.prefix(8))")
     }

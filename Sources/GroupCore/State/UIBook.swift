@@ -17,4 +17,6 @@ struct UIBook: Sendable {
     var busy: [String: BusyOperation] = [:]
     /// Notification intents raised so far and muted chats (see Notifications/).
     var notifications = NotificationLog()
+    /// The actions the user started and how each ended (State/ActionBook.swift); not persisted.
+    var actions = ActionBook()
 }

@@ -32,6 +32,10 @@ package struct ScenarioExecutor: Sendable {
     package let epochUnixSeconds: UInt64
     /// For the mutation test only: permission checks every member skips (see PermissionTable).
     package var disabledPermissionChecks: Set<PermissionCheck> = []
+    /// For the visibility matrix's twin only: views every member's core shows unfiltered.
+    package var bypassedVisibilityViews: Set<MessageView> = []
+    /// For the action-outcome check's twin only: every member's core drops its actions' outcomes.
+    package var dropsActionOutcomes = false
     /// For tests only: GroupCore's recovery rules every member runs with (all on by default), so a
     /// test can show a fault-matrix cell failing without one.
     package var recovery = CoreConfiguration.Behaviour.Recovery()
@@ -136,6 +140,7 @@ package struct ScenarioExecutor: Sendable {
         run.checks += await stateChecks(world)
         run.checks.append(await MessageOracles.noLostMessages(interpreter.sent, in: world))
         run.checks.append(await MessageOracles.noMemberAhead(in: world))
+        run.checks.append(await ActionOutcomeCheck.check(in: world))
         let (outcome, reads) = await Observation.outcome(of: world)
         if let failed = reads.errorCheck("read members' outcome", clause: Self.scenarioClause) { run.checks.append(failed) }
         run.checks += await ExpectationChecks.check(scenario.expectations, outcome: outcome, world: world, file: scenario.file)
@@ -231,6 +236,8 @@ package struct ScenarioExecutor: Sendable {
             chatRelay: member.chatRelay.map(ChatRelayConduct.init), disabledPermissionChecks: disabledPermissionChecks)
         behaviour.protectsKeyPackage = member.protectsKeyPackage
         behaviour.recovery = recovery
+        behaviour.bypassedVisibilityViews = bypassedVisibilityViews
+        behaviour.dropsActionOutcomes = dropsActionOutcomes
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
         guard !scenario.relays.isEmpty else {
             var options = MemberOptions(profileName: member.profileName, behaviour: behaviour)
