@@ -129,6 +129,9 @@ package struct CoreConfiguration: Sendable {
             /// Events held while our commit waits for its OK are kept with it across a restart,
             /// so the frozen batch is resolved whole once the OK comes (restart-matrix boundary 6).
             package var keepsHeldBatch = true
+            /// A chat the engine moved past while the app was not told (it died between the two)
+            /// is read again at the restart (restart-matrix boundary 4).
+            package var rederivesAfterRestart = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

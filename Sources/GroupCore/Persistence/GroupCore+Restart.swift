@@ -110,9 +110,24 @@ extension GroupCore {
         let urls = Set(configuration.discoveryRelays + configuration.inboxRelays + chats.values.flatMap(\.relays)).sorted()
         for url in urls where recovery.resubscribesAfterRestart && !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
         resumeFetches()
+        if recovery.rederivesAfterRestart { await rederiveStaleChats() }
         if recovery.resendsAfterRestart { resendUnanswered() }
         for url in urls { flushOutbox(to: url) }
         changed("restarted")
+    }
+
+    /// A chat whose group the engine moved past what the core derived (the member died after the
+    /// engine applied a commit and before the core read it: restart-matrix boundary 4) is read
+    /// again, so its views, removal and notices follow the engine's state. Chats that agree are
+    /// left alone (nothing is told twice).
+    private func rederiveStaleChats() async {
+        for chatID in chats.keys.sorted() {
+            guard let chat = chats[chatID], !chat.isRemoved,
+                let group = try? await engine.group(chat.mlsGroupID), group.epoch != chat.epoch || group.state == .inactive
+            else { continue }
+            note("group \(chatID.prefix(8)) is at epoch \(group.epoch) in the engine, \(chat.epoch) in the app: read again")
+            await refresh(chatID)
+        }
     }
 
     /// Publishes still waiting for a relay's answer when the member stopped go out again to the

@@ -151,8 +151,10 @@ package enum RestartMatrix {
             "# uninterrupted reference run (this file without its crash step) after required work completes.",
             "name: restart matrix \(flow.name) \(cell.member) \(cell.point)",
             "clauses: [\"MIP-03 Commit Messages\", \"NIP-01 Events\"]",
-            "members:",
         ]
+        // Which rename wins the race depends on the commits' ids (seeded): no outcome to store.
+        if flow.name == "race" { lines.append("vector: false") }
+        lines.append("members:")
         lines += members.map { "  - { label: \($0) }" }
         lines += ["steps:", "  - deliver: all"] + flow.setup
         lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down) }"] + flow.action
