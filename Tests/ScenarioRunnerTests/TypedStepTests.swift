@@ -81,6 +81,7 @@ import Testing
     @Test func everyVerbIsDefinedOnce() {
         let names = StepVocabulary.verbs.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 55)  // 54 member and world verbs (with `rotate-routing`, `disband` and `crash`), and `attack` (the hostile member)
+        // 54 member and world verbs (with `rotate-routing`, `disband` and `crash`), and `attack` (the hostile member).
+        #expect(names.count == 55)
     }
 }
