@@ -76,7 +76,11 @@ import Testing
         let pending = try await bob.engine.processWelcome(wrapperID: wrapperID, rumor: rumor)
         _ = try await bob.twin.processWelcome(wrapperID: wrapperID, rumor: rumor)
         try await bob.restart("with a processed welcome not yet accepted")
-        #expect(try await bob.engine.pendingWelcomes() == [pending])
+        // processWelcome's answer names the key package it opened with (for the app core's N12
+        // check); the stored summary does not keep it (it is not in the state file).
+        var stored = pending
+        stored.keyPackageRef = nil
+        #expect(try await bob.engine.pendingWelcomes() == [stored])
         _ = try await bob.engine.acceptWelcome(pending.id)
         _ = try await bob.twin.acceptWelcome(pending.id)
         try await bob.restart("after joining")
