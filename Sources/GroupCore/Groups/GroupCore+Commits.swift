@@ -249,7 +249,8 @@ extension GroupCore {
         case .remove(let targets): !targets.contains(where: chat.members.contains)
         case .admins(let adding, let removing, _):
             Set(CommitChange.admins(chat.admins, adding: adding, removing: removing)) == Set(chat.admins)
-        case .selfUpdate, .rename, .groupData: false
+        // A disband the winner made already ended the chat (yieldRace stops before asking this).
+        case .selfUpdate, .rename, .groupData, .disband: false
         }
     }
 

@@ -127,7 +127,7 @@ extension AppAction {
             .startDirectMessage(let chatID, _), .react(let chatID, _, _), .publishRoleTable(let chatID),
             .createGroupLink(let chatID, _, _), .changeGroupLink(let chatID, _), .deleteGroupLink(let chatID),
             .admitJoin(let chatID, _, _), .rejectJoin(let chatID, _), .deleteGroup(let chatID, _, _), .shareHistory(let chatID, _),
-            .markRead(let chatID), .mute(let chatID), .unmute(let chatID):
+            .markRead(let chatID), .mute(let chatID), .unmute(let chatID), .disband(let chatID):
             return chatID
         }
     }
