@@ -88,12 +88,7 @@ extension EngineReceiverCheckTests {
         let directory = try StateDirectory()
         let path = directory.path + "/member.state"
         let (engine, damagedID, healthyID) = try await StateFileIsolationTests.twoGroups(at: path)
-        let record = try await StateFileIsolationTests.recordBytes(engine, damagedID)
-        var file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let start = try #require(file.firstRange(of: record)?.lowerBound)
-        file[start] ^= 0xFF
-        file[start + 1] ^= 0xFF
-        try Data(file).write(to: URL(fileURLWithPath: path))
+        try await StateFileIsolationTests.damageRecord(of: damagedID, saved: engine, at: path)
         let restarted = try NativeSwiftEngine.persisting(at: path, stream: ContinuingStream(seed: 3031))
         _ = try await restarted.group(healthyID)
         return "loaded"

@@ -27,6 +27,22 @@ import Testing
     }
 
     /// `id`'s record as the file stores it.
+    /// Flips the first two bytes of group `id`'s record in the state file at `path`: its first bytes
+    /// are the MLS group state's cipher suite, no longer one we know. Returns the damaged file and
+    /// the record as it was.
+    @discardableResult
+    static func damageRecord(
+        of id: MLSGroupID, saved engine: NativeSwiftEngine, at path: String
+    ) async throws -> (file: [UInt8], record: [UInt8]) {
+        let record = try await recordBytes(engine, id)
+        var file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let start = try #require(file.firstRange(of: record)?.lowerBound)
+        file[start] ^= 0xFF
+        file[start + 1] ^= 0xFF
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        return (file, record)
+    }
+
     static func recordBytes(_ engine: NativeSwiftEngine, _ id: MLSGroupID) async throws -> [UInt8] {
         let record = try #require(await engine.groups[id])
         var writer = TLSWriter()
@@ -38,13 +54,7 @@ import Testing
         let directory = try StateDirectory()
         let path = directory.path + "/member.state"
         let (engine, damagedID, healthyID) = try await Self.twoGroups(at: path)
-        let record = try await Self.recordBytes(engine, damagedID)
-        var file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let start = try #require(file.firstRange(of: record)?.lowerBound)
-        // Its first bytes are the MLS group state's cipher suite: no longer one we know.
-        file[start] ^= 0xFF
-        file[start + 1] ^= 0xFF
-        try Data(file).write(to: URL(fileURLWithPath: path))
+        let (file, record) = try await Self.damageRecord(of: damagedID, saved: engine, at: path)
 
         let restarted = try NativeSwiftEngine.persisting(at: path, stream: ContinuingStream(seed: 3031))
         await #expect {
