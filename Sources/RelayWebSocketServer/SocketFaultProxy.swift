@@ -99,9 +99,10 @@ package final class SocketFaultProxy: Sendable {
             .childChannelInitializer { client in
                 let (index, fault) = book.records.withLock { records -> (Int, Fault) in
                     let index = records.count
-                    let fault = faults(index)
-                    records.append(ConnectionRecord(fault: fault.isValid ? fault : .refuse))
-                    return (index, fault.isValid ? fault : .refuse)
+                    let asked = faults(index)
+                    let fault = asked.isValid ? asked : .refuse
+                    records.append(ConnectionRecord(fault: fault))
+                    return (index, fault)
                 }
                 let ledger = Ledger(book: book, index: index)
                 if fault == .refuse {
