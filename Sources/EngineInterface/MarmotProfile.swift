@@ -46,9 +46,16 @@ extension EngineCapabilities {
     /// The capabilities `profile` requires that this engine does not declare, in the profile's
     /// order. The profile's own capability counts as declared for legacy when the engine names no
     /// profile at all (drivers written before profiles speak legacy).
+    /// On the legacy profile a key package of either kind meets the key-package requirement: MIP-00
+    /// began with kind 443, and legacy peers (MDK 0.8.0) still read it, so an engine that predates
+    /// kind 30443 (MDK 0.7.0) is a legacy engine whose scenarios needing a 30443 copy are unsupported.
     public func missingRequirements(of profile: MarmotProfile) -> [EngineCapability] {
         profile.requiredCapabilities.filter { required in
-            required == profile.capability ? !profiles.contains(profile) : !supports(required)
+            switch required {
+            case profile.capability: !profiles.contains(profile)
+            case .keyPackage where profile == .legacy: !supports(.keyPackage) && !supports(.legacyKeyPackage)
+            default: !supports(required)
+            }
         }
     }
 }

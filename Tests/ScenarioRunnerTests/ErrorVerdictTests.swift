@@ -148,6 +148,43 @@ import Testing
         #expect(run.notRun?.contains("lacks capability group.image") == true, "\(run.notRun ?? "")")
         #expect(!run.verdict.failsTheGate())
     }
+
+    /// The legacy profile takes a key package of either kind: an engine offering `key_package.443`
+    /// but not `key_package.30443` is certifiable (the run goes on), while a step that copies a
+    /// member's kind-30443 key package is `unsupported` on it with the capability named. The twin:
+    /// the same engine without `key_package.443` fails the profile's requirement.
+    @Test func aKind443OnlyEngineIsLegacyButCannotServeAKind30443Copy() async throws {
+        let legacyOnly = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    LegacyKindKeyPackageEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+                }, deterministic: true)
+        ])
+        let plain = try await Self.run(legacyOnly, selection: .swift)
+        #expect(plain.checks.allSatisfy { $0.check != ScenarioExecutor.requiredCapabilitiesCheck }, "\(plain.checks)")
+        #expect(plain.notRun == nil, "\(plain.notRun ?? "")")
+
+        let executor = ScenarioExecutor(engines: legacyOnly, epochUnixSeconds: 1_700_000_000)
+        let yaml = Self.scenario.replacingOccurrences(
+            of: "  - deliver: all\n  - create-group",
+            with: "  - deliver: all\n  - inject: { relay: keypackages, copy: { kind: 30443, author: bob }, age: 0s }\n  - create-group")
+        #expect(yaml.contains("inject"))
+        let copying = await executor.execute(
+            try Scenario(yaml: yaml, file: "scenarios/key-package-failures/copy.yaml"), seed: 1, selection: .swift, reproduce: "-"
+        ).run
+        #expect(copying.verdict == .unsupported, "\(copying.checks)")
+        #expect(copying.notRun?.contains("bob's engine") == true && copying.notRun?.contains("key_package.30443") == true)
+
+        let neither = EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    NoKeyPackageEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
+                }, deterministic: true)
+        ])
+        let failed = try await Self.run(neither, selection: .swift)
+        let check = try #require(failed.checks.first { $0.check == ScenarioExecutor.requiredCapabilitiesCheck })
+        #expect(failed.verdict == .fail && check.observed == "missing: key_package.30443", "\(check)")
+    }
 }
 
 /// Our engine, except that `groups()` never answers in time (as a hung driver would).
@@ -171,5 +208,26 @@ struct NoGroupsEngine: ForwardingEngine {
     func capabilities() async throws(EngineError) -> EngineCapabilities {
         let real = try await base.capabilities()
         return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.createGroup]))
+    }
+}
+
+/// An engine that publishes kind-443 key packages only (as MDK 0.7.0, which predates kind 30443).
+struct LegacyKindKeyPackageEngine: ForwardingEngine {
+    let base: any ProtocolEngine
+    func capabilities() async throws(EngineError) -> EngineCapabilities {
+        let real = try await base.capabilities()
+        return EngineCapabilities(
+            name: real.name, version: real.version,
+            capabilities: real.capabilities.subtracting([.keyPackage]).union([.legacyKeyPackage]))
+    }
+}
+
+/// Our engine, declaring key packages of neither kind.
+struct NoKeyPackageEngine: ForwardingEngine {
+    let base: any ProtocolEngine
+    func capabilities() async throws(EngineError) -> EngineCapabilities {
+        let real = try await base.capabilities()
+        return EngineCapabilities(
+            name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.keyPackage, .legacyKeyPackage]))
     }
 }

@@ -25,7 +25,7 @@ extension CheckSession {
                     result["groups"]?.array == []
                         ? nil : "expected {\"groups\": []}, got \(JSONValue.object(result).serialized().prefix(120))"
                 }))
-        if capabilities.contains("key_package.30443") {
+        if capabilities.contains("key_package.30443") || capabilities.contains("key_package.443") {
             let params = #"{"instance":"check-a","public_key":"\#(Self.pubkey)","relays":["wss://relay.example"]}"#
             findings.append(
                 await probe(

@@ -15,7 +15,11 @@ extension StepInterpreter {
             throw StepFailure(message: "\(step.by)'s engine cannot build attacks")
         }
         let target = try step.target.map { try key($0) }
-        let keyPackage = step.target.flatMap { world.publishedEvents(kind: .keyPackage, by: $0).last }
+        // The target's newest key package: kind 30443, or kind 443 from an engine that publishes
+        // nothing newer (MDK 0.7.0).
+        let keyPackage = step.target.flatMap {
+            world.publishedEvents(kind: .keyPackage, by: $0).last ?? world.publishedEvents(kind: .keyPackageLegacy, by: $0).last
+        }
         let request = ForgeRequest(
             attack: attack, nostrGroupID: try await chat(of: step.by, named: step.group), target: target,
             targetKeyPackage: keyPackage, sender: member.publicKey)

@@ -1,6 +1,7 @@
 // Before step one: does every member's engine offer what the steps it performs need? A step's
 // requirement comes from its verb's table entry (ScenarioModel's StepVocabulary).
 import EngineInterface
+import Nostr
 import ScenarioModel
 
 extension StepInterpreter {
@@ -24,6 +25,9 @@ extension StepInterpreter {
                 if case .crash(let member, let point, _) = step.action, point.insideEngine {
                     needed[member, default: []].insert(EngineCapability.crashPoints.rawValue)
                 }
+                for member in keyPackagePublishers(step.action) {
+                    needed[member, default: []].insert(EngineCapability.keyPackage.rawValue)
+                }
                 guard case .engine(let feature) = step.requirement, let by = step.performer else { continue }
                 needed[by, default: []].insert(EngineCapability(feature).rawValue)
             }
@@ -40,6 +44,26 @@ extension StepInterpreter {
             }
         }
         return nil
+    }
+}
+
+extension StepInterpreter {
+    /// The members a step relies on to publish kind-30443 key packages: the author of an `inject`
+    /// copy of kind 30443, and every member for a `fault` on kind-30443 frames (the frame's publisher
+    /// is whichever invitee the flow fetches). An engine that publishes kind 443 only (MDK 0.7.0,
+    /// which predates 30443) declares no `key_package.30443`, so such a step is `unsupported` on it
+    /// rather than a step with nothing to select.
+    func keyPackagePublishers(_ action: StepAction) -> [String] {
+        let addressable = Kind.keyPackage.rawValue
+        switch action {
+        case .inject(let inject):
+            guard let copy = inject.copy, copy.kind == addressable, let author = copy.author else { return [] }
+            return [author]
+        case .fault(let fault):
+            return fault.eventKind == addressable ? world.labels : []
+        default:
+            return []
+        }
     }
 }
 
