@@ -1,0 +1,83 @@
+import EngineInterface
+import MLS
+import Marmot
+import Nostr
+import Testing
+
+@testable import NativeSwiftEngine
+
+/// Issue 30, N8 and N10: the two attacks the hostile engine builds for the retention scenarios
+/// (`scenarios/hostile/rollback-epoch-proposal.yaml`, `event-id-flood.yaml`), met by our engine
+/// directly, so that what each scenario's expectations cannot see (the reason of a refusal, what a
+/// member remembers) is shown, and each attack is shown to work when the rules it meets are off.
+@Suite struct RetentionAttackTests {
+    typealias Room = EngineReceiverCheckTests.Room
+
+    /// Bob's answers to mallory's `rollback-epoch-proposal` after alice's rename (her Remove of bob
+    /// for the epoch the rename ended, then her backdated self-update carrying it), with `off`
+    /// switched off, and whether bob is still a member afterwards.
+    static func rollbackEpochProposal(seed: UInt64, off: Set<MarmotReceiverCheck>) async throws -> [String] {
+        try await MarmotReceiverCheck.$disabled.withValue(off) {
+            let room = try await Room(seed: seed)
+            let rename = try await room.alice.engine.updateGroupData(of: room.group, GroupDataChanges(name: "Renamed"))
+            try await room.alice.engine.mergePendingCommit(in: room.group)
+            _ = try await room.bob.engine.processMessage(rename.event)
+            _ = try await room.mallory.engine.processMessage(rename.event)
+            let forged = try await room.forge(.rollbackEpochProposal, target: room.bob)
+            var answers: [String] = []
+            for event in forged.events { answers.append(try await room.bobReceives(event)) }
+            let members = try await room.alice.engine.members(of: room.group)
+            answers.append(members.contains(room.bob.pubkey) ? "bob stays" : "bob removed")
+            return answers
+        }
+    }
+
+    @Test func aRollbackEpochRemoveNeverRidesIn() async throws {
+        let unknown = MLSError.Code.unknownProposal.name
+        // Every check on: the Remove is not kept at the rollback point, so the commit names a
+        // proposal bob never stored (GroupCore keeps it for a later epoch; none will come).
+        #expect(try await Self.rollbackEpochProposal(seed: 140, off: []) == ["wrong_epoch", unknown, "bob stays"])
+        // Without the N8 rule the Remove is ready at the rollback point: only the admin rule stops it.
+        #expect(
+            try await Self.rollbackEpochProposal(seed: 140, off: [.rollbackProposalPolicy])
+                == ["wrong_epoch", "commit_from_non_admin", "bob stays"])
+        // Without both, the attack works: bob rolls back and applies a non-admin's removal of himself.
+        let open = try await Self.rollbackEpochProposal(seed: 140, off: [.rollbackProposalPolicy, .commitAuthorization])
+        #expect(open.prefix(2) == ["wrong_epoch", "accepted"])
+    }
+
+    /// Mallory's `proposal-flood` met by bob after he handled alice's message: every flood event is
+    /// ignored, bob then remembers exactly the cap of ids, none of them from before the flood, and
+    /// alice's message, republished under a new id, is refused by the generation rule.
+    @Test func aFloodPastTheCapForgetsOldIdsAndReplaysStayRefused() async throws {
+        var room = try await Room(seed: 141)
+        let message = try await room.alice.engine.createMessage(
+            in: room.group, sender: room.alice.pubkey, kind: .chatMessage, content: "before the flood", tags: [])
+        #expect(try await room.bobReceives(message) == "accepted")
+        let flood = try await room.forge(.proposalFlood)
+        #expect(flood.events.count == GroupRecord.retainedEventIDs + 4)
+        #expect(flood.events.allSatisfy { $0.id.bytes[0] == 0xFF }, "every id ground to sort after honest ones")
+        var answers: Set<String> = []
+        for event in flood.events { answers.insert(try await room.bobReceives(event)) }
+        #expect(answers == ["unsupported_proposal"])
+        let bob = try #require(room.bob.engine as? NativeSwiftEngine)
+        let processed = try #require(await bob.processedIDs(room.group))
+        #expect(processed.count == GroupRecord.retainedEventIDs)
+        #expect(!processed.contains(message.id), "the message's id was pruned")
+        // The same content under a new wrapper id: nothing remembers it, the ratchet refuses it.
+        var unsigned = message.unsigned
+        let oneTime = Keypair.generate(using: &room.bench.generator)
+        unsigned.pubkey = oneTime.publicKey
+        let copy = try unsigned.signed(with: oneTime, using: &room.bench.generator)
+        #expect(try await room.bobReceives(copy) == MLSError.Code.keyConsumed.name)
+        // The original wrapper, handed back: its id is gone, and the ratchet refuses it too.
+        #expect(try await room.bobReceives(message) == MLSError.Code.keyConsumed.name)
+    }
+}
+
+extension NativeSwiftEngine {
+    /// The wrapper ids `group`'s record remembers as handled (tests only).
+    func processedIDs(_ group: MLSGroupID) -> Set<EventID>? {
+        groups[group]?.processed
+    }
+}
