@@ -69,9 +69,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     ///     (each leaf carries the account's identity proof, 0x8009); see ``holdAccountKey(_:)``.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64,
-        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = [], retainedEventIDs: Int? = nil
     ) {
-        retainedEventIDs = GroupRecord.retainedEventIDs
+        self.retainedEventIDs = min(retainedEventIDs ?? GroupRecord.retainedEventIDs, GroupRecord.retainedEventIDs)
         random = RandomSource(base: generator)
         self.clock = clock
         self.profile = profile

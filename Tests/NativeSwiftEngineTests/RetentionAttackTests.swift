@@ -1,4 +1,6 @@
+import ConformanceTestSupport
 import EngineInterface
+import EngineTestSupport
 import MLS
 import Marmot
 import Nostr
@@ -46,32 +48,47 @@ import Testing
         #expect(open.prefix(2) == ["wrong_epoch", "accepted"])
     }
 
-    /// Mallory's `proposal-flood` met by bob after he handled alice's message: every flood event is
-    /// ignored, bob then remembers exactly the cap of ids, none of them from before the flood, and
-    /// alice's message, republished under a new id, is refused by the generation rule.
+    /// Mallory's `proposal-flood` met by bob after he handled alice's message, every engine under
+    /// the knob `retained-event-ids: 16` (as in the scenario): every flood event is ignored, bob
+    /// then remembers exactly 16 ids, none from before the flood, and alice's message, republished
+    /// under a new id or handed back as it was, is refused by the generation rule.
     @Test func aFloodPastTheCapForgetsOldIdsAndReplaysStayRefused() async throws {
-        var room = try await Room(seed: 141)
-        let message = try await room.alice.engine.createMessage(
-            in: room.group, sender: room.alice.pubkey, kind: .chatMessage, content: "before the flood", tags: [])
-        #expect(try await room.bobReceives(message) == "accepted")
-        let flood = try await room.forge(.proposalFlood)
-        #expect(flood.events.count == GroupRecord.retainedEventIDs + 4)
+        let clock = HostileMemberTests.TestClock()
+        var bench = MemberBench(seed: 141)
+        func member(_ name: String) -> Member {
+            let keypair = Keypair.generate(using: &bench.generator)
+            let engine = NativeSwiftEngine(generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 16)
+            return Member(name: name, keypair: keypair, engine: engine)
+        }
+        let alice = member("alice"), bob = member("bob"), mallory = member("mallory")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "C", admins: [alice])
+        func bobReceives(_ event: Event) async throws -> String {
+            EngineReceiverCheckTests.answer(try await bob.engine.processMessage(event))
+        }
+        let message = try await alice.engine.createMessage(
+            in: group, sender: alice.pubkey, kind: .chatMessage, content: "before the flood", tags: [])
+        #expect(try await bobReceives(message) == "accepted")
+        let flood = try await HostileMemberTests.forge(.proposalFlood, by: mallory, in: group)
+        #expect(flood.events.count == 16 + 4)
         #expect(flood.events.allSatisfy { $0.id.bytes[0] == 0xFF }, "every id ground to sort after honest ones")
         var answers: Set<String> = []
-        for event in flood.events { answers.insert(try await room.bobReceives(event)) }
+        for event in flood.events { answers.insert(try await bobReceives(event)) }
         #expect(answers == ["unsupported_proposal"])
-        let bob = try #require(room.bob.engine as? NativeSwiftEngine)
-        let processed = try #require(await bob.processedIDs(room.group))
-        #expect(processed.count == GroupRecord.retainedEventIDs)
+        let engine = try #require(bob.engine as? NativeSwiftEngine)
+        let processed = try #require(await engine.processedIDs(group))
+        #expect(processed == Set(flood.events.map(\.id).sorted { $0.hex > $1.hex }.prefix(16)), "the 16 largest ids stay")
         #expect(!processed.contains(message.id), "the message's id was pruned")
         // The same content under a new wrapper id: nothing remembers it, the ratchet refuses it.
         var unsigned = message.unsigned
-        let oneTime = Keypair.generate(using: &room.bench.generator)
+        let oneTime = Keypair.generate(using: &bench.generator)
         unsigned.pubkey = oneTime.publicKey
-        let copy = try unsigned.signed(with: oneTime, using: &room.bench.generator)
-        #expect(try await room.bobReceives(copy) == MLSError.Code.keyConsumed.name)
-        // The original wrapper, handed back: its id is gone, and the ratchet refuses it too.
-        #expect(try await room.bobReceives(message) == MLSError.Code.keyConsumed.name)
+        let copy = try unsigned.signed(with: oneTime, using: &bench.generator)
+        #expect(try await bobReceives(copy) == MLSError.Code.keyConsumed.name)
+        // The original wrapper, handed back: its id is gone, the ratchet refuses it too.
+        #expect(try await bobReceives(message) == MLSError.Code.keyConsumed.name)
+        // The knob only lowers the cap.
+        let lifted = NativeSwiftEngine(generator: TestGenerator(seed: 1), clock: clock.reader, retainedEventIDs: 1 << 20)
+        #expect(await lifted.retainedEventIDs == GroupRecord.retainedEventIDs)
     }
 }
 
