@@ -57,10 +57,13 @@ import Testing
         var bench = MemberBench(seed: 141)
         func member(_ name: String) -> Member {
             let keypair = Keypair.generate(using: &bench.generator)
-            let engine = NativeSwiftEngine(generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 16)
+            let engine = NativeSwiftEngine(
+                generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 16)
             return Member(name: name, keypair: keypair, engine: engine)
         }
-        let alice = member("alice"), bob = member("bob"), mallory = member("mallory")
+        let alice = member("alice")
+        let bob = member("bob")
+        let mallory = member("mallory")
         let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "C", admins: [alice])
         func bobReceives(_ event: Event) async throws -> String {
             EngineReceiverCheckTests.answer(try await bob.engine.processMessage(event))
