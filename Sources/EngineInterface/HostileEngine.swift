@@ -156,6 +156,15 @@ package enum HostileAttack: String, Sendable, Hashable, CaseIterable {
     /// honest application message of ours, sent and signed as ourselves, whose inner rumor names
     /// the target as its author (MIP-03: the rumor's author is the MLS sender).
     case innerAuthor = "inner-author"
+    /// Issue 30, N8 (legacy): in the epoch the last commit ended, our Remove of the target, then
+    /// our self-update carrying it by reference, both dated before that commit (MIP-03's created_at
+    /// rule ranks the self-update first): a receiver that kept the Remove at its rollback point
+    /// without the proposal policy would let it ride in when it rolls back.
+    case rollbackEpochProposal = "rollback-epoch-proposal"
+    /// Issue 30, N10 (legacy): more ignored proposals of ours (no-op GroupContextExtensions) than a
+    /// receiver remembers wrapper ids (4,096 + 4), their ids ground to start with 0xFF, so that a
+    /// receiver keeping the largest ids forgets every id it held before the flood.
+    case proposalFlood = "proposal-flood"
 }
 
 extension EngineCapability {

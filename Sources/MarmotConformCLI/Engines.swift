@@ -81,7 +81,8 @@ extension Engines {
                 try NativeSwiftEngine(
                     generator: context.generator, clock: context.clock,
                     stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
-                    profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [], crashSwitch: context.crashSwitch)
+                    profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [], crashSwitch: context.crashSwitch,
+                    retainedEventIDs: context.retainedEventIDs)
             }, deterministic: true)
     }
 }

@@ -42,11 +42,11 @@ struct GroupRecord: Sendable {
     /// is lost.
     static let retainedEventIDs = 4096
 
-    /// Remembers `id` in `set`, pruned to `retainedEventIDs`.
-    static func remember(_ id: EventID, in set: inout Set<EventID>) {
+    /// Remembers `id` in `set`, pruned to `cap` (the engine's `retainedEventIDs`, at most this type's).
+    static func remember(_ id: EventID, in set: inout Set<EventID>, cap: Int = retainedEventIDs) {
         set.insert(id)
         // One insert at a time: at most one id over the cap, found in one pass.
-        while MarmotReceiverCheck.eventIDRetention.isOn, set.count > retainedEventIDs, let old = set.min() { set.remove(old) }
+        while MarmotReceiverCheck.eventIDRetention.isOn, set.count > cap, let old = set.min() { set.remove(old) }
     }
 
     var id: MLSGroupID { MLSGroupID(hex: mls.groupID.hexString) }

@@ -128,6 +128,8 @@ extension NativeSwiftEngine: HostileEngine {
                 (events, rumors) = try roundTwoAttack(request, in: &record, now: now)
             case .unsolicitedWelcome, .welcomeWithoutKeyPackageTag, .welcomeWrongKeyPackageTag, .welcomeForOtherKeyPackage:
                 rumors = try keyPackageWelcome(request, from: record)
+            case .rollbackEpochProposal, .proposalFlood:
+                events = try retentionAttack(request, in: &record, now: now)
             case .innerAuthor:
                 events = [
                     try forgedText("posted in another's name", flaw: nil, request, author: try target(request), in: &record, now: now)

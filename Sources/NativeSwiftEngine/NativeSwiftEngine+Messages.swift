@@ -87,7 +87,7 @@ extension NativeSwiftEngine {
                     // read it differently: invalid input, remembered as failed and never handed
                     // back as undecryptable (issue 30, N9).
                     guard MarmotReceiverCheck.plaintextDecodes.isOn else { break }
-                    GroupRecord.remember(event.id, in: &record.failed)
+                    GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
                     groups[id] = record
                     return .rejected(EngineError(.invalidInput, "the decrypted content is no MLSMessage: \(error.description)"))
                 }
@@ -95,7 +95,7 @@ extension NativeSwiftEngine {
             }
             if let message, message.framedEpoch == nil, MarmotReceiverCheck.plaintextDecodes.isOn {
                 // A Welcome, GroupInfo or KeyPackage inside a group event: no framed content to apply.
-                GroupRecord.remember(event.id, in: &record.failed)
+                GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
                 groups[id] = record
                 return .rejected(EngineError(.invalidInput, "the decrypted content is an MLSMessage with no framed content"))
             }
@@ -117,8 +117,8 @@ extension NativeSwiftEngine {
                 // Not remembered as failed: the proposal it names may still arrive (delayed or
                 // reordered), and the commit must go through then (GroupCore hands it back).
                 break
-            case .unprocessable, .rejected: GroupRecord.remember(event.id, in: &record.failed)
-            default: GroupRecord.remember(event.id, in: &record.processed)
+            case .unprocessable, .rejected: GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
+            default: GroupRecord.remember(event.id, in: &record.processed, cap: retainedEventIDs)
             }
             if case .commit = result { observedCommits[id] = event }
             groups[id] = record

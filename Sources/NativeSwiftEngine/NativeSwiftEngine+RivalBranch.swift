@@ -89,9 +89,9 @@ extension NativeSwiftEngine {
             return nil
         }
         branch.failed.remove(rival.eventID)
-        GroupRecord.remember(rival.eventID, in: &branch.processed)
+        GroupRecord.remember(rival.eventID, in: &branch.processed, cap: retainedEventIDs)
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now) else { return nil }
-        GroupRecord.remember(event.id, in: &branch.processed)
+        GroupRecord.remember(event.id, in: &branch.processed, cap: retainedEventIDs)
         record = branch
         return .rivalCommit(record.id, replaced: point.eventID, competitor: rival.eventID)
     }

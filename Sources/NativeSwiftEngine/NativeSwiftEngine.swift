@@ -56,6 +56,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// The member's crash switch (restart matrix): the engine-internal crash points are reached
     /// through it (NativeSwiftEngine+StateFile.swift). nil: never.
     var crashSwitch: CrashSwitch?
+    /// How many wrapper ids per group `processed` and `failed` each keep: `GroupRecord.retainedEventIDs`,
+    /// or less under the conformance knob (scenario `retained-event-ids`), never more.
+    let retainedEventIDs: Int
 
     /// An engine that keeps its state in memory only.
     /// - Parameters:
@@ -66,8 +69,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     ///     (each leaf carries the account's identity proof, 0x8009); see ``holdAccountKey(_:)``.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64,
-        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = []
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = [], retainedEventIDs: Int? = nil
     ) {
+        self.retainedEventIDs = min(retainedEventIDs ?? GroupRecord.retainedEventIDs, GroupRecord.retainedEventIDs)
         random = RandomSource(base: generator)
         self.clock = clock
         self.profile = profile
@@ -83,14 +87,18 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// - Parameters:
     ///   - stateFile: the file's path; nil behaves exactly as the two-argument init.
     ///   - crashSwitch: the member's crash switch (restart matrix), nil outside it.
+    ///   - retainedEventIDs: conformance knob (issue 30, N10): fewer wrapper ids per group than
+    ///     `GroupRecord.retainedEventIDs`, so that a scenario can flood past the cap in little time.
     ///   - profile: the dialect this instance speaks; a state file of the current profile (version
     ///     2) restores the current profile and its account keys whatever this says.
     /// - Throws: `.invalidStateFile` for a file this build cannot load (naming what is wrong),
     ///   `.storage` for one it cannot read.
     package init(
         generator: some RandomNumberGenerator & Sendable, clock: @escaping @Sendable () -> UInt64, stateFile: String?,
-        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = [], crashSwitch: CrashSwitch? = nil
+        profile: MarmotProfile = .legacy, accountKeys: [Keypair] = [], crashSwitch: CrashSwitch? = nil,
+        retainedEventIDs: Int? = nil
     ) throws(EngineError) {
+        self.retainedEventIDs = min(retainedEventIDs ?? GroupRecord.retainedEventIDs, GroupRecord.retainedEventIDs)
         random = RandomSource(base: generator)
         self.clock = clock
         self.stateFile = stateFile

@@ -32,6 +32,10 @@ package struct EngineContext: Sendable {
     /// The member's crash switch (restart matrix, docs/restart-matrix.md): an engine that reaches
     /// engine-internal crash points takes it; every engine call is refused once it tripped.
     package var crashSwitch: CrashSwitch?
+    /// Engine test knob (scenario `retained-event-ids`, issue 30 N10): how many wrapper ids per
+    /// group the engine remembers, below its product cap, so that a flood past the cap stays short.
+    /// An engine without such a cap ignores it (MDK's driver has no knob); nil: the product cap.
+    package var retainedEventIDs: Int?
 
     package init(
         label: String, storageKey: [UInt8], generator: SeededGenerator, clock: @escaping @Sendable () -> UInt64,

@@ -140,11 +140,13 @@ extension World {
     /// What the engine factory is given at a member's `start`.
     func engineContext(_ label: String, storageKey: [UInt8], stream: SeededGenerator, start: Int, accountKey: Keypair) -> EngineContext {
         // Start 0 keeps the stream every run before restarts existed used (same fingerprints).
-        EngineContext(
+        var context = EngineContext(
             label: label, storageKey: storageKey, generator: stream.child(start == 0 ? "engine" : "engine/start-\(start)"),
             clock: clock.reader, storageDirectory: storage?.makeDirectory(of: label) ?? "", start: start,
             persistent: storage != nil, profile: memberOptions[label]?.marmotProfile ?? .legacy, accountKey: accountKey,
             crashSwitch: crashSwitch(of: label))
+        context.retainedEventIDs = memberOptions[label]?.retainedEventIDs
+        return context
     }
 
     func coreConfiguration(keypair: Keypair, label: String, options: MemberOptions) -> CoreConfiguration {

@@ -81,6 +81,8 @@ package struct MemberOptions: Sendable {
     /// The Marmot profile the member's engine speaks, handed to the engine factory
     /// (`EngineContext.profile`). Not to be confused with `profileName`, the kind-0 profile's name.
     package var marmotProfile: MarmotProfile = .legacy
+    /// Engine test knob handed to the engine factory (`EngineContext.retainedEventIDs`); nil: none.
+    package var retainedEventIDs: Int?
 
     package init(
         profileName: String? = nil,

@@ -33,7 +33,10 @@ extension EngineReceiverCheckTests {
                 try await otherGroupAfterDamage()
             }
         case .eventIDRetention:
-            Attack(name: "4,097 distinct wrapper ids remembered by one group record (GroupRecord.remember)", expected: "4096 kept") {
+            Attack(
+                name: "4,097 distinct wrapper ids remembered by one group record (GroupRecord.remember; event-id-flood)",
+                expected: "4096 kept"
+            ) {
                 var set: Set<EventID> = []
                 for n in 1...(GroupRecord.retainedEventIDs + 1) { GroupRecord.remember(try EventIDRetentionTests.id(n), in: &set) }
                 return "\(set.count) kept"

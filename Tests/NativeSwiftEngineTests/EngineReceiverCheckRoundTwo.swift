@@ -17,7 +17,8 @@ extension EngineReceiverCheckTests {
         switch check {
         case .rollbackProposalPolicy:
             Attack(
-                name: "mallory's Remove of bob for the epoch alice's rename just ended, met by bob after the rename",
+                name:
+                    "mallory's Remove of bob for the epoch alice's rename just ended, met by bob after the rename (rollback-epoch-proposal)",
                 expected: "not kept at the rollback point"
             ) {
                 try await bobMeetsLateNonAdminRemove(seed: 96)

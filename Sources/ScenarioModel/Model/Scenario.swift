@@ -37,6 +37,9 @@ package struct MemberSpec: Sendable, Hashable {
     package var updateDelivery: [UpdateDeliveryName] = []
     /// The Marmot profile the member's engine speaks (`profile:`); nil: the run's (`run --profile`).
     package var profile: ProfileName? = nil
+    /// Engine test knob (`retained-event-ids`, issue 30 N10): how many wrapper ids per group an
+    /// engine that has the knob remembers, in place of its product cap; nil: the product cap.
+    package var retainedEventIDs: Int? = nil
     package let location: SourceLocation
 }
 
@@ -71,6 +74,9 @@ package struct Scenario: Sendable {
     /// The event limits a relay may declare (`max-event-bytes`): from 1 KiB to 16 MiB, which
     /// covers every relay default we know (strfry 64 KiB, nostr-rs-relay 128-256 KiB).
     package static let relayEventLimitRange: ClosedRange<Int64> = 1_024...(16 << 20)
+    /// `retained-event-ids`: from a handful to our engine's product cap (4,096); a knob may only
+    /// make a cap smaller, never lift it.
+    package static let retainedEventIDRange: ClosedRange<Int64> = 8...4_096
 
     /// Loads and checks a scenario.
     /// - Parameters:
@@ -115,7 +121,7 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile",
+                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile", "retained-event-ids",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -144,6 +150,9 @@ package struct Scenario: Sendable {
                 member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
                 member.chatRelay = try f["chat-relay"]?.word("chat-relay", as: ChatRelayConductName.self)
                 member.profile = try f["profile"]?.word("profile", as: ProfileName.self)
+                member.retainedEventIDs = try f["retained-event-ids"].map { node throws(ScenarioError) in
+                    Int(try node.integer("retained-event-ids", in: Self.retainedEventIDRange))
+                }
                 for item in try f["update-delivery"]?.list("update-delivery") ?? [] {
                     let name = try item.word("an update-delivery fault", as: UpdateDeliveryName.self)
                     if !member.updateDelivery.contains(name) { member.updateDelivery.append(name) }

@@ -75,6 +75,12 @@ package enum ScenarioSchema {
                 "unverified-group-events": [
                     "type": "boolean", "description": "Engine probe: kind-445 events failing Nostr verification go to the engine.",
                 ],
+                "retained-event-ids": [
+                    "type": "integer", "minimum": Scenario.retainedEventIDRange.lowerBound,
+                    "maximum": Scenario.retainedEventIDRange.upperBound,
+                    "description":
+                        "Engine test knob: an engine that has it (ours) remembers this many wrapper ids per group instead of its cap (4096).",
+                ] as [String: Any],
                 "protected-key-package": [
                     "type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag.",
                 ],

@@ -59,6 +59,8 @@ package enum AttackName: String, Sendable, Hashable, CaseIterable {
     case welcomeWrongKeyPackageTag = "welcome-wrong-key-package-tag"
     case welcomeForOtherKeyPackage = "welcome-for-other-key-package"
     case innerAuthor = "inner-author"
+    case rollbackEpochProposal = "rollback-epoch-proposal"
+    case proposalFlood = "proposal-flood"
 }
 
 /// One attack: who makes it, which, on whom, in which chat.

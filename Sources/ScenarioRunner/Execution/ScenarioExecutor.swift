@@ -227,6 +227,7 @@ package struct ScenarioExecutor: Sendable {
     func memberOptions(_ member: MemberSpec, scenario: Scenario, profile: MarmotProfile = .standard) -> MemberOptions {
         var options = relayOptions(member, scenario: scenario)
         options.marmotProfile = Self.profile(of: member, run: profile)
+        options.retainedEventIDs = member.retainedEventIDs
         return options
     }
 
