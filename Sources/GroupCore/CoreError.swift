@@ -41,4 +41,6 @@ extension CoreError.Code {
     /// A persisted state (docs/core-state-format.md) cannot be read: not a snapshot, another
     /// version, another member's, or a value that fails its check.
     package static let stateUnreadable = Self("core.stateUnreadable")
+    /// `accept-invitation` or `decline-invitation` names no invitation waiting for an answer.
+    package static let unknownInvitation = Self("core.unknownInvitation")
 }

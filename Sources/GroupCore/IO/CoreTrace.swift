@@ -91,6 +91,8 @@ extension AppAction {
         case admitJoin = "admit-join"
         case rejectJoin = "reject-join"
         case joinByLink = "join-by-link"
+        case acceptInvitation = "accept-invitation"
+        case declineInvitation = "decline-invitation"
         case deleteGroup = "delete-group"
         case shareHistory = "share-history"
         case forged
@@ -141,6 +143,8 @@ extension AppAction {
         case .admitJoin: .admitJoin
         case .rejectJoin: .rejectJoin
         case .joinByLink: .joinByLink
+        case .acceptInvitation: .acceptInvitation
+        case .declineInvitation: .declineInvitation
         case .deleteGroup: .deleteGroup
         case .shareHistory: .shareHistory
         case .forged: .forged
@@ -206,6 +210,7 @@ extension AppAction {
             parameters = [("chat", q(chatID)), ("requester", requester.hex), ("role", role.rawValue)]
         case .rejectJoin(let chatID, let requester): parameters = [("chat", q(chatID)), ("requester", requester.hex)]
         case .joinByLink(let admin, let token): parameters = [("admin", admin.hex), ("token", q(token))]
+        case .acceptInvitation(let welcomeID), .declineInvitation(let welcomeID): parameters = [("welcome", q(welcomeID))]
         case .deleteGroup(let chatID, let keepHistory, let notify):
             parameters = [("chat", q(chatID)), ("keep-history", String(keepHistory)), ("notify", String(notify))]
         case .forged(let action): return "forged " + action.traceText

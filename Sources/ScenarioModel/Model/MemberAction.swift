@@ -43,6 +43,10 @@ package enum MemberAction: Sendable, Hashable {
     case react(message: String, emoji: String, group: String?)
     case publishRoles(group: String?)
     case mute(group: String?)
+    /// Answers an invitation waiting for the member (the one of the group named `group`, else its
+    /// only one): join it, or discard its welcome.
+    case acceptInvite(group: String?)
+    case declineInvite(group: String?)
     /// Opens the chat with a view of `pageSize` messages (the core's default when nil).
     case openChat(pageSize: Int?, group: String?)
     /// Shows one more page of the open chat's older messages.

@@ -212,6 +212,14 @@ extension StepVocabulary {
             ]
         ) { f in .publishRoles(group: try f.optionalString("group")) },
         .member(
+            "accept-invite", "a member whose invitations wait (member field invitations: ask) joins an invited group",
+            needs: .local, [by, FieldSpec("group", .text)]
+        ) { f in .acceptInvite(group: try f.optionalString("group")) },
+        .member(
+            "decline-invite", "a member whose invitations wait declines one: its welcome is discarded, nothing is joined",
+            needs: .engine(.declineWelcome), [by, FieldSpec("group", .text)]
+        ) { f in .declineInvite(group: try f.optionalString("group")) },
+        .member(
             "mute", "a member mutes a chat (no notification intents)", needs: .local,
             [
                 by, FieldSpec("group", .text),

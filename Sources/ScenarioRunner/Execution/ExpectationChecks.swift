@@ -26,6 +26,7 @@ enum ExpectationChecks {
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")
         case "chat-order", "open-chat", "busy": Clause("GroupCore", "state model")
+        case "invitations": Clause("MIP-02", "Welcome Events")
         case "chat-events": Clause("MIP-01", "Group State Changes")
         default: Clause("MIP-01", "Group State Changes")
         }

@@ -52,6 +52,8 @@ extension StepInterpreter {
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
         case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
+        case .acceptInvite(let group): return .acceptInvitation(welcomeID: try await invitation(of: by, named: group))
+        case .declineInvite(let group): return .declineInvitation(welcomeID: try await invitation(of: by, named: group))
         case .unmute(let group): return .unmute(chatID: try await chat(of: by, named: group))
         case .openChat(let pageSize, let group):
             return .openChat(chatID: try await chat(of: by, named: group), pageSize: pageSize ?? ChatViewState.defaultPageSize)
@@ -171,6 +173,19 @@ extension StepInterpreter {
             throw StepFailure(message: "\(label) has \(chats.count) active chats; name one with 'group:'")
         }
         return chats[0].chatID
+    }
+
+    /// The welcome id of the invitation a member answers: the one to the group named `group`, else
+    /// its only one.
+    func invitation(of label: String, named group: String?) async throws -> String {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let invitations = await core.state().invitations ?? []
+        let matching = group.map { name in invitations.filter { $0.groupName == name } } ?? invitations
+        guard matching.count == 1 else {
+            throw StepFailure(
+                message: "\(label) has \(matching.count) invitation(s)\(group.map { " to '\($0)'" } ?? "") (has: \(invitations.map(\.groupName)))")
+        }
+        return matching[0].welcomeID
     }
 
     /// The channel a member acts on: the one named `name`, else its only channel.
