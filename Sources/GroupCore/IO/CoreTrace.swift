@@ -93,6 +93,9 @@ extension AppAction {
         case joinByLink = "join-by-link"
         case acceptInvitation = "accept-invitation"
         case declineInvitation = "decline-invitation"
+        case openLink = "open-link"
+        case joinPrepared = "join-prepared"
+        case cancelPrepared = "cancel-prepared"
         case deleteGroup = "delete-group"
         case shareHistory = "share-history"
         case forged
@@ -145,6 +148,9 @@ extension AppAction {
         case .joinByLink: .joinByLink
         case .acceptInvitation: .acceptInvitation
         case .declineInvitation: .declineInvitation
+        case .openLink: .openLink
+        case .joinPrepared: .joinPrepared
+        case .cancelPrepared: .cancelPrepared
         case .deleteGroup: .deleteGroup
         case .shareHistory: .shareHistory
         case .forged: .forged
@@ -211,6 +217,8 @@ extension AppAction {
         case .rejectJoin(let chatID, let requester): parameters = [("chat", q(chatID)), ("requester", requester.hex)]
         case .joinByLink(let admin, let token): parameters = [("admin", admin.hex), ("token", q(token))]
         case .acceptInvitation(let welcomeID), .declineInvitation(let welcomeID): parameters = [("welcome", q(welcomeID))]
+        case .openLink(let text): parameters = [("link", q(text))]
+        case .joinPrepared(let token), .cancelPrepared(let token): parameters = [("token", q(token))]
         case .deleteGroup(let chatID, let keepHistory, let notify):
             parameters = [("chat", q(chatID)), ("keep-history", String(keepHistory)), ("notify", String(notify))]
         case .forged(let action): return "forged " + action.traceText

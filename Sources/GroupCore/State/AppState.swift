@@ -34,6 +34,8 @@ package struct AppState: Hashable, Sendable, Codable {
     /// Invitations waiting for our answer (`Behaviour.invitations == .ask`), oldest first; nil
     /// while there are none (so that states of members who never wait encode as before).
     package var invitations: [Invitation]? = nil
+    /// Groups opened from a link and not joined yet, in the order opened; nil while there are none.
+    package var preparedGroups: [PreparedGroup]? = nil
 
     package init() {}
 }

@@ -21,6 +21,7 @@ extension GroupCore {
         next.chatEvents = ui.chatEvents
         next.channels = channelStates()
         next.invitations = invitationsForState()
+        next.preparedGroups = preparedGroupsForState()
         next.rev = ui.published.rev
         guard next != ui.published else { return }
         next.rev = ui.published.rev + 1

@@ -21,7 +21,7 @@ enum ExpectationChecks {
         case "failed-peers", "pending-decisions": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "role-rejections": Clause("GroupCore", "permission table")
-        case "join-results": Clause("GroupCore", "group links")
+        case "join-results", "prepared-groups": Clause("GroupCore", "group links")
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")

@@ -186,6 +186,12 @@ enum Observation {
                 (state.invitations ?? []).map {
                     .string("\($0.groupName): \($0.status.rawValue) by \(name($0.inviter, names)), \($0.memberCount) members")
                 }))
+        fields.set(
+            .preparedGroups,
+            .list(
+                (state.preparedGroups ?? []).map {
+                    .string("\($0.name ?? "unnamed"): \($0.status.rawValue), \($0.memberCount.map { "\($0) members" } ?? "size unknown")")
+                }))
         return fields.outcome
     }
 

@@ -52,6 +52,12 @@ extension StepInterpreter {
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
         case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
+        case .openLink(let name, let text):
+            if let text { return .openLink(text: text) }
+            guard let name, let link = links[name] else { throw StepFailure(message: "step '\(name ?? "")' made no link") }
+            return .openLink(text: link.text)
+        case .joinPrepared(let group): return .joinPrepared(token: try await prepared(of: by, named: group))
+        case .cancelPrepared(let group): return .cancelPrepared(token: try await prepared(of: by, named: group))
         case .acceptInvite(let group): return .acceptInvitation(welcomeID: try await invitation(of: by, named: group))
         case .declineInvite(let group): return .declineInvitation(welcomeID: try await invitation(of: by, named: group))
         case .unmute(let group): return .unmute(chatID: try await chat(of: by, named: group))
@@ -145,7 +151,10 @@ extension StepInterpreter {
         guard let member = world.member(label),
             let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey })
         else { return }
-        links[name] = (link.admin, link.token)
+        guard let chatID = await member.core.state().chatList.first(where: { $0.link?.token == link.token })?.chatID,
+            let text = await member.core.shareableLink(of: chatID)
+        else { return }
+        links[name] = (link.admin, link.token, text)
     }
 
     func key(_ label: String) throws -> PublicKey {
@@ -173,6 +182,17 @@ extension StepInterpreter {
             throw StepFailure(message: "\(label) has \(chats.count) active chats; name one with 'group:'")
         }
         return chats[0].chatID
+    }
+
+    /// The link token of the prepared group a member acts on: the one named `group`, else its only one.
+    func prepared(of label: String, named group: String?) async throws -> String {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let prepared = await core.state().preparedGroups ?? []
+        let matching = group.map { name in prepared.filter { $0.name == name } } ?? prepared
+        guard matching.count == 1 else {
+            throw StepFailure(message: "\(label) has \(matching.count) prepared group(s)\(group.map { " named '\($0)'" } ?? "")")
+        }
+        return matching[0].token
     }
 
     /// The welcome id of the invitation a member answers: the one to the group named `group`, else

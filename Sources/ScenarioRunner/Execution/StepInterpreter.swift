@@ -35,7 +35,7 @@ struct StepInterpreter {
     var declinedInvitations: Set<String> = []
     var stepNumber = 0
     /// create-link step name → the link's admin and token, for join-by-link steps.
-    var links: [String: (admin: PublicKey, token: String)] = [:]
+    var links: [String: (admin: PublicKey, token: String, text: String)] = [:]
 
     init(world: World, scenario: Scenario, seed: UInt64) {
         self.world = world

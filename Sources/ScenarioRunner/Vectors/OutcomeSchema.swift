@@ -71,11 +71,13 @@ package enum OutcomeSchema {
         /// Invitations waiting for the member's answer (member field `invitations: ask`), each
         /// `"<group>: invited by <label>, <n> members"`.
         case invitations
+        /// Groups opened from a link and not joined (`"<name>: <status>, <n> members"`).
+        case preparedGroups = "prepared-groups"
 
         package var rule: OutcomeRule {
             switch self {
             case .notifications, .channels, .chats, .errors, .rejections, .failedPeers: .stored
-            case .roleRejections, .pendingDecisions, .joinResults, .invitations: .vector(.whenNonEmpty)
+            case .roleRejections, .pendingDecisions, .joinResults, .invitations, .preparedGroups: .vector(.whenNonEmpty)
             case .chatOrder, .openChat, .chatEvents, .busy: .expectOnly
             }
         }
