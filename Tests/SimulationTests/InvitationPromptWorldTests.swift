@@ -76,7 +76,8 @@ import Testing
 
     @Test func aPreviewAsksTheAdminAndActsOnNothing() async throws {
         let world = try await Self.world(asking: [], members: ["alice", "bob", "zoe"])
-        await world.dispatch("alice", .createGroup(peers: [try world.key("bob")], name: "Linked", description: "", onPartialFailure: .proceed))
+        await world.dispatch(
+            "alice", .createGroup(peers: [try world.key("bob")], name: "Linked", description: "", onPartialFailure: .proceed))
         await world.run(for: .seconds(10))
         let chatID = try #require(try await world.state(of: "alice").chatList.first?.chatID)
         await world.dispatch("alice", .createGroupLink(chatID: chatID, role: .member, approval: true))

@@ -51,7 +51,8 @@ extension GroupCore {
         guard !membership.invitations.isEmpty else { return nil }
         return membership.invitations.values.sorted { $0.sequence < $1.sequence }.map { held in
             Invitation(
-                welcomeID: held.welcome.id.hex, groupID: held.welcome.mlsGroupID.hex, groupName: held.welcome.groupName, inviter: held.sender,
+                welcomeID: held.welcome.id.hex, groupID: held.welcome.mlsGroupID.hex, groupName: held.welcome.groupName,
+                inviter: held.sender,
                 memberCount: held.welcome.memberCount, status: .invited)
         }
     }

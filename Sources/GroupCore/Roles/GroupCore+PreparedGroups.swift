@@ -51,7 +51,8 @@ extension GroupCore {
                 return
             }
             ui.prepared.removeAll { $0.token == link.token }
-            ui.prepared.append(PreparedGroup(token: link.token, admin: link.admin, name: link.name, memberCount: link.memberCount, status: .checking))
+            ui.prepared.append(
+                PreparedGroup(token: link.token, admin: link.admin, name: link.name, memberCount: link.memberCount, status: .checking))
             setBusy(Self.checkLinkKey(link.token), BusyOperation(kind: "checkLink", chatID: nil))
             sendLinkMessage(LinkMessage(token: link.token, preview: true), kind: LinkMessage.requestKind, to: link.admin)
         case .joinPrepared(let token):
@@ -77,7 +78,8 @@ extension GroupCore {
     /// The admin's answer to our preview request.
     func previewAnswered(_ message: LinkMessage, wrap: Event) {
         guard let index = ui.prepared.firstIndex(where: { $0.token == message.token && $0.status == .checking }) else {
-            reject(wrap, reason: "core.unexpectedJoinAnswer", detail: "no link of ours is being checked with token \(message.token.prefix(8))")
+            reject(
+                wrap, reason: "core.unexpectedJoinAnswer", detail: "no link of ours is being checked with token \(message.token.prefix(8))")
             return
         }
         setBusy(Self.checkLinkKey(message.token), nil)

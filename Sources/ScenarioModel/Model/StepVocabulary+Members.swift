@@ -212,7 +212,8 @@ extension StepVocabulary {
             ]
         ) { f in .publishRoles(group: try f.optionalString("group")) },
         .member(
-            "open-link", "a member opens a group link (the one an earlier create-link step made, or a given text): the group shows as prepared",
+            "open-link",
+            "a member opens a group link (the one an earlier create-link step made, or a given text): the group shows as prepared",
             needs: .local, [by, FieldSpec("link", .stepName), FieldSpec("text", .text)]
         ) { f in
             let link = try f.optionalString("link")

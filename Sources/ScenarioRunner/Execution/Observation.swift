@@ -59,7 +59,9 @@ enum Observation {
             fields.set(
                 .memberNames,
                 .map(Dictionary(roster.map { (name($0.pubkey, names), $0.name.map(Outcome.string) ?? .null) }) { first, _ in first }))
-            fields.set(.memberNpubs, .map(Dictionary(roster.map { (name($0.pubkey, names), .string(npubShown($0.npub, names))) }) { first, _ in first }))
+            fields.set(
+                .memberNpubs,
+                .map(Dictionary(roster.map { (name($0.pubkey, names), .string(npubShown($0.npub, names))) }) { first, _ in first }))
             fields.set(
                 .memberPictures,
                 .map(Dictionary(roster.map { (name($0.pubkey, names), $0.picture.map(Outcome.string) ?? .null) }) { first, _ in first }))

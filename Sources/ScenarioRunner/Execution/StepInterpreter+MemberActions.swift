@@ -203,7 +203,9 @@ extension StepInterpreter {
         let matching = group.map { name in invitations.filter { $0.groupName == name } } ?? invitations
         guard matching.count == 1 else {
             throw StepFailure(
-                message: "\(label) has \(matching.count) invitation(s)\(group.map { " to '\($0)'" } ?? "") (has: \(invitations.map(\.groupName)))")
+                message:
+                    "\(label) has \(matching.count) invitation(s)\(group.map { " to '\($0)'" } ?? "") (has: \(invitations.map(\.groupName)))"
+            )
         }
         return matching[0].welcomeID
     }
