@@ -41,4 +41,12 @@ extension CoreError.Code {
     /// A persisted state (docs/core-state-format.md) cannot be read: not a snapshot, another
     /// version, another member's, or a value that fails its check.
     package static let stateUnreadable = Self("core.stateUnreadable")
+    /// `accept-invitation` or `decline-invitation` names no invitation waiting for an answer.
+    package static let unknownInvitation = Self("core.unknownInvitation")
+    /// A group link that cannot be read (not our link grammar, a bad npub or token, a bad parameter).
+    package static let invalidLink = Self("core.invalidLink")
+    /// A group link past the `expires` it states.
+    package static let linkExpired = Self("core.linkExpired")
+    /// A group link its admin says no longer stands: the link deleted, or its group deleted.
+    package static let linkDeleted = Self("core.linkDeleted")
 }

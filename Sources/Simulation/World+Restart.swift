@@ -158,6 +158,7 @@ extension World {
             groupRelays: options.groupRelays.map(WorldConfiguration.url(of:)),
             behaviour: options.behaviour
         )
+        configuration.profilePicture = options.profilePicture
         // What the member reads from its relays' NIP-11 documents, unless the test set it.
         configuration.relayEventLimits = options.relayEventLimits ?? relayEventLimits
         configuration.marmotProfile = options.marmotProfile

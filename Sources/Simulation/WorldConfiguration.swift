@@ -65,6 +65,8 @@ package struct WorldConfiguration: Sendable {
 /// Which relays (by name) a member uses for each role, and how it behaves.
 package struct MemberOptions: Sendable {
     package var profileName: String?
+    /// The kind-0 profile's picture URL (none by default).
+    package var profilePicture: String?
     package var discoveryRelays: [String]
     package var keyPackageRelays: [String]
     package var inboxRelays: [String]

@@ -36,9 +36,13 @@ import Testing
     @Test func engineFeaturesAreEngineCapabilities() {
         let declared: [EngineCapability] = [
             .createGroup, .addMembers, .removeMembers, .leave, .updateGroupData, .groupImage, .selfUpdate, .disbandGroup,
-            .applicationMessages, .hostile,
+            .applicationMessages, .declineWelcome, .hostile,
         ]
         #expect(EngineFeature.allCases.map { EngineCapability($0) } == declared)
+    }
+
+    @Test func invitationAnswersAreGroupCores() {
+        #expect(InvitationAnswerName.allCases.map(\.rawValue) == InvitationAcceptance.allCases.map(\.rawValue))
     }
 
     @Test func profileNamesAreMarmotProfiles() {

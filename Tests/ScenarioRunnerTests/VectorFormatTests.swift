@@ -112,7 +112,10 @@ import Testing
     @Test func expectOnlyFieldsAreTheTables() {
         #expect(OutcomeSchema.Member.expectOnly == ["busy", "chat-events", "chat-order", "open-chat"])
         #expect(
-            OutcomeSchema.Chat.expectOnly == ["description", "is-admin", "is-group", "last-message", "member-names", "others", "unread"])
+            OutcomeSchema.Chat.expectOnly == [
+                "description", "is-admin", "is-group", "last-message", "member-names", "member-npubs", "member-pictures", "others",
+                "unread",
+            ])
         #expect(OutcomeSchema.Notification.expectOnly == ["badge", "sound", "type"])
         #expect(OutcomeSchema.Channel.expectOnly.isEmpty && OutcomeSchema.Preferences.expectOnly.isEmpty)
     }

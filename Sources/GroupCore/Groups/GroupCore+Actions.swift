@@ -61,6 +61,12 @@ extension GroupCore {
             await performRoleAction(action, forged: false)
         case .createGroupLink, .changeGroupLink, .deleteGroupLink, .admitJoin, .rejectJoin, .joinByLink, .deleteGroup:
             await performLinkAction(action, forged: false)
+        case .openLink, .joinPrepared, .cancelPrepared:
+            await performPreparedAction(action)
+        case .acceptInvitation(let welcomeID):
+            await answerInvitation(welcomeID, accept: true)
+        case .declineInvitation(let welcomeID):
+            await answerInvitation(welcomeID, accept: false)
         case .openChat(let chatID, let pageSize):
             guard chats[chatID] != nil else {
                 fail(CoreError(.unknownChat, "no chat \(chatID)"), chatID: chatID)

@@ -45,6 +45,10 @@ extension GroupCore {
                 reject(wrap, reason: PermissionCheck.directMessagesDisabled.reason, detail: "a 1:1 chat the group's preferences forbid")
                 return
             }
+            if !retry, asksBeforeJoining(from: opened.sender) {
+                holdInvitation(welcome, wrap: wrap, sender: opened.sender)
+                return
+            }
             snapshot = try await engine.acceptWelcome(welcome.id)
         } catch {
             guard !retry else { return }
@@ -59,11 +63,17 @@ extension GroupCore {
             return
         }
         if retry { withdrawWelcomeRejection(wrap) }
+        await welcomed(into: snapshot, from: opened.sender)
+    }
+
+    /// A welcome accepted (at once, or by the user from `AppState.invitations`): adopt its group
+    /// and start the post-join self-update.
+    func welcomed(into snapshot: GroupSnapshot, from sender: PublicKey) async {
         await adopt(snapshot)
         await retryEventsMissedWhileRemoved(in: snapshot.nostrGroupID)
-        note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(opened.sender.hex.prefix(8))")
+        note("joined \(snapshot.nostrGroupID.prefix(8)) at epoch \(snapshot.epoch) via welcome from \(sender.hex.prefix(8))")
         guard let chat = chats[snapshot.nostrGroupID] else { return }
-        if await channelWelcomeAccepted(snapshot, from: opened.sender) { return }
+        if await channelWelcomeAccepted(snapshot, from: sender) { return }
         // Everyone welcomed by one commit joins at the same moment; self-updating at once would
         // put several commits on one epoch (MDK forks a committer that merged a loser). Each
         // joiner waits by its rank among the members, so the commits follow one another.

@@ -20,4 +20,8 @@ struct MembershipBook: Sendable {
     var declinedDirectMessages: [PublicKey: Int] = [:]
     /// Actions waiting for the user's decision about invitees, by id (KeyPackages/GroupCore+Decisions.swift).
     var decisions: [String: DecisionRecord] = [:]
+    /// Welcomes processed but not accepted, by welcome id, until the user answers
+    /// (Groups/GroupCore+InvitationPrompt.swift). Not persisted: the engine keeps its pending
+    /// welcomes, but a restarted core does not list them again.
+    var invitations: [String: HeldInvitation] = [:]
 }

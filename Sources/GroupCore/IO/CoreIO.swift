@@ -82,6 +82,17 @@ package enum AppAction: Hashable, Sendable, Codable {
     case rejectJoin(chatID: String, requester: PublicKey)
     /// Asks the link's admin to let us in (the link is its admin's key and the token).
     case joinByLink(admin: PublicKey, token: String)
+    /// Joins the group of an invitation waiting in `AppState.invitations` (by welcome id).
+    case acceptInvitation(welcomeID: String)
+    /// Discards an invitation's welcome (`engine.declineWelcome`); the inviter is not told.
+    case declineInvitation(welcomeID: String)
+    /// Reads a shared group link (GroupLinkText) and shows its group as prepared while its admin
+    /// confirms the link stands; nothing is joined.
+    case openLink(text: String)
+    /// Asks to join a prepared group (the join request of `joinByLink`).
+    case joinPrepared(token: String)
+    /// Drops a prepared group.
+    case cancelPrepared(token: String)
     /// Deletes the group for everyone (owners); members keep or drop its history. With `notify`
     /// false, members see it deleted but get no `deleted` chat event.
     case deleteGroup(chatID: String, keepHistory: Bool, notify: Bool = true)

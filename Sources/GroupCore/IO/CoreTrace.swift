@@ -91,6 +91,11 @@ extension AppAction {
         case admitJoin = "admit-join"
         case rejectJoin = "reject-join"
         case joinByLink = "join-by-link"
+        case acceptInvitation = "accept-invitation"
+        case declineInvitation = "decline-invitation"
+        case openLink = "open-link"
+        case joinPrepared = "join-prepared"
+        case cancelPrepared = "cancel-prepared"
         case deleteGroup = "delete-group"
         case shareHistory = "share-history"
         case forged
@@ -141,6 +146,11 @@ extension AppAction {
         case .admitJoin: .admitJoin
         case .rejectJoin: .rejectJoin
         case .joinByLink: .joinByLink
+        case .acceptInvitation: .acceptInvitation
+        case .declineInvitation: .declineInvitation
+        case .openLink: .openLink
+        case .joinPrepared: .joinPrepared
+        case .cancelPrepared: .cancelPrepared
         case .deleteGroup: .deleteGroup
         case .shareHistory: .shareHistory
         case .forged: .forged
@@ -206,6 +216,9 @@ extension AppAction {
             parameters = [("chat", q(chatID)), ("requester", requester.hex), ("role", role.rawValue)]
         case .rejectJoin(let chatID, let requester): parameters = [("chat", q(chatID)), ("requester", requester.hex)]
         case .joinByLink(let admin, let token): parameters = [("admin", admin.hex), ("token", q(token))]
+        case .acceptInvitation(let welcomeID), .declineInvitation(let welcomeID): parameters = [("welcome", q(welcomeID))]
+        case .openLink(let text): parameters = [("link", q(text))]
+        case .joinPrepared(let token), .cancelPrepared(let token): parameters = [("token", q(token))]
         case .deleteGroup(let chatID, let keepHistory, let notify):
             parameters = [("chat", q(chatID)), ("keep-history", String(keepHistory)), ("notify", String(notify))]
         case .forged(let action): return "forged " + action.traceText

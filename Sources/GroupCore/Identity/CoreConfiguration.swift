@@ -8,6 +8,8 @@ package struct CoreConfiguration: Sendable {
     package var keypair: Keypair
     /// The kind-0 `name`.
     package var profileName: String
+    /// The kind-0 profile's `picture` URL (NIP-01 metadata); nil publishes a profile without one.
+    package var profilePicture: String? = nil
     /// Where profiles (kind 0) and relay lists (kinds 10050, 10051) are published and read.
     package var discoveryRelays: [String]
     /// Where our key package (kind 30443) is published; listed in our kind 10051.
@@ -76,6 +78,10 @@ package struct CoreConfiguration: Sendable {
         /// For tests only (the twin of the runner's action-outcome check): the core records the
         /// actions dispatched but never their outcome. Shipped configurations leave it off.
         package var dropsActionOutcomes = false
+        /// Whether a welcome is joined at once or waits for the user (seed 001 §2). Automatic by
+        /// default: every scenario recorded before the prompt existed joins that way, and an
+        /// invitee that waits changes the trace of every group it is invited to.
+        package var invitations: InvitationAcceptance = .automatic
         /// How many times a commit with no OK is published again (the same signed event, waiting
         /// twice as long each time) before it is cleared: a relay that stored it answers
         /// `OK true "duplicate:"` (NIP-01), so a lost OK does not split the group.

@@ -10,8 +10,12 @@ struct Directory: Sendable, Codable {
     private var names: [PublicKey: Entry] = [:]
     private var inboxes: [PublicKey: Entry] = [:]
     private var keyPackageRelays: [PublicKey: Entry] = [:]
+    /// Profile pictures (kind 0 `picture`); nil while no profile named one, so that a directory
+    /// without pictures encodes, and a state written before they were kept decodes, as before.
+    private var pictures: [PublicKey: Entry]? = nil
 
     func name(of key: PublicKey) -> String? { names[key]?.value.first }
+    func picture(of key: PublicKey) -> String? { pictures?[key]?.value.first }
     func inboxRelays(of key: PublicKey) -> [String]? { inboxes[key]?.value }
     func keyPackageRelays(of key: PublicKey) -> [String]? { keyPackageRelays[key]?.value }
 
@@ -22,7 +26,15 @@ struct Directory: Sendable, Codable {
             guard let object = try? JSONValue(parsing: event.content).object, let name = object["name"]?.string else {
                 return false
             }
-            return Self.keep(event, [name], in: &names)
+            guard Self.keep(event, [name], in: &names) else { return false }
+            // The picture follows the profile it came in: a newer profile without one clears it.
+            let picture = object["picture"]?.string
+            if picture != nil || pictures?[event.pubkey] != nil {
+                var known = pictures ?? [:]
+                known[event.pubkey] = picture.map { Entry(createdAt: event.createdAt, value: [$0]) }
+                pictures = known
+            }
+            return true
         case .inboxRelays:
             return Self.keep(event, Self.relayTags(event), in: &inboxes)
         case .keyPackageRelays:

@@ -14,7 +14,10 @@ extension GroupCore {
         if session.restored { return await resume() }
         session.started = true
         let config = configuration
-        let profile = JSONValue.object(["name": .string(config.profileName)]).serialized()
+        // `picture` only when set, so that profiles without one keep the bytes they always had.
+        var fields: [String: JSONValue] = ["name": .string(config.profileName)]
+        if let picture = config.profilePicture { fields["picture"] = .string(picture) }
+        let profile = JSONValue.object(fields).serialized()
         publish(UnsignedEvent(pubkey: publicKey, createdAt: now, kind: .metadata, content: profile), to: config.discoveryRelays)
         publish(relayList(.inboxRelays, config.inboxRelays), to: config.discoveryRelays)
         publish(relayList(.keyPackageRelays, config.keyPackageRelays), to: config.discoveryRelays)

@@ -73,7 +73,7 @@ extension GroupCore {
         case .joinByLink(let admin, let token):
             ui.joinResults.append(JoinResult(token: token, status: .requested, chatID: nil))
             changed("join request \(token.prefix(8))")
-            send(LinkMessage(token: token), kind: LinkMessage.requestKind, to: admin)
+            sendLinkMessage(LinkMessage(token: token), kind: LinkMessage.requestKind, to: admin)
         default:
             await perform(action)
         }
@@ -87,10 +87,10 @@ extension GroupCore {
     }
 
     private func answer(_ requester: PublicKey, _ message: LinkMessage) {
-        send(message, kind: LinkMessage.answerKind, to: requester)
+        sendLinkMessage(message, kind: LinkMessage.answerKind, to: requester)
     }
 
-    private func send(_ message: LinkMessage, kind: Kind, to recipient: PublicKey) {
+    func sendLinkMessage(_ message: LinkMessage, kind: Kind, to recipient: PublicKey) {
         let rumor = UnsignedEvent(pubkey: publicKey, createdAt: now, kind: kind, content: message.json())
         do {
             let wrap = try GiftWrap.wrap(rumor: rumor, sender: configuration.keypair, recipient: recipient, now: now, using: &random)
@@ -110,6 +110,7 @@ extension GroupCore {
             reject(wrap, reason: error.code.name, detail: error.reason)
             return
         }
+        if isAnswer, message.preview { return previewAnswered(message, wrap: wrap) }
         if isAnswer {
             guard let index = ui.joinResults.lastIndex(where: { $0.token == message.token }), let status = message.status else {
                 reject(wrap, reason: "core.unexpectedJoinAnswer", detail: "no request of ours has token \(message.token.prefix(8))")
@@ -120,22 +121,27 @@ extension GroupCore {
             changed("join \(message.token.prefix(8)) \(status.rawValue)")
             return
         }
-        await answerJoinRequest(message.token, from: opened.sender)
+        await answerJoinRequest(message.token, from: opened.sender, preview: message.preview)
     }
 
-    private func answerJoinRequest(_ token: String, from requester: PublicKey) async {
+    /// A join request, or a preview of one (what it would get now; nothing is done).
+    private func answerJoinRequest(_ token: String, from requester: PublicKey, preview: Bool) async {
         let holders = chats.values.sorted { $0.chatID < $1.chatID }.filter { roleView(of: $0).link?.token == token }
         guard let chat = holders.first else {
-            answer(requester, LinkMessage(token: token, status: .linkNotFound))
+            answer(requester, LinkMessage(token: token, status: .linkNotFound, preview: preview))
             return
         }
         let view = roleView(of: chat)
         guard !chat.isRemoved, view.deletion == nil, let link = view.link, view.role(of: publicKey) >= .admin else {
-            answer(requester, LinkMessage(token: token, status: .groupNotFound))
+            answer(requester, LinkMessage(token: token, status: .groupNotFound, preview: preview))
             return
         }
         guard !chat.members.contains(requester) else {
-            answer(requester, LinkMessage(token: token, status: .accepted, chatID: chat.chatID))
+            answer(requester, LinkMessage(token: token, status: .accepted, chatID: chat.chatID, preview: preview))
+            return
+        }
+        if preview {
+            answer(requester, LinkMessage(token: token, status: link.approval ? .pending : .accepted, preview: true))
             return
         }
         if link.approval {

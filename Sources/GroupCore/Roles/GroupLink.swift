@@ -61,8 +61,12 @@ package struct JoinResult: Hashable, Sendable, Codable {
 
 /// Gift-wrapped messages between a requester and a link's admin (NIP-59, rumors of our kinds):
 ///
-///     request = kind 4451, content "{\"v\":1,\"token\":" 32-hex "}"
-///     answer  = kind 4452, content "{\"v\":1,\"token\":" 32-hex ",\"status\":" status [",\"group\":" hex ] "}"
+///     request = kind 4451, content "{\"v\":1,\"token\":" 32-hex [",\"preview\":true"] "}"
+///     answer  = kind 4452, content "{\"v\":1,\"token\":" 32-hex ",\"status\":" status [",\"group\":" hex ]
+///               [",\"preview\":true"] "}"
+///
+/// A preview request asks whether the link stands without asking to join: its answer says what a
+/// request would get now (`accepted`, `pending`, or why not) and the admin acts on nothing.
 ///     status  = "pending" | "accepted" | "rejected" | "invitation-removed" | "group-not-found" | "link-not-found"
 struct LinkMessage: Hashable, Sendable, Codable {
     static let requestKind: Kind = 4451
@@ -72,18 +76,22 @@ struct LinkMessage: Hashable, Sendable, Codable {
     /// Nil in a request.
     var status: JoinResult.Status?
     var chatID: String?
+    /// A preview (seed 001 §3): written only when true, so join requests keep their bytes.
+    var preview = false
 
     func json() -> String {
         var fields: [String: JSONValue] = ["v": JSONValue(1), "token": .string(token)]
         if let status { fields["status"] = .string(status.rawValue) }
         if let chatID { fields["group"] = .string(chatID) }
+        if preview { fields["preview"] = .bool(true) }
         return JSONValue.object(fields).serialized()
     }
 
-    init(token: String, status: JoinResult.Status? = nil, chatID: String? = nil) {
+    init(token: String, status: JoinResult.Status? = nil, chatID: String? = nil, preview: Bool = false) {
         self.token = token
         self.status = status
         self.chatID = chatID
+        self.preview = preview
     }
 
     /// Parses an untrusted request (`answer: false`) or answer; failures are `core.malformedControl`.
@@ -95,6 +103,7 @@ struct LinkMessage: Hashable, Sendable, Codable {
         }
         self.token = token
         chatID = object["group"]?.string
+        preview = object["preview"]?.bool == true
         guard answer else { return }
         guard let name = object["status"]?.string, let status = JoinResult.Status(rawValue: name),
             status != .requested, status != .joined

@@ -115,7 +115,8 @@ extension AppAction {
     var actedOnChatID: String? {
         switch self {
         case .createChat, .createGroup, .decide, .joinByLink, .createChannel, .retryChannel, .testChannelRelays, .joinChannel,
-            .retryJoinChannel, .broadcast, .leaveChannel, .deleteChannel:
+            .retryJoinChannel, .broadcast, .leaveChannel, .deleteChannel, .acceptInvitation, .declineInvitation,
+            .openLink, .joinPrepared, .cancelPrepared:
             return nil
         case .forged(let inner):
             return inner.actedOnChatID

@@ -31,8 +31,31 @@ package struct AppState: Hashable, Sendable, Codable {
     /// What happened to us in chats, oldest first: the UI tells a removed member so, rather than
     /// only greying the chat out (`ChatSummary.isRemoved`).
     package var chatEvents: [ChatEvent] = []
+    /// Invitations waiting for our answer (`Behaviour.invitations == .ask`), oldest first; nil
+    /// while there are none (so that states of members who never wait encode as before).
+    package var invitations: [Invitation]? = nil
+    /// Groups opened from a link and not joined yet, in the order opened; nil while there are none.
+    package var preparedGroups: [PreparedGroup]? = nil
 
     package init() {}
+}
+
+/// A welcome we were sent and have not answered: the group as the welcome describes it (seed 001
+/// §2: an invited member is `invited` until it accepts or declines).
+package struct Invitation: Hashable, Sendable, Codable {
+    package enum Status: String, Hashable, Sendable, Codable {
+        /// Processed and valid, waiting for `acceptInvitation` or `declineInvitation`.
+        case invited
+    }
+    /// The welcome rumor's id (hex): what the answer names.
+    package var welcomeID: String
+    /// The MLS group id (hex) the welcome is for.
+    package var groupID: String
+    package var groupName: String
+    package var inviter: PublicKey
+    /// How many members the group has, ourselves included, as the welcome's tree says.
+    package var memberCount: Int
+    package var status: Status
 }
 
 /// Something that happened to us in a chat.
@@ -139,6 +162,12 @@ package struct MemberInfo: Hashable, Sendable, Codable {
     /// The kind-0 profile name, when known.
     package var name: String?
     package var isAdmin: Bool
+    /// The kind-0 profile's `picture` URL, when its profile names one (nil is left out when
+    /// encoded, so states of members without pictures keep their bytes).
+    package var picture: String? = nil
+
+    /// The member's key as a user reads and shares it (NIP-19 `npub1…`).
+    package var npub: String { pubkey.npub }
 }
 
 /// The open chat.

@@ -20,6 +20,8 @@ extension GroupCore {
         next.notifications = ui.notifications.intents
         next.chatEvents = ui.chatEvents
         next.channels = channelStates()
+        next.invitations = invitationsForState()
+        next.preparedGroups = preparedGroupsForState()
         next.rev = ui.published.rev
         guard next != ui.published else { return }
         next.rev = ui.published.rev + 1
@@ -29,11 +31,16 @@ extension GroupCore {
     }
 
     func memberInfo(_ chat: ChatRecord) -> [MemberInfo] {
-        chat.members.map { MemberInfo(pubkey: $0, name: displayName(of: $0), isAdmin: chat.admins.contains($0)) }
+        chat.members.map { MemberInfo(pubkey: $0, name: displayName(of: $0), isAdmin: chat.admins.contains($0), picture: picture(of: $0)) }
     }
 
     func displayName(of key: PublicKey) -> String? {
         key == publicKey ? configuration.profileName : directory.name(of: key)
+    }
+
+    /// The member's profile picture URL (kind 0 `picture`), ours from our configuration.
+    func picture(of key: PublicKey) -> String? {
+        key == publicKey ? configuration.profilePicture : directory.picture(of: key)
     }
 
     /// A chat list row, and the time it is ordered by. Preview, order and unread count each ask the

@@ -13,6 +13,8 @@ struct UIBook: Sendable {
     var rejections: [Rejection] = []
     /// Our join-by-link requests, in the order we made them (Roles/GroupCore+Links.swift).
     var joinResults: [JoinResult] = []
+    /// Groups opened from links and not joined yet (Roles/GroupCore+PreparedGroups.swift); not persisted.
+    var prepared: [PreparedGroup] = []
     /// Operations under way, by key (a commit waiting for its OK, a lookup).
     var busy: [String: BusyOperation] = [:]
     /// Notification intents raised so far and muted chats (see Notifications/).

@@ -64,7 +64,7 @@ package struct Expectations: Sendable, Hashable {
     package static let memberFields = [
         "chats", "chat-order", "open-chat", "chat-events", "busy", "failed-peers", "pending-decisions", "errors", "rejections",
         "notifications",
-        "channels", "role-rejections", "join-results",
+        "channels", "role-rejections", "join-results", "invitations", "prepared-groups",
     ]
 
     /// Reads an `expect` section, so that a typo is an error at its position rather than a

@@ -43,6 +43,15 @@ package enum MemberAction: Sendable, Hashable {
     case react(message: String, emoji: String, group: String?)
     case publishRoles(group: String?)
     case mute(group: String?)
+    /// Answers an invitation waiting for the member (the one of the group named `group`, else its
+    /// only one): join it, or discard its welcome.
+    /// Opens the link the named `create-link` step made, or the link `text` as given.
+    case openLink(link: String?, text: String?)
+    /// Joins, or drops, the prepared group named `group` (else the only one).
+    case joinPrepared(group: String?)
+    case cancelPrepared(group: String?)
+    case acceptInvite(group: String?)
+    case declineInvite(group: String?)
     /// Opens the chat with a view of `pageSize` messages (the core's default when nil).
     case openChat(pageSize: Int?, group: String?)
     /// Shows one more page of the open chat's older messages.

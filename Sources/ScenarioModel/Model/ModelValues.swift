@@ -62,6 +62,8 @@ package enum EngineFeature: String, Sendable, Hashable, CaseIterable {
     /// Disbands a group (current profile: lifecycle component 0x800c).
     case disbandGroup = "group.disband"
     case applicationMessages = "message.application"
+    /// Discards a processed welcome without joining (an invitation declined).
+    case declineWelcome = "welcome.decline"
     /// Builds a hostile member's attacks (the `attack` verb).
     case hostile = "conformance.hostile"
 }
@@ -123,4 +125,10 @@ package enum RelayPolicyName: String, Sendable, Hashable, CaseIterable {
 /// How a chat relay forwards channel broadcasts (GroupCore's `ChatRelayConduct`, same raw value).
 package enum ChatRelayConductName: String, Sendable, Hashable, CaseIterable {
     case honest, alters, forges
+}
+
+/// How a member answers invitations (member field `invitations`): joined as they arrive, or
+/// held for `accept-invitation` / `decline-invitation` (seed 001 §2).
+package enum InvitationAnswerName: String, Sendable, Hashable, CaseIterable {
+    case automatic, ask
 }

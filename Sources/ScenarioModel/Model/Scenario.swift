@@ -32,6 +32,10 @@ package struct MemberSpec: Sendable, Hashable {
     package var handsUnverifiedGroupEvents: Bool = false
     /// `honest`, `alters` or `forges` for a chat relay (a channel forwarding service); nil otherwise.
     package var chatRelay: ChatRelayConductName? = nil
+    /// How the member answers invitations (default `automatic`: joined as they arrive).
+    package var invitations: InvitationAnswerName = .automatic
+    /// The member's kind-0 profile picture URL (none by default).
+    package var picture: String? = nil
     /// How the channel carrying the member's core updates to its UI host misbehaves
     /// (`update-delivery`); empty: in order and whole.
     package var updateDelivery: [UpdateDeliveryName] = []
@@ -121,7 +125,7 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile", "retained-event-ids",
+                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile", "retained-event-ids", "invitations", "picture",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
@@ -149,6 +153,8 @@ package struct Scenario: Sendable {
                 member.protectsKeyPackage = try f["protected-key-package"]?.boolean("protected-key-package") ?? false
                 member.handsUnverifiedGroupEvents = try f["unverified-group-events"]?.boolean("unverified-group-events") ?? false
                 member.chatRelay = try f["chat-relay"]?.word("chat-relay", as: ChatRelayConductName.self)
+                member.invitations = try f["invitations"]?.word("invitations", as: InvitationAnswerName.self) ?? .automatic
+                member.picture = try f["picture"]?.string("picture")
                 member.profile = try f["profile"]?.word("profile", as: ProfileName.self)
                 member.retainedEventIDs = try f["retained-event-ids"].map { node throws(ScenarioError) in
                     Int(try node.integer("retained-event-ids", in: Self.retainedEventIDRange))

@@ -84,6 +84,12 @@ package enum ScenarioSchema {
                 "protected-key-package": [
                     "type": "boolean", "description": "True: the member's key package carries the NIP-70 [\"-\"] tag.",
                 ],
+                "invitations": [
+                    "enum": InvitationAnswerName.allCases.map(\.rawValue),
+                    "description":
+                        "automatic (default): welcomes are joined as they arrive; ask: each waits as an invitation until accept-invitation or decline-invitation.",
+                ],
+                "picture": ["type": "string", "description": "Profile picture URL (kind 0 `picture`); none by default."],
                 "chat-relay": [
                     "enum": ChatRelayConductName.allCases.map(\.rawValue),
                     "description": "The member is a chat relay that forwards channel broadcasts this way.",

@@ -212,6 +212,33 @@ extension StepVocabulary {
             ]
         ) { f in .publishRoles(group: try f.optionalString("group")) },
         .member(
+            "open-link",
+            "a member opens a group link (the one an earlier create-link step made, or a given text): the group shows as prepared",
+            needs: .local, [by, FieldSpec("link", .stepName), FieldSpec("text", .text)]
+        ) { f in
+            let link = try f.optionalString("link")
+            let text = try f.optionalString("text")
+            guard (link == nil) != (text == nil) else {
+                throw ScenarioError(.invalidValue, at: try f.required("by").location, "open-link takes exactly one of 'link' and 'text'")
+            }
+            return .openLink(link: link, text: text)
+        },
+        .member(
+            "join-prepared", "a member asks to join a group it opened from a link (its admin confirmed the link stands)",
+            needs: .engine(.createGroup), [by, FieldSpec("group", .text)]
+        ) { f in .joinPrepared(group: try f.optionalString("group")) },
+        .member("cancel-prepared", "a member drops a group it opened from a link", needs: .local, [by, FieldSpec("group", .text)]) { f in
+            .cancelPrepared(group: try f.optionalString("group"))
+        },
+        .member(
+            "accept-invite", "a member whose invitations wait (member field invitations: ask) joins an invited group",
+            needs: .local, [by, FieldSpec("group", .text)]
+        ) { f in .acceptInvite(group: try f.optionalString("group")) },
+        .member(
+            "decline-invite", "a member whose invitations wait declines one: its welcome is discarded, nothing is joined",
+            needs: .engine(.declineWelcome), [by, FieldSpec("group", .text)]
+        ) { f in .declineInvite(group: try f.optionalString("group")) },
+        .member(
             "mute", "a member mutes a chat (no notification intents)", needs: .local,
             [
                 by, FieldSpec("group", .text),

@@ -21,11 +21,12 @@ enum ExpectationChecks {
         case "failed-peers", "pending-decisions": Clause("MIP-00", "KeyPackage Events")
         case "rejections": Clause("MIP-03", "Security Requirements")
         case "role-rejections": Clause("GroupCore", "permission table")
-        case "join-results": Clause("GroupCore", "group links")
+        case "join-results", "prepared-groups": Clause("GroupCore", "group links")
         case "errors": Clause("GroupCore", "actions")
         case "notifications": Clause("GroupCore", "notification intents")
         case "channels": Clause("GroupCore", "channels")
         case "chat-order", "open-chat", "busy": Clause("GroupCore", "state model")
+        case "invitations": Clause("MIP-02", "Welcome Events")
         case "chat-events": Clause("MIP-01", "Group State Changes")
         default: Clause("MIP-01", "Group State Changes")
         }

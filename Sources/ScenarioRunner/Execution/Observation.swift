@@ -30,6 +30,13 @@ enum Observation {
         names[key] ?? "unknown:\(key.hex.prefix(8))"
     }
 
+    /// An npub as a chat shows it, read back: `npub of <label>` when it is valid NIP-19 text of a
+    /// member's key (decoded here, not compared with what the core computed), else the text itself.
+    static func npubShown(_ text: String, _ names: [PublicKey: String]) -> String {
+        guard let key = try? PublicKey(npub: text), let label = names[key] else { return text }
+        return "npub of \(label)"
+    }
+
     /// One member's outcome (nil: no such member).
     static func outcome(of label: String, names: [PublicKey: String], reads: inout MemberReads) async -> Outcome? {
         guard let state = await reads.state(of: label) else { return nil }
@@ -52,6 +59,12 @@ enum Observation {
             fields.set(
                 .memberNames,
                 .map(Dictionary(roster.map { (name($0.pubkey, names), $0.name.map(Outcome.string) ?? .null) }) { first, _ in first }))
+            fields.set(
+                .memberNpubs,
+                .map(Dictionary(roster.map { (name($0.pubkey, names), .string(npubShown($0.npub, names))) }) { first, _ in first }))
+            fields.set(
+                .memberPictures,
+                .map(Dictionary(roster.map { (name($0.pubkey, names), $0.picture.map(Outcome.string) ?? .null) }) { first, _ in first }))
             // The status, not the hash (random, and different per engine's encryption).
             fields.set(.image, chat.image.map { .string($0.status.rawValue) })
             if let snapshot = snapshots.first(where: { chat.addresses.contains($0.nostrGroupID) }) {
@@ -169,6 +182,18 @@ enum Observation {
                     ])
                 }))
         fields.set(.joinResults, .list(state.joinResults.map { .string($0.status.rawValue) }))
+        fields.set(
+            .invitations,
+            .list(
+                (state.invitations ?? []).map {
+                    .string("\($0.groupName): \($0.status.rawValue) by \(name($0.inviter, names)), \($0.memberCount) members")
+                }))
+        fields.set(
+            .preparedGroups,
+            .list(
+                (state.preparedGroups ?? []).map {
+                    .string("\($0.name ?? "unnamed"): \($0.status.rawValue), \($0.memberCount.map { "\($0) members" } ?? "size unknown")")
+                }))
         return fields.outcome
     }
 

@@ -240,9 +240,11 @@ package struct ScenarioExecutor: Sendable {
         behaviour.bypassedVisibilityViews = bypassedVisibilityViews
         behaviour.dropsActionOutcomes = dropsActionOutcomes
         behaviour.handsUnverifiedGroupEventsToEngine = member.handsUnverifiedGroupEvents
+        behaviour.invitations = member.invitations == .ask ? .ask : .automatic
         guard !scenario.relays.isEmpty else {
             var options = MemberOptions(profileName: member.profileName, behaviour: behaviour)
             options.updateDelivery = member.updateDelivery.map(UpdatePerturbation.init)
+            options.profilePicture = member.picture
             return options
         }
         let own = scenario.relays.filter { member.relays.isEmpty || member.relays.contains($0.name) }
@@ -254,6 +256,7 @@ package struct ScenarioExecutor: Sendable {
             profileName: member.profileName, discoveryRelays: with(.discovery), keyPackageRelays: with(.keyPackages),
             inboxRelays: with(.inbox), groupRelays: with(.group), behaviour: behaviour)
         options.updateDelivery = member.updateDelivery.map(UpdatePerturbation.init)
+        options.profilePicture = member.picture
         return options
     }
 

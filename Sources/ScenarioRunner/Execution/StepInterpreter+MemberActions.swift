@@ -52,6 +52,14 @@ extension StepInterpreter {
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
         case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
+        case .openLink(let name, let text):
+            if let text { return .openLink(text: text) }
+            guard let name, let link = links[name] else { throw StepFailure(message: "step '\(name ?? "")' made no link") }
+            return .openLink(text: link.text)
+        case .joinPrepared(let group): return .joinPrepared(token: try await prepared(of: by, named: group))
+        case .cancelPrepared(let group): return .cancelPrepared(token: try await prepared(of: by, named: group))
+        case .acceptInvite(let group): return .acceptInvitation(welcomeID: try await invitation(of: by, named: group))
+        case .declineInvite(let group): return .declineInvitation(welcomeID: try await invitation(of: by, named: group))
         case .unmute(let group): return .unmute(chatID: try await chat(of: by, named: group))
         case .openChat(let pageSize, let group):
             return .openChat(chatID: try await chat(of: by, named: group), pageSize: pageSize ?? ChatViewState.defaultPageSize)
@@ -143,7 +151,10 @@ extension StepInterpreter {
         guard let member = world.member(label),
             let link = await member.core.state().chatList.compactMap(\.link).first(where: { $0.admin == member.publicKey })
         else { return }
-        links[name] = (link.admin, link.token)
+        guard let chatID = await member.core.state().chatList.first(where: { $0.link?.token == link.token })?.chatID,
+            let text = await member.core.shareableLink(of: chatID)
+        else { return }
+        links[name] = (link.admin, link.token, text)
     }
 
     func key(_ label: String) throws -> PublicKey {
@@ -171,6 +182,32 @@ extension StepInterpreter {
             throw StepFailure(message: "\(label) has \(chats.count) active chats; name one with 'group:'")
         }
         return chats[0].chatID
+    }
+
+    /// The link token of the prepared group a member acts on: the one named `group`, else its only one.
+    func prepared(of label: String, named group: String?) async throws -> String {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let prepared = await core.state().preparedGroups ?? []
+        let matching = group.map { name in prepared.filter { $0.name == name } } ?? prepared
+        guard matching.count == 1 else {
+            throw StepFailure(message: "\(label) has \(matching.count) prepared group(s)\(group.map { " named '\($0)'" } ?? "")")
+        }
+        return matching[0].token
+    }
+
+    /// The welcome id of the invitation a member answers: the one to the group named `group`, else
+    /// its only one.
+    func invitation(of label: String, named group: String?) async throws -> String {
+        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
+        let invitations = await core.state().invitations ?? []
+        let matching = group.map { name in invitations.filter { $0.groupName == name } } ?? invitations
+        guard matching.count == 1 else {
+            throw StepFailure(
+                message:
+                    "\(label) has \(matching.count) invitation(s)\(group.map { " to '\($0)'" } ?? "") (has: \(invitations.map(\.groupName)))"
+            )
+        }
+        return matching[0].welcomeID
     }
 
     /// The channel a member acts on: the one named `name`, else its only channel.

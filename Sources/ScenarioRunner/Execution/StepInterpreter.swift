@@ -30,9 +30,12 @@ struct StepInterpreter {
     var races: [String: RenameRace] = [:]
     /// Every message a `send` step dispatched, for the no-lost-message oracle.
     var sent: [SentMessage] = []
+    /// Invitations members declined, as `label mls-group-id`: a member that declined is not a
+    /// recipient of the group's messages though the others still list it (it never joined).
+    var declinedInvitations: Set<String> = []
     var stepNumber = 0
     /// create-link step name → the link's admin and token, for join-by-link steps.
-    var links: [String: (admin: PublicKey, token: String)] = [:]
+    var links: [String: (admin: PublicKey, token: String, text: String)] = [:]
 
     init(world: World, scenario: Scenario, seed: UInt64) {
         self.world = world
@@ -155,6 +158,16 @@ struct StepInterpreter {
             let names = Observation.labels(in: world)
             let chat = await world.member(by)?.core.state().chatList.first { $0.chatID == chatID }
             recipients = (chat?.members ?? []).compactMap { names[$0.pubkey] }.filter { $0 != by }.sorted()
+            if !declinedInvitations.isEmpty, let engine = world.member(by)?.engine,
+                let group = (try? await engine.groups())?.first(where: { $0.nostrGroupID == chatID })
+            {
+                recipients.removeAll { declinedInvitations.contains("\($0) \(group.mlsGroupID.hex)") }
+            }
+        }
+        if case .declineInvitation(let welcomeID) = action,
+            let invitation = await world.member(by)?.core.state().invitations?.first(where: { $0.welcomeID == welcomeID })
+        {
+            declinedInvitations.insert("\(by) \(invitation.groupID)")
         }
         let before = world.published.count
         await world.dispatch(by, action)

@@ -68,11 +68,16 @@ package enum OutcomeSchema {
         /// The operations in flight a UI shows a spinner for (`kind`, or `kind: chat name`): a
         /// snapshot of a moment, so checked by `expect` and `check` only.
         case busy
+        /// Invitations waiting for the member's answer (member field `invitations: ask`), each
+        /// `"<group>: invited by <label>, <n> members"`.
+        case invitations
+        /// Groups opened from a link and not joined (`"<name>: <status>, <n> members"`).
+        case preparedGroups = "prepared-groups"
 
         package var rule: OutcomeRule {
             switch self {
             case .notifications, .channels, .chats, .errors, .rejections, .failedPeers: .stored
-            case .roleRejections, .pendingDecisions, .joinResults: .vector(.whenNonEmpty)
+            case .roleRejections, .pendingDecisions, .joinResults, .invitations, .preparedGroups: .vector(.whenNonEmpty)
             case .chatOrder, .openChat, .chatEvents, .busy: .expectOnly
             }
         }
@@ -96,6 +101,11 @@ package enum OutcomeSchema {
         case isGroup = "is-group"
         case unread
         case memberNames = "member-names"
+        /// Each member's key as the chat shows it (label → `npub of <label>` when the NIP-19 text
+        /// the core shows decodes to that member's key, else the text itself) and its profile
+        /// picture (label → the kind-0 `picture` URL, `null` while none is known).
+        case memberNpubs = "member-npubs"
+        case memberPictures = "member-pictures"
 
         package var rule: OutcomeRule {
             switch self {
@@ -107,7 +117,8 @@ package enum OutcomeSchema {
             case .roles, .blocked, .link, .pending, .status: .vector(.when("the chat used the role hierarchy"))
             case .deleted: .vector(.when("the chat used the role hierarchy and was deleted"))
             case .preferences: .vector(.when("the chat used the role hierarchy and has preferences"))
-            case .others, .isAdmin, .description, .lastMessage, .isGroup, .unread, .memberNames: .expectOnly
+            case .others, .isAdmin, .description, .lastMessage, .isGroup, .unread, .memberNames, .memberNpubs, .memberPictures:
+                .expectOnly
             }
         }
     }
