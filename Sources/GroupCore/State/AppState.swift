@@ -31,8 +31,18 @@ package struct AppState: Hashable, Sendable, Codable {
     /// What happened to us in chats, oldest first: the UI tells a removed member so, rather than
     /// only greying the chat out (`ChatSummary.isRemoved`).
     package var chatEvents: [ChatEvent] = []
+    /// Where the UI is sent (002): to the chat the user just created or opened, and back to the
+    /// chat list once the user leaves, is removed from or deletes that chat.
+    package var route: Route = .chatList
 
     package init() {}
+}
+
+/// A screen of the app the core routes to.
+package enum Route: Hashable, Sendable, Codable {
+    case chatList
+    /// The chat with this id (hex Marmot group id).
+    case chat(String)
 }
 
 /// Something that happened to us in a chat.

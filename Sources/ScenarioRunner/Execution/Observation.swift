@@ -120,6 +120,10 @@ enum Observation {
                     let chat = operation.chatID.flatMap { id in state.chatList.first { $0.chatID == id }?.groupName }
                     return .string(chat.map { "\(operation.kind): \($0)" } ?? operation.kind)
                 }))
+        switch state.route {
+        case .chatList: fields.set(.route, .string("chat-list"))
+        case .chat(let chatID): fields.set(.route, .string("chat: \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"))
+        }
         // The chat list as shown, by name (most recent message first).
         fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
         fields.set(
@@ -271,6 +275,8 @@ enum Observation {
         outcome.set(.connected, .string(channel.connectedSummary))
         outcome.set(.link, .bool(channel.link != nil))
         outcome.set(.joinFailed, .bool(channel.joinFailed))
+        // Sorted like the relays: each owner learns the list in its own order (the group's admins).
+        outcome.set(.owners, .list(channel.owners.map { .string(name($0, names)) }.sorted { $0.summary < $1.summary }))
         outcome.set(
             .relays,
             .list(

@@ -68,12 +68,15 @@ package enum OutcomeSchema {
         /// The operations in flight a UI shows a spinner for (`kind`, or `kind: chat name`): a
         /// snapshot of a moment, so checked by `expect` and `check` only.
         case busy
+        /// Where the core routed the UI (002): `chat-list`, or `chat: NAME` after the member's own
+        /// creation or opening a chat; expect-only so that no stored vector changes with it.
+        case route
 
         package var rule: OutcomeRule {
             switch self {
             case .notifications, .channels, .chats, .errors, .rejections, .failedPeers: .stored
             case .roleRejections, .pendingDecisions, .joinResults: .vector(.whenNonEmpty)
-            case .chatOrder, .openChat, .chatEvents, .busy: .expectOnly
+            case .chatOrder, .openChat, .chatEvents, .busy, .route: .expectOnly
             }
         }
     }
@@ -153,11 +156,15 @@ package enum OutcomeSchema {
         case joinFailed = "join-failed"
         case rejectedBroadcasts = "rejected-broadcasts"
         case deleted
+        /// The owners this member knows (labels, sorted), kept current as owners leave (003).
+        /// Expect-only, so that the channel vectors stored before it stay as they were.
+        case owners
 
         package var rule: OutcomeRule {
             switch self {
             case .name, .role, .welcome, .connected, .link, .relays, .messages, .joinFailed, .rejectedBroadcasts: .stored
             case .deleted: .vector(.when("the channel was deleted"))
+            case .owners: .expectOnly
             }
         }
     }
