@@ -253,14 +253,15 @@ enum Observation {
         return fields.outcome
     }
 
-    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) or deletion (4464)
-    /// carries a signed event whose signature is random and whose tag names the engine-made channel
+    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462), deletion (4464) or
+    /// owner list (4466, a co-owner leaving) carries a signed event whose signature is random and whose tag names the engine-made channel
     /// id, so only what it says is kept.
     static func shownContent(_ rumor: UnsignedEvent) -> String {
         guard let inner = try? Event(json: rumor.content) else { return rumor.content }
         switch rumor.kind {
         case .channelBroadcast: return "broadcast \(inner.content)"
         case .channelClosed: return "channel deleted"
+        case .channelOwners: return "owner left"
         default: return rumor.content
         }
     }
