@@ -18,8 +18,10 @@ import Testing
     private func list(by signer: Keypair, naming owners: [PublicKey], channel: String = channelID) throws -> String {
         var generator = TestGenerator(seed: 7)
         let content = JSONValue.object(["owners": .array(owners.map { .string($0.hex) })]).serialized()
-        return try UnsignedEvent(pubkey: signer.publicKey, createdAt: 1_700_000_000, kind: .channelOwners, tags: [["h", channel]], content: content)
-            .signed(with: signer, using: &generator).json()
+        return try UnsignedEvent(
+            pubkey: signer.publicKey, createdAt: 1_700_000_000, kind: .channelOwners, tags: [["h", channel]], content: content
+        )
+        .signed(with: signer, using: &generator).json()
     }
 
     private var owners: [PublicKey] { Self.keypairs.map(\.publicKey) }

@@ -102,7 +102,8 @@ extension GroupCore {
             if Self.remainingOwners(received.rumor.content, channelID: channelID, owners: channel.owners + ownersSigning(received)) != nil {
                 return
             }
-            rejectForwarded(received, in: channelID, reason: "channel.notOwner", detail: "an owner list relay \(relay.hex.prefix(8)) forwarded")
+            rejectForwarded(
+                received, in: channelID, reason: "channel.notOwner", detail: "an owner list relay \(relay.hex.prefix(8)) forwarded")
             return
         }
         channels.records[channelID]?.owners = update.owners

@@ -15,7 +15,8 @@ extension GroupCore {
         }.map(\.summary)
         next.currentChat = ui.currentChatID.flatMap { chats[$0] }.map(view)
         // A chat gone from the list (deleted by us) or left is no place to be, whatever cleared it.
-        next.route = ui.routeChatID.flatMap { id in next.chatList.first { $0.chatID == id && !$0.isRemoved } }.map { .chat($0.chatID) } ?? .chatList
+        next.route =
+            ui.routeChatID.flatMap { id in next.chatList.first { $0.chatID == id && !$0.isRemoved } }.map { .chat($0.chatID) } ?? .chatList
         next.busy = ui.busy.keys.sorted().compactMap { ui.busy[$0] }
         next.errors = ui.errors
         next.failedPeers = ui.failedPeers

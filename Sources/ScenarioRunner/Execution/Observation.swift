@@ -122,7 +122,8 @@ enum Observation {
                 }))
         switch state.route {
         case .chatList: fields.set(.route, .string("chat-list"))
-        case .chat(let chatID): fields.set(.route, .string("chat: \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"))
+        case .chat(let chatID):
+            fields.set(.route, .string("chat: \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"))
         }
         // The chat list as shown, by name (most recent message first).
         fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
