@@ -63,10 +63,12 @@ struct ChannelRecord: Sendable, Codable {
         let link: ChannelLink? =
             role == .owner && relays.contains { relayStates[$0]?.status == .active }
             ? ChannelLink(channelID: channelID, name: name, owners: owners, relays: relays) : nil
-        return ChannelState(
+        var state = ChannelState(
             channelID: channelID, name: name, description: description, welcomeMessage: welcomeMessage, role: role,
             relays: relays.map { relayStates[$0] ?? ChannelRelayState(pubkey: $0, status: .new) }, link: link,
             messages: messages, joinFailed: joinFailed, rejectedBroadcasts: rejectedBroadcasts, deleted: deleted)
+        state.owners = owners
+        return state
     }
 }
 

@@ -31,6 +31,9 @@ package struct ChannelState: Hashable, Sendable, Codable {
     /// An owner deleted the channel: owners and subscribers keep what was said, nobody posts, relays
     /// stop serving it.
     package var deleted = false
+    /// The channel's owners as this member knows them (from the link, kept current as owners
+    /// leave): subscribers are shown who owns the channel.
+    package var owners: [PublicKey] = []
 
     /// Relays that are serving us: `active` for owners, `joined` for subscribers.
     package var connectedCount: Int { relays.filter { $0.status == .active || $0.status == .joined }.count }

@@ -14,6 +14,7 @@ extension GroupCore {
         case .joinChannel(let link): joinChannel(link)
         case .retryJoinChannel(let channelID): retryJoinChannel(channelID)
         case .broadcast(let channelID, let text): await broadcast(text, in: channelID)
+        case .leaveChannel(let channelID) where channels.records[channelID]?.role == .owner: await ownerLeavesChannel(channelID)
         case .leaveChannel(let channelID): leaveChannel(channelID)
         case .deleteChannel(let channelID): await deleteChannel(channelID)
         default: break
@@ -76,6 +77,10 @@ extension GroupCore {
         }
         if channels.records[chatID]?.role == .owner, received.rumor.kind == .channelClosed {
             ownerReceivedClosing(received, in: chatID)
+            return true
+        }
+        if channels.records[chatID]?.role == .owner, received.rumor.kind == .channelOwners {
+            ownerReceivedOwners(received, in: chatID)
             return true
         }
         return false

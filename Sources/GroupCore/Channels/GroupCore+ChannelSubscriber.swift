@@ -93,6 +93,9 @@ extension GroupCore {
         if received.sender == relay, received.rumor.kind == .channelClosed {
             return subscriberReceivedClosing(received, channelID: channelID, relay: relay)
         }
+        if received.sender == relay, received.rumor.kind == .channelOwners {
+            return subscriberReceivedOwners(received, channelID: channelID, relay: relay)
+        }
         guard received.sender == relay, received.rumor.kind == .channelBroadcast else {
             rejectBroadcast(
                 received, in: channelID, reason: "channel.notFromRelay",

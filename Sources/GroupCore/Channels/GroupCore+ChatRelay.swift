@@ -101,6 +101,10 @@ extension GroupCore {
             await relayReceivedClosing(received, channelID: chatID)
             return
         }
+        if received.rumor.kind == .channelOwners {
+            await relayReceivedOwners(received, channelID: chatID)
+            return
+        }
         guard let service = channels.services[chatID], !service.closed, let fanOutID = service.fanOutID, let fanOut = chats[fanOutID],
             let channel = chats[chatID], channel.admins.contains(received.sender), received.rumor.kind == .channelBroadcast
         else {

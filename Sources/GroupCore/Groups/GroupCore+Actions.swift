@@ -52,6 +52,7 @@ extension GroupCore {
             guard let chat = writableChat(chatID, needsAdmin: false) else { return }
             membership.leaveRequested.insert(chatID)
             guard !chat.admins.contains(publicKey) else { return await stepDownAndLeave(chat, forged: false) }
+            leaveRoute(chatID)
             await leave(chat)
         case .sendMessage(let chatID, let text):
             guard let chat = writableChat(chatID, needsAdmin: false), sendPermitted(in: chat) else { return }
@@ -73,6 +74,7 @@ extension GroupCore {
                 return
             }
             ui.currentChatID = chatID
+            ui.routeChatID = chatID
             ui.openPage = OpenChatPage(size: pageSize)
             markRead(chatID)
             changed("open \(chatID.prefix(8))")
@@ -93,6 +95,13 @@ extension GroupCore {
             }
             markRead(chatID)
         }
+    }
+
+    /// 002: leaving, being removed from or deleting the chat the UI is in sends it back to the
+    /// chat list, and closes the chat if it was open.
+    func leaveRoute(_ chatID: String) {
+        if ui.routeChatID == chatID { ui.routeChatID = nil }
+        if ui.currentChatID == chatID { ui.currentChatID = nil }
     }
 
     private func startCreation(
@@ -162,6 +171,8 @@ extension GroupCore {
             await adopt(created.group)
             let chatID = created.group.nostrGroupID
             chats[chatID]?.roles.creator = publicKey
+            // 002: the user's own creation takes the UI to the new chat (the UI opens it).
+            ui.routeChatID = chatID
             await sendRoleSnapshot(chatID)
             await announceInvitationRoles(in: chatID)
             record(failed, chatID: chatID)

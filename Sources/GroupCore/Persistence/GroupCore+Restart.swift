@@ -52,6 +52,8 @@ extension GroupCore {
         ui.published = snapshot.published
         chats = snapshot.chats
         ui.currentChatID = snapshot.currentChatID
+        // The route is kept with the state last published (it is the UI's, and part of it).
+        if case .chat(let chatID) = snapshot.published.route { ui.routeChatID = chatID }
         ui.chatEvents = snapshot.chatEvents
         membership.leaveRequested = snapshot.leaveRequested
         ui.openPage = snapshot.openPage

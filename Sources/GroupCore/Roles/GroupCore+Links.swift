@@ -70,6 +70,7 @@ extension GroupCore {
             let request = PermissionRequest(actor: roleView(of: chat).role(of: publicKey), action: .deleteGroup)
             guard forged || permitted(request, in: chatID) else { return }
             await sendControl(.deleteGroup(keepHistory: keepHistory, notify: notify), in: chat)
+            if !forged { leaveRoute(chatID) }
         case .joinByLink(let admin, let token):
             ui.joinResults.append(JoinResult(token: token, status: .requested, chatID: nil))
             changed("join request \(token.prefix(8))")

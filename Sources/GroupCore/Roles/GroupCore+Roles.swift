@@ -154,6 +154,7 @@ extension GroupCore {
         // A forged step-down stops at the control message (receivers judge it); leaving would
         // strand the group without its owner.
         guard !forged else { return }
+        leaveRoute(chat.chatID)
         membership.leavingAfterStepDown.insert(chat.chatID)
         await commit(.admins(adding: [], removing: [publicKey], label: "step down"), in: chat)
         // Neither in flight nor waiting for the epoch to settle: the step-down failed.

@@ -240,6 +240,7 @@ struct RoleBook: Sendable, Codable {
                 if !refuse(PermissionRequest(actor: actorRole, action: .deleteGroup)), view.deletion == nil {
                     view.deletion = keepHistory ? .historyKept : .historyDropped
                     view.deletionNotifies = notify
+                    view.deletedBy = entry.actor
                     deletedAt = entry.at
                 }
             case .control(.purge(let target)):
@@ -293,6 +294,8 @@ struct RoleView: Sendable {
     var deletion: GroupDeletion?
     /// Whether that deletion asked for members to be told (a `deleted` chat event).
     var deletionNotifies = false
+    /// The owner whose deletion counted: its own chat list drops the chat (001 §9, "Chat is removed").
+    var deletedBy: PublicKey?
     /// The owner's preferences (nil until an owner sets some).
     var preferences: GroupPreferences?
     /// Invitation status of members we heard from (others are `invited`).

@@ -36,6 +36,9 @@ package struct AppState: Hashable, Sendable, Codable {
     package var invitations: [Invitation]? = nil
     /// Groups opened from a link and not joined yet, in the order opened; nil while there are none.
     package var preparedGroups: [PreparedGroup]? = nil
+    /// Where the UI is sent (002): to the chat the user just created or opened, and back to the
+    /// chat list once the user leaves, is removed from or deletes that chat.
+    package var route: Route = .chatList
 
     package init() {}
 }
@@ -56,6 +59,13 @@ package struct Invitation: Hashable, Sendable, Codable {
     /// How many members the group has, ourselves included, as the welcome's tree says.
     package var memberCount: Int
     package var status: Status
+}
+
+/// A screen of the app the core routes to.
+package enum Route: Hashable, Sendable, Codable {
+    case chatList
+    /// The chat with this id (hex Marmot group id).
+    case chat(String)
 }
 
 /// Something that happened to us in a chat.

@@ -7,10 +7,16 @@ extension GroupCore {
         var next = AppState()
         // Chat relays show nothing; subscribers see a channel, not the relays' fan-out groups.
         // Ordered by the newest message the rule shows in the chat list's order (`orderAt`).
-        next.chatList = chats.values.filter { chatRelayConduct == nil && !channels.isFanOut($0.chatID) }.map(summary).sorted {
+        // A group we deleted ourselves leaves our list (001 §9, "Chat is removed"); members keep it, marked.
+        next.chatList = chats.values.filter {
+            chatRelayConduct == nil && !channels.isFanOut($0.chatID) && roleView(of: $0).deletedBy != publicKey
+        }.map(summary).sorted {
             ($0.orderAt, $1.summary.chatID) > ($1.orderAt, $0.summary.chatID)
         }.map(\.summary)
         next.currentChat = ui.currentChatID.flatMap { chats[$0] }.map(view)
+        // A chat gone from the list (deleted by us) or left is no place to be, whatever cleared it.
+        next.route =
+            ui.routeChatID.flatMap { id in next.chatList.first { $0.chatID == id && !$0.isRemoved } }.map { .chat($0.chatID) } ?? .chatList
         next.busy = ui.busy.keys.sorted().compactMap { ui.busy[$0] }
         next.errors = ui.errors
         next.failedPeers = ui.failedPeers
@@ -97,6 +103,7 @@ extension GroupCore {
                     }
                 }
                 chat.isRemoved = true
+                leaveRoute(chatID)
             } else {
                 chat.members = try await engine.members(of: chat.mlsGroupID)
                 let relays = try await engine.relays(of: chat.mlsGroupID)

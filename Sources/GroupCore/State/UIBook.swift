@@ -4,6 +4,9 @@ struct UIBook: Sendable {
     /// The last state the UI was given (its `rev` goes on from here).
     var published = AppState()
     var currentChatID: String?
+    /// The chat the UI was routed to (`AppState.route`); nil is the chat list. Persisted with the
+    /// published state, so a restarted core routes where it did.
+    var routeChatID: String?
     /// How much of the open chat's history its view shows (State/OpenChatPage.swift).
     var openPage = OpenChatPage(size: ChatViewState.defaultPageSize)
     /// Chats whose removal or leave we told the UI about.

@@ -65,6 +65,7 @@ package struct Expectations: Sendable, Hashable {
         "chats", "chat-order", "open-chat", "chat-events", "busy", "failed-peers", "pending-decisions", "errors", "rejections",
         "notifications",
         "channels", "role-rejections", "join-results", "invitations", "prepared-groups",
+        "route",
     ]
 
     /// Reads an `expect` section, so that a typo is an error at its position rather than a

@@ -336,7 +336,9 @@ extension StepVocabulary {
             ]
         ) { f in .retryJoin(channel: try f.optionalString("channel")) },
         .member(
-            "leave-channel", "a subscriber leaves a channel: its relays remove it from their fan-outs", needs: .local,
+            "leave-channel",
+            "a subscriber leaves a channel (its relays remove it from their fan-outs); a co-owner leaves (the last owner cannot)",
+            needs: .local,
             [
                 by, FieldSpec("channel", .text),
             ]

@@ -209,6 +209,14 @@ package struct ConformanceRunner: Sendable {
                             return .map(entry)
                         })
                 }
+                if case .list(let channels) = fields["channels"] {
+                    fields["channels"] = .list(
+                        channels.map { channel in
+                            guard case .map(var entry) = channel else { return channel }
+                            for key in OutcomeSchema.Channel.expectOnly { entry[key] = nil }
+                            return .map(entry)
+                        })
+                }
                 if case .list(let reasons) = fields["rejections"] {
                     fields["rejections"] = .list(
                         reasons.filter { reason in

@@ -133,6 +133,11 @@ enum Observation {
                     let chat = operation.chatID.flatMap { id in state.chatList.first { $0.chatID == id }?.groupName }
                     return .string(chat.map { "\(operation.kind): \($0)" } ?? operation.kind)
                 }))
+        switch state.route {
+        case .chatList: fields.set(.route, .string("chat-list"))
+        case .chat(let chatID):
+            fields.set(.route, .string("chat: \(state.chatList.first { $0.chatID == chatID }?.groupName ?? "unknown chat")"))
+        }
         // The chat list as shown, by name (most recent message first).
         fields.set(.chatOrder, .list(state.chatList.map { Outcome.string($0.groupName) }))
         fields.set(
@@ -274,14 +279,15 @@ enum Observation {
         return fields.outcome
     }
 
-    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462) or deletion (4464)
-    /// carries a signed event whose signature is random and whose tag names the engine-made channel
+    /// A rumor's text as the outcome shows it: a channel broadcast (kind 4462), deletion (4464) or
+    /// owner list (4466, a co-owner leaving) carries a signed event whose signature is random and whose tag names the engine-made channel
     /// id, so only what it says is kept.
     static func shownContent(_ rumor: UnsignedEvent) -> String {
         guard let inner = try? Event(json: rumor.content) else { return rumor.content }
         switch rumor.kind {
         case .channelBroadcast: return "broadcast \(inner.content)"
         case .channelClosed: return "channel deleted"
+        case .channelOwners: return "owner left"
         default: return rumor.content
         }
     }
@@ -296,6 +302,8 @@ enum Observation {
         outcome.set(.connected, .string(channel.connectedSummary))
         outcome.set(.link, .bool(channel.link != nil))
         outcome.set(.joinFailed, .bool(channel.joinFailed))
+        // Sorted like the relays: each owner learns the list in its own order (the group's admins).
+        outcome.set(.owners, .list(channel.owners.map { .string(name($0, names)) }.sorted { $0.summary < $1.summary }))
         outcome.set(
             .relays,
             .list(

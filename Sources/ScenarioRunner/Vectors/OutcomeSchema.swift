@@ -73,12 +73,15 @@ package enum OutcomeSchema {
         case invitations
         /// Groups opened from a link and not joined (`"<name>: <status>, <n> members"`).
         case preparedGroups = "prepared-groups"
+        /// Where the core routed the UI (002): `chat-list`, or `chat: NAME` after the member's own
+        /// creation or opening a chat; expect-only so that no stored vector changes with it.
+        case route
 
         package var rule: OutcomeRule {
             switch self {
             case .notifications, .channels, .chats, .errors, .rejections, .failedPeers: .stored
             case .roleRejections, .pendingDecisions, .joinResults, .invitations, .preparedGroups: .vector(.whenNonEmpty)
-            case .chatOrder, .openChat, .chatEvents, .busy: .expectOnly
+            case .chatOrder, .openChat, .chatEvents, .busy, .route: .expectOnly
             }
         }
     }
@@ -164,11 +167,15 @@ package enum OutcomeSchema {
         case joinFailed = "join-failed"
         case rejectedBroadcasts = "rejected-broadcasts"
         case deleted
+        /// The owners this member knows (labels, sorted), kept current as owners leave (003).
+        /// Expect-only, so that the channel vectors stored before it stay as they were.
+        case owners
 
         package var rule: OutcomeRule {
             switch self {
             case .name, .role, .welcome, .connected, .link, .relays, .messages, .joinFailed, .rejectedBroadcasts: .stored
             case .deleted: .vector(.when("the channel was deleted"))
+            case .owners: .expectOnly
             }
         }
     }
