@@ -41,4 +41,7 @@ extension CoreError.Code {
     /// A persisted state (docs/core-state-format.md) cannot be read: not a snapshot, another
     /// version, another member's, or a value that fails its check.
     package static let stateUnreadable = Self("core.stateUnreadable")
+    /// At a restart the engine no longer holds a usable record of one of our groups (missing or
+    /// corrupt material, restart-matrix boundary 8): that group is Unrecoverable, the others run.
+    package static let groupUnrecoverable = Self("core.groupUnrecoverable")
 }

@@ -96,6 +96,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
         self.stateFile = stateFile
         self.crashSwitch = crashSwitch
         for key in accountKeys { self.accountKeys[key.publicKey] = key }
+        // Boundary 8: a crash that was to damage the store does it now, before the store is read.
+        if let stateFile, let damage = crashSwitch?.takeDamage() { try Self.damage(damage, stateFile: stateFile) }
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else {
             self.profile = profile
             return
@@ -122,7 +124,7 @@ package actor NativeSwiftEngine: ProtocolEngine {
         var capabilities: Set<EngineCapability> = [
             .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
             .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .storeDamage, .hostile, .groupImage, .profileLegacy, .profileCurrent,
         ]
         // Only a current-profile group has a lifecycle (0x800c) to disband.
         if profile == .current { capabilities.insert(.disbandGroup) }

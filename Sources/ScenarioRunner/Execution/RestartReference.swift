@@ -6,6 +6,7 @@
 // so a duplicated or lost effect shows. A crash point armed and never reached fails the run: a cell
 // that crashes nothing tests nothing.
 import EngineInterface
+import GroupCore
 import ScenarioModel
 import Simulation
 
@@ -77,8 +78,35 @@ enum RestartReference {
                     messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
                         .sorted())
             }
+            // A group whose record the engine lost (boundary 8) is known to the app alone.
+            for snapshot in await world.member(label)?.core.unrecoverableSnapshots() ?? [] {
+                guard let group = snapshot.groupID.value else { continue }
+                out[label, default: [:]][group] = Held(snapshot: snapshot, messages: [])
+            }
         }
         return (out, failures)
+    }
+
+    static let damageCheck = "a damaged group is Unrecoverable, its later inputs deferred as missing_history"
+
+    /// Boundary 8: what the member whose `group` record was damaged must show of it instead of the
+    /// reference's state: lifecycle `unrecoverable`, at least one later input, every one deferred
+    /// as `missing_history` (none applied on the only branch left). Empty: as required.
+    static func damageDifferences(_ held: Held?, name: String) -> [String] {
+        guard let held else { return ["\(name): the damaged group is not held at all (the app lost it too)"] }
+        var out: [String] = []
+        let lifecycle = held.snapshot.lifecycle.value ?? "unsupported"
+        if lifecycle != GroupCore.unrecoverableLifecycle {
+            out.append("\(name): lifecycle: expected \(GroupCore.unrecoverableLifecycle), restarted \(lifecycle)")
+        }
+        let dispositions = held.snapshot.dispositions.value ?? []
+        let later = dispositions.filter { $0.disposition == GroupCore.missingHistory }
+        if later.isEmpty { out.append("\(name): no input deferred as \(GroupCore.missingHistory) (the cell checks nothing)") }
+        let applied = dispositions.filter { $0.disposition != GroupCore.missingHistory }
+        if lifecycle == GroupCore.unrecoverableLifecycle, !applied.isEmpty {
+            out.append("\(name): inputs with another disposition: \(applied.map { "\($0.input.prefix(8)) \($0.disposition)" })")
+        }
+        return out
     }
 
     /// A message's content without the instant a control message carries (`"at":<seconds>`, the
@@ -91,15 +119,22 @@ enum RestartReference {
 
     /// The differences between the restarted run's snapshots and the reference's, one phrase per
     /// path (`bob 7f3a…: effects.2: …`); a group one side holds and the other does not is one.
-    static func differences(restarted: [String: [String: RestartReference.Held]], reference: [String: [String: RestartReference.Held]])
-        -> [String]
-    {
+    /// `damaged`: the (member, raw group id hex) pairs whose record a crash damaged (boundary 8):
+    /// those are held to ``damageDifferences`` instead of the reference.
+    static func differences(
+        restarted: [String: [String: RestartReference.Held]], reference: [String: [String: RestartReference.Held]],
+        damaged: Set<[String]> = []
+    ) -> [String] {
         var out: [String] = []
         for label in Set(restarted.keys).union(reference.keys).sorted() {
             let mine = restarted[label] ?? [:]
             let theirs = reference[label] ?? [:]
             for group in Set(mine.keys).union(theirs.keys).sorted() {
                 let name = "\(label) \(group.prefix(8))"
+                if damaged.contains([label, group]) {
+                    out += damageDifferences(mine[group], name: name)
+                    continue
+                }
                 guard let a = mine[group] else {
                     out.append("\(name): held only in the reference")
                     continue
@@ -171,13 +206,26 @@ extension ScenarioExecutor {
             checks.append(CheckResult(check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: .error, detail: why))
             return checks
         }
-        let differences = RestartReference.differences(restarted: restarted.snapshots, reference: uninterrupted.snapshots)
+        let damaged = Set(world.damages.map { [$0.member, $0.damage.group.hex] })
+        var differences = RestartReference.differences(
+            restarted: restarted.snapshots, reference: uninterrupted.snapshots, damaged: damaged)
+        // Boundary 8: the user of the damaged member is told, with a typed error, which group was lost.
+        for (member, damage) in world.damages {
+            let errors = await world.member(member)?.core.state().errors ?? []
+            let chatIDs = await world.member(member)?.core.state().chatList.filter { $0.unrecoverable != nil }.map(\.chatID) ?? []
+            if !errors.contains(where: { $0.code == .groupUnrecoverable && chatIDs.contains($0.chatID ?? "") }) {
+                differences.append("\(member) \(damage.group.hex.prefix(8)): the user was not told (no \(CoreError.Code.groupUnrecoverable) error)")
+            }
+        }
         let compared = restarted.snapshots.values.reduce(0) { $0 + $1.count }
         checks.append(
             CheckResult(
                 check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: differences.isEmpty ? .pass : .fail,
                 expected: "equal snapshots",
-                observed: differences.isEmpty ? "\(compared) snapshot(s) equal" : "\(differences.count) difference(s)",
+                observed: differences.isEmpty
+                    ? "\(compared - damaged.count) snapshot(s) equal"
+                        + (damaged.isEmpty ? "" : ", \(damaged.count) damaged group(s) Unrecoverable with input deferred")
+                    : "\(differences.count) difference(s)",
                 detail: differences.prefix(12).joined(separator: "\n")))
         return checks
     }

@@ -21,8 +21,9 @@ extension StepInterpreter {
         func collect(_ steps: [Step]) {
             for step in steps {
                 collect(step.substeps)
-                if case .crash(let member, let point, _) = step.action, point.insideEngine {
-                    needed[member, default: []].insert(EngineCapability.crashPoints.rawValue)
+                if case .crash(let member, let point, _, let damage) = step.action {
+                    if point.insideEngine { needed[member, default: []].insert(EngineCapability.crashPoints.rawValue) }
+                    if damage != nil { needed[member, default: []].insert(EngineCapability.storeDamage.rawValue) }
                 }
                 guard case .engine(let feature) = step.requirement, let by = step.performer else { continue }
                 needed[by, default: []].insert(EngineCapability(feature).rawValue)

@@ -20,6 +20,9 @@ package enum RestartMatrix {
         let setup: [String]
         let action: [String]
         let cells: [(member: String, point: String)]
+        /// Boundary 8: what the crash leaves of the damaged group's durable record (`corrupt`,
+        /// `missing`), and the group (by name); nil: the store is left as the crash left it.
+        var damage: (kind: String, group: String)? = nil
     }
 
     static let members = ["alice", "bob", "carol", "dave"]
@@ -31,6 +34,15 @@ package enum RestartMatrix {
     ]
     /// A receiver's points on a commit it applies (boundaries 3 and 4), inside the engine included.
     static let receiver = ["received-not-applied", "engine-unsaved", "engine-saved-unreported", "applied-not-derived"]
+
+    /// Boundary 8: bob is in two groups; his record of Team is damaged while he is down, and alice
+    /// goes on in both. The later inputs of Team must be deferred as `missing_history`, and Side
+    /// must go on exactly as in the reference.
+    static let twoGroups = group + ["  - create-group: { by: alice, with: [bob], name: Side }", "  - deliver: all"]
+    static let damageAction = [
+        "  - rename: { by: alice, to: Renamed, group: Team }", "  - deliver: all", "  - send: { by: alice, text: deferred, group: Renamed }",
+        "  - send: { by: alice, text: kept, group: Side }", "  - rename: { by: alice, to: Aside, group: Side }",
+    ]
 
     static let flows: [Flow] = [
         Flow(
@@ -76,6 +88,14 @@ package enum RestartMatrix {
             ],
             action: ["  - fault: { apply: heal, member: carol }"],
             cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
+        Flow(
+            name: "corrupt-record", summary: "bob's record of Team is corrupt when he starts again; his other group, Side, goes on",
+            setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
+            damage: ("corrupt", "Team")),
+        Flow(
+            name: "missing-record", summary: "bob's record of Team is missing when he starts again; his other group, Side, goes on",
+            setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
+            damage: ("missing", "Team")),
     ]
 
     /// Cells left out of the table, and why (the report lists them: a boundary not covered is
@@ -96,10 +116,6 @@ package enum RestartMatrix {
         (
             "branch-switch-unsaved (boundary 7)",
             "the point exists in our engine (a rival commit replacing our applied one dies before the state file is written), but no flow reaches it yet: in the two-admin race with alice's publishes delayed, neither admin's engine switched branch on seeds 1 to 3, so no cell is generated for it (open)"
-        ),
-        (
-            "boundary 8 (missing or corrupt material)",
-            "not generated yet: one damaged group does not take the others down (StateFileIsolationTests), but the `Unrecoverable` lifecycle with inputs deferred as `missing_history` is not implemented"
         ),
     ]
 
@@ -138,10 +154,13 @@ package enum RestartMatrix {
 
     package static var cellCount: Int { flows.reduce(0) { $0 + $1.cells.count } }
 
-    /// Every cell of the table.
-    package static var flowsCells: [(flow: String, member: String, point: String)] {
-        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point) } }
+    /// Every cell of the table, with its boundary.
+    package static var flowsCells: [(flow: String, member: String, point: String, boundary: Int)] {
+        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point, boundary(of: $0.point, in: flow)) } }
     }
+
+    /// A cell's boundary: 8 when its flow damages the store, else its crash point's.
+    static func boundary(of point: String, in flow: Flow) -> Int { flow.damage == nil ? boundary(of: point) : 8 }
 
     static func scenario(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
         var lines = [
@@ -157,7 +176,8 @@ package enum RestartMatrix {
         lines.append("members:")
         lines += members.map { "  - { label: \($0) }" }
         lines += ["steps:", "  - deliver: all"] + flow.setup
-        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down) }"] + flow.action
+        let damage = flow.damage.map { ", damage: \($0.kind), group: \($0.group)" } ?? ""
+        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down)\(damage) }"] + flow.action
         lines += ["  - deliver: all", "  - advance: { by: 30s }", "  - deliver: all"]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -175,12 +195,21 @@ package enum RestartMatrix {
             "field (effects as lists: a duplicated or lost effect shows). Crash points and the durability",
             "model: docs/scenarios.md, section Crash points.",
             "",
+            "Boundary 8 (missing or corrupt material): the `corrupt-record` and `missing-record` cells also leave",
+            "the crashed member's record of one group (Team) corrupt or missing when it starts again (`crash: { ...,",
+            "damage: corrupt|missing, group: Team }`, done by the member's engine as it is made again). That",
+            "group is held to the Unrecoverable outcome instead of the reference: lifecycle `unrecoverable`,",
+            "at least one later input, each deferred as `missing_history` and none applied, and the user told",
+            "(`core.groupUnrecoverable`); every other group of every member, the member's other group Side",
+            "included, must equal the reference. A damaged state file costs that group alone",
+            "(StateFileIsolationTests; its files 0600 and directories 0700: StateFilePermissionTests).",
+            "",
             "| flow | member | crash point | boundary |",
             "|---|---|---|---|",
         ]
         for flow in flows {
             for cell in flow.cells {
-                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point)) |")
+                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point, in: flow)) |")
             }
         }
         lines += ["", "## Not in the table", ""]
