@@ -212,7 +212,7 @@ extension EngineState {
         }
         var r = TLSReader(bytes)
         do {
-            let record = try GroupRecord(state: &r)
+            let record = try GroupRecord(state: &r, wrapped: true)
             try r.finish()
             guard record.id == id else {
                 return .failure(UnrecoverableGroup(bytes: bytes, reason: "the entry holds group \(record.id.hex)"))

@@ -45,6 +45,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// Groups whose record in the state file did not load (issue 30, N6): every operation on one
     /// answers `group_unrecoverable`; the bytes are written back unchanged.
     var unrecoverableGroups: [MLSGroupID: UnrecoverableGroup] = [:]
+    /// Whether the operation running now switched a group to another branch (boundary 7: the
+    /// `branch-switch-unsaved` crash point); reset as each operation starts. Memory only.
+    var switchedBranch = false
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?

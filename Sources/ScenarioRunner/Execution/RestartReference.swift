@@ -87,7 +87,8 @@ enum RestartReference {
         return (out, failures)
     }
 
-    static let damageCheck = "a damaged group is Unrecoverable, its later inputs deferred as missing_history"
+    /// The disposition of an input of a branch MIP-03 did not select (our engine's snapshot).
+    static let supersededDisposition = "superseded"
 
     /// Boundary 8: what the member whose `group` record was damaged must show of it instead of the
     /// reference's state: lifecycle `unrecoverable`, at least one later input, every one deferred
@@ -218,6 +219,10 @@ extension ScenarioExecutor {
             }
         }
         let compared = restarted.snapshots.values.reduce(0) { $0 + $1.count }
+        // Said in the verdict, so that a branch-switch cell shows its switch happened (boundary 7).
+        let superseded = restarted.snapshots.values.flatMap(\.values).reduce(0) { count, held in
+            count + (held.snapshot.dispositions.value ?? []).filter { $0.disposition == RestartReference.supersededDisposition }.count
+        }
         checks.append(
             CheckResult(
                 check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: differences.isEmpty ? .pass : .fail,
@@ -225,6 +230,7 @@ extension ScenarioExecutor {
                 observed: differences.isEmpty
                     ? "\(compared - damaged.count) snapshot(s) equal"
                         + (damaged.isEmpty ? "" : ", \(damaged.count) damaged group(s) Unrecoverable with input deferred")
+                        + (superseded == 0 ? "" : " (\(superseded) input(s) superseded)")
                     : "\(differences.count) difference(s)",
                 detail: differences.prefix(12).joined(separator: "\n")))
         return checks

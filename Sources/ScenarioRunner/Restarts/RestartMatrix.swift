@@ -23,6 +23,8 @@ package enum RestartMatrix {
         /// Boundary 8: what the crash leaves of the damaged group's durable record (`corrupt`,
         /// `missing`), and the group (by name); nil: the store is left as the crash left it.
         var damage: (kind: String, group: String)? = nil
+        /// The profiles the flow runs under (`profiles:`); nil: every profile.
+        var profiles: String? = nil
     }
 
     static let members = ["alice", "bob", "carol", "dave"]
@@ -43,6 +45,15 @@ package enum RestartMatrix {
         "  - rename: { by: alice, to: Renamed, group: Team }", "  - deliver: all", "  - send: { by: alice, text: deferred, group: Renamed }",
         "  - send: { by: alice, text: kept, group: Side }", "  - rename: { by: alice, to: Aside, group: Side }",
     ]
+
+    /// Boundary 7: alice's publishes reach the relay 3 s late and bob commits a second after her,
+    /// so everyone meets bob's commit first and applies it; then alice's arrives, which MIP-03
+    /// selects (the earlier created_at), and carol and bob switch branch. Deterministic on every
+    /// seed: the order is by time, not by event id.
+    static let lateWinner = group + ["  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s }"]
+    static func lateWinnerRace(_ alice: String, then more: [String] = []) -> [String] {
+        [alice, "  - advance: { by: 1s }", "  - rename: { by: bob, to: Beta }"] + more
+    }
 
     static let flows: [Flow] = [
         Flow(
@@ -89,6 +100,10 @@ package enum RestartMatrix {
             action: ["  - fault: { apply: heal, member: carol }"],
             cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
         Flow(
+            name: "switch", summary: "alice and bob, both admins, rename a second apart; alice's earlier commit arrives late and wins",
+            setup: lateWinner, action: lateWinnerRace("  - rename: { by: alice, to: Alpha }"),
+            cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")]),
+        Flow(
             name: "corrupt-record", summary: "bob's record of Team is corrupt when he starts again; his other group, Side, goes on",
             setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
             damage: ("corrupt", "Team")),
@@ -110,12 +125,16 @@ package enum RestartMatrix {
             "the same: the removal commit is made after the restart, with fresh randomness"
         ),
         (
-            "race × a third member (carol) at received-not-applied",
-            "our engine's dispositions differ: the losing commit, applied and then replaced by the winner in the reference, is `processed`; met after the winner on catch-up it is `failed`. The snapshot has no `superseded` disposition yet: an open divergence of the dispositions field, not of the group state"
+            "race × a third member at received-not-applied",
+            "in the `race` flow the winner is drawn by the seed (same-instant commits, ordered by id); the `switch` flow orders the two commits by time instead, so its carol cells are the deterministic form of it: the losing commit is `superseded` whether it was applied and replaced (the reference) or met after the winner on catch-up (the restarted run)"
         ),
         (
-            "branch-switch-unsaved (boundary 7)",
-            "the point exists in our engine (a rival commit replacing our applied one dies before the state file is written), but no flow reaches it yet: in the two-admin race with alice's publishes delayed, neither admin's engine switched branch on seeds 1 to 3, so no cell is generated for it (open)"
+            "switch × a payload of the losing branch (boundary 7, \"supersedes previously delivered payloads\")",
+            "when bob writes on his branch after his commit's OK and before alice's earlier commit arrives, carol reads the message and alice never can: the always-on `no lost message` oracle fails the uninterrupted reference itself (a message of a losing branch is lost to the winning branch's members: our engine marks only the commit `superseded` and keeps the message shown; invalidating the payload is not implemented). The `switch` cells cover a superseded delivered state notification instead: carol is shown bob's name Beta, then the switch replaces it"
+        ),
+        (
+            "switch × a winning branch that disbands (boundary 7)",
+            "disband exists only on the current profile, whose order of competing commits is by committer account key (docs/current-profile.md), and member keys are drawn from the seed: a generated cell names the member that crashes, and on about half the seeds that member meets the winner first and never switches, so no fixed cell reaches the point on seeds 1 to 5 (open: needs a crash step that names the switching member at run time)"
         ),
     ]
 
@@ -173,6 +192,7 @@ package enum RestartMatrix {
         ]
         // Which rename wins the race depends on the commits' ids (seeded): no outcome to store.
         if flow.name == "race" { lines.append("vector: false") }
+        if let profiles = flow.profiles { lines.append("profiles: \(profiles)") }
         lines.append("members:")
         lines += members.map { "  - { label: \($0) }" }
         lines += ["steps:", "  - deliver: all"] + flow.setup
