@@ -75,7 +75,7 @@ extension GroupRecord {
             w.write(epoch)
             w.write(end)
         }
-        w.writeOptional(rollback) { w, point in point.encodeState(to: &w) }
+        w.writeOptional(EngineRecovery.persistsRollbackPoint ? rollback : nil) { w, point in point.encodeState(to: &w) }
         w.writeVector { w in for message in messages { message.encodeState(to: &w) } }
         w.writeEventIDs(processed)
         w.writeEventIDs(failed)

@@ -16,6 +16,10 @@ enum RestartReference {
     struct Held: Sendable {
         let snapshot: ProtocolSnapshot
         let messages: [String]
+        /// What the member's app derived from the group and shows (name, epoch, whether it ended,
+        /// how many members): boundary 4's derived work, which the snapshot, read from the
+        /// engine, does not see. Nil when the app holds no chat of the group.
+        var view: String? = nil
     }
 
     /// Fields whose values name events by id (dispositions by input event id, effects by rumor
@@ -57,6 +61,8 @@ enum RestartReference {
         var reads = MemberReads(world)
         let names = Observation.labels(in: world)
         var out: [String: [String: RestartReference.Held]] = [:]
+        var chatLists: [String: [ChatSummary]] = [:]
+        for label in world.labels { chatLists[label] = await reads.state(of: label)?.chatList ?? [] }
         var failures: [String] = []
         for label in world.labels {
             guard await reads.capabilities(of: label)?.supports(.protocolSnapshot) ?? false else { continue }
@@ -76,7 +82,9 @@ enum RestartReference {
                 out[label, default: [:]][group.mlsGroupID.hex] = Held(
                     snapshot: snapshot,
                     messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
-                        .sorted())
+                        .sorted(),
+                    view: (chatLists[label] ?? []).first { $0.chatID == group.nostrGroupID || ($0.routingIDs ?? []).contains(group.nostrGroupID) }
+                        .map { "name \($0.groupName), epoch \($0.epoch), \($0.isRemoved ? "ended" : "active"), \($0.members.count) other member(s)" })
             }
             // A group whose record the engine lost (boundary 8) is known to the app alone.
             for snapshot in await world.member(label)?.core.unrecoverableSnapshots() ?? [] {
@@ -143,6 +151,9 @@ enum RestartReference {
                 guard let b = theirs[group] else {
                     out.append("\(name): held only after the restart")
                     continue
+                }
+                if a.view != b.view {
+                    out.append("\(name): the app's view: reference \(b.view ?? "no chat"), restarted \(a.view ?? "no chat")")
                 }
                 if a.messages != b.messages {
                     let lost = b.messages.filter { message in
