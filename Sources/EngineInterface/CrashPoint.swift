@@ -38,8 +38,9 @@ package enum CrashPoint: String, CaseIterable, Sendable {
     /// 6. Events held while our commit waited for its OK are being resolved as one frozen batch;
     /// the member dies before the first of them is applied.
     case heldBatchPartial = "held-batch-partial"
-    /// 7. Inside the engine: a competing commit that MIP-03 orders first is replacing our applied
-    /// one, and the member dies mid-switch, before the state file is written (our engine only).
+    /// 7. Inside the engine: the engine is switching a group to another branch (a competing commit
+    /// MIP-03 orders first replaces the one we applied, or we follow the branch the group built
+    /// on), and the member dies mid-switch, before the state file is written (our engine only).
     case branchSwitchUnsaved = "branch-switch-unsaved"
     /// 9. The user asked to leave (recorded, write-ahead: the outbound gate is durable) and the
     /// leave request has not gone out.

@@ -49,7 +49,8 @@ package enum RestartMatrix {
     /// Boundary 7: alice's publishes reach the relay 3 s late and bob commits a second after her,
     /// so everyone meets bob's commit first and applies it; then alice's arrives, which MIP-03
     /// selects (the earlier created_at), and carol and bob switch branch. Deterministic on every
-    /// seed: the order is by time, not by event id.
+    /// seed: the order is by time, not by event id (legacy profile: the current one orders
+    /// competing commits by committer account key, drawn from the seed).
     static let lateWinner = group + ["  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s }"]
     static func lateWinnerRace(_ alice: String, then more: [String] = []) -> [String] {
         [alice, "  - advance: { by: 1s }", "  - rename: { by: bob, to: Beta }"] + more
@@ -102,7 +103,9 @@ package enum RestartMatrix {
         Flow(
             name: "switch", summary: "alice and bob, both admins, rename a second apart; alice's earlier commit arrives late and wins",
             setup: lateWinner, action: lateWinnerRace("  - rename: { by: alice, to: Alpha }"),
-            cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")]),
+            cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")],
+            // MIP-03's order by created_at: the current profile orders by committer account key.
+            profiles: "[legacy]"),
         Flow(
             name: "corrupt-record", summary: "bob's record of Team is corrupt when he starts again; his other group, Side, goes on",
             setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
