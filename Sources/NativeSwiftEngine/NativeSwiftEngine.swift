@@ -127,7 +127,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
         var capabilities: Set<EngineCapability> = [
             .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
             .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .storeDamage, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .storeDamage, .hostile, .groupImage, .profileLegacy,
+            .profileCurrent,
         ]
         // Only a current-profile group has a lifecycle (0x800c) to disband.
         if profile == .current { capabilities.insert(.disbandGroup) }

@@ -28,7 +28,8 @@ extension World {
         guard members[label] != nil, let crash = crashSwitch(of: label) else { return false }
         crash.arm(point, damage: damage)
         crashDowntimes[label] = down
-        record("member", label, "crash point \(point.rawValue) armed" + (damage.map { ", \($0.kind.rawValue) record at the restart" } ?? ""))
+        record(
+            "member", label, "crash point \(point.rawValue) armed" + (damage.map { ", \($0.kind.rawValue) record at the restart" } ?? ""))
         return true
     }
 

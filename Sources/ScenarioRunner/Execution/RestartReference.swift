@@ -83,8 +83,7 @@ enum RestartReference {
                     snapshot: snapshot,
                     messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
                         .sorted(),
-                    view: (chatLists[label] ?? []).first { $0.chatID == group.nostrGroupID || ($0.routingIDs ?? []).contains(group.nostrGroupID) }
-                        .map { "name \($0.groupName), epoch \($0.epoch), \($0.isRemoved ? "ended" : "active"), \($0.members.count) other member(s)" })
+                    view: (chatLists[label] ?? []).first { $0.addresses.contains(group.nostrGroupID) }.map(view))
             }
             // A group whose record the engine lost (boundary 8) is known to the app alone.
             for snapshot in await world.member(label)?.core.unrecoverableSnapshots() ?? [] {
@@ -93,6 +92,11 @@ enum RestartReference {
             }
         }
         return (out, failures)
+    }
+
+    /// A chat as the restart comparison compares it (``Held/view``).
+    static func view(_ chat: ChatSummary) -> String {
+        "name \(chat.groupName), epoch \(chat.epoch), \(chat.isRemoved ? "ended" : "active"), \(chat.members.count) other member(s)"
     }
 
     /// The disposition of an input of a branch MIP-03 did not select (our engine's snapshot).
@@ -226,7 +230,8 @@ extension ScenarioExecutor {
             let errors = await world.member(member)?.core.state().errors ?? []
             let chatIDs = await world.member(member)?.core.state().chatList.filter { $0.unrecoverable != nil }.map(\.chatID) ?? []
             if !errors.contains(where: { $0.code == .groupUnrecoverable && chatIDs.contains($0.chatID ?? "") }) {
-                differences.append("\(member) \(damage.group.hex.prefix(8)): the user was not told (no \(CoreError.Code.groupUnrecoverable) error)")
+                differences.append(
+                    "\(member) \(damage.group.hex.prefix(8)): the user was not told (no \(CoreError.Code.groupUnrecoverable) error)")
             }
         }
         let compared = restarted.snapshots.values.reduce(0) { $0 + $1.count }

@@ -42,7 +42,8 @@ package enum RestartMatrix {
     /// must go on exactly as in the reference.
     static let twoGroups = group + ["  - create-group: { by: alice, with: [bob], name: Side }", "  - deliver: all"]
     static let damageAction = [
-        "  - rename: { by: alice, to: Renamed, group: Team }", "  - deliver: all", "  - send: { by: alice, text: deferred, group: Renamed }",
+        "  - rename: { by: alice, to: Renamed, group: Team }", "  - deliver: all",
+        "  - send: { by: alice, text: deferred, group: Renamed }",
         "  - send: { by: alice, text: kept, group: Side }", "  - rename: { by: alice, to: Aside, group: Side }",
     ]
 
