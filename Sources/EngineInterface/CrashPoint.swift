@@ -38,8 +38,9 @@ package enum CrashPoint: String, CaseIterable, Sendable {
     /// 6. Events held while our commit waited for its OK are being resolved as one frozen batch;
     /// the member dies before the first of them is applied.
     case heldBatchPartial = "held-batch-partial"
-    /// 7. Inside the engine: a competing commit that MIP-03 orders first is replacing our applied
-    /// one, and the member dies mid-switch, before the state file is written (our engine only).
+    /// 7. Inside the engine: the engine is switching a group to another branch (a competing commit
+    /// MIP-03 orders first replaces the one we applied, or we follow the branch the group built
+    /// on), and the member dies mid-switch, before the state file is written (our engine only).
     case branchSwitchUnsaved = "branch-switch-unsaved"
     /// 9. The user asked to leave (recorded, write-ahead: the outbound gate is durable) and the
     /// leave request has not gone out.
@@ -78,8 +79,10 @@ package final class CrashSwitch: Sendable {
         var tripped: CrashPoint?
         /// The app core's state at a write-ahead barrier, to be kept as durable.
         var durableCore: [UInt8]?
-        /// Whether the engine's store is to be damaged at the restart (boundary 8).
-        var damagesStore = false
+        /// What to do to the engine's store at the restart (boundary 8), once the point is reached.
+        var damage: StoreDamage?
+        /// The damage of a crash that happened, taken by the engine made at the restart.
+        var pendingDamage: StoreDamage?
     }
 
     private let state = Mutex(State())
@@ -87,12 +90,14 @@ package final class CrashSwitch: Sendable {
     package init() {}
 
     /// Arms `point`; the next time a code path reaches it, the member dies there.
-    package func arm(_ point: CrashPoint, damagingStore: Bool = false) {
+    /// `damage`: the store is to be damaged at the restart (boundary 8).
+    package func arm(_ point: CrashPoint, damage: StoreDamage? = nil) {
         state.withLock {
             $0.armed = point
             $0.tripped = nil
             $0.durableCore = nil
-            $0.damagesStore = damagingStore
+            $0.damage = damage
+            $0.pendingDamage = nil
         }
     }
 
@@ -106,6 +111,8 @@ package final class CrashSwitch: Sendable {
             $0.tripped = point
             $0.armed = nil
             $0.durableCore = bytes
+            $0.pendingDamage = $0.damage
+            $0.damage = nil
         }
         return true
     }
@@ -117,14 +124,23 @@ package final class CrashSwitch: Sendable {
     package var isArmed: Bool { state.withLock { $0.armed != nil } }
 
     /// The crash that happened, taken once by the world that restarts the member.
-    package func takeTrip() -> (point: CrashPoint, durableCore: [UInt8]?, damagesStore: Bool)? {
+    package func takeTrip() -> (point: CrashPoint, durableCore: [UInt8]?, damage: StoreDamage?)? {
         state.withLock {
             guard let point = $0.tripped else { return nil }
-            let trip = (point, $0.durableCore, $0.damagesStore)
+            let trip = (point, $0.durableCore, $0.pendingDamage)
             $0.tripped = nil
             $0.durableCore = nil
-            $0.damagesStore = false
             return trip
+        }
+    }
+
+    /// The damage the store is to suffer before the restarted engine reads it, taken once by that
+    /// engine (an engine declaring ``EngineCapability/storeDamage``).
+    package func takeDamage() -> StoreDamage? {
+        state.withLock {
+            let damage = $0.pendingDamage
+            $0.pendingDamage = nil
+            return damage
         }
     }
 
@@ -137,10 +153,37 @@ package final class CrashSwitch: Sendable {
 extension EngineError.Code {
     /// Every call to the engine of a member that died at a crash point (it never reaches the engine).
     package static let crashed = Self("crashed")
+    /// A group whose durable record did not load at the engine's start (damaged, or over a size
+    /// cap): the engine's other groups run; this one answers every operation with this code
+    /// (boundary 8; issue 30, N6).
+    package static let groupUnrecoverable = Self("group_unrecoverable")
+}
+
+/// Boundary 8 (foundation/conformance.md, "missing or corrupt material"): what happens to one
+/// group's durable record while its member is down after a crash. The engine that owns the store
+/// does it when it is made again, before it reads the store: only it knows the format.
+package struct StoreDamage: Hashable, Sendable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// The record's bytes are there and no longer decode.
+        case corrupt
+        /// The record is gone from the store.
+        case missing
+    }
+
+    package let group: MLSGroupID
+    package let kind: Kind
+
+    package init(group: MLSGroupID, kind: Kind) {
+        self.group = group
+        self.kind = kind
+    }
 }
 
 extension EngineCapability {
     /// The engine reaches the engine-internal crash points (``CrashPoint/insideEngine``) when given a
     /// ``CrashSwitch``: a restart-matrix cell at such a point needs it, and is `unsupported` without.
     package static let crashPoints = Self(rawValue: "conformance.crash_points")
+    /// The engine damages one group's durable record when it is made again after a crash
+    /// (``StoreDamage``, boundary 8): a cell that damages a store needs it, and is `unsupported` without.
+    package static let storeDamage = Self(rawValue: "conformance.store_damage")
 }

@@ -49,4 +49,7 @@ extension CoreError.Code {
     package static let linkExpired = Self("core.linkExpired")
     /// A group link its admin says no longer stands: the link deleted, or its group deleted.
     package static let linkDeleted = Self("core.linkDeleted")
+    /// At a restart the engine no longer holds a usable record of one of our groups (missing or
+    /// corrupt material, restart-matrix boundary 8): that group is Unrecoverable, the others run.
+    package static let groupUnrecoverable = Self("core.groupUnrecoverable")
 }

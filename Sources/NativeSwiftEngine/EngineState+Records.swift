@@ -18,7 +18,8 @@
 //     EventID processed<V>;               // ascending
 //     EventID failed<V>;                  // ascending
 //     OwnEventEntry own_events<V>;        // ascending by event id
-// } GroupRecordState;
+//     EventID superseded<V>;              // ascending; only when not empty, and only in a
+// } GroupRecordState;                     // wrapped record (versions 2 and 3): absent = empty
 //
 // struct { EventID id; uint64 created_at; } PendingEvent;
 // struct { uint64 epoch; GroupState group; } PastEpoch;
@@ -74,7 +75,7 @@ extension GroupRecord {
             w.write(epoch)
             w.write(end)
         }
-        w.writeOptional(rollback) { w, point in point.encodeState(to: &w) }
+        w.writeOptional(EngineRecovery.persistsRollbackPoint ? rollback : nil) { w, point in point.encodeState(to: &w) }
         w.writeVector { w in for message in messages { message.encodeState(to: &w) } }
         w.writeEventIDs(processed)
         w.writeEventIDs(failed)
@@ -82,9 +83,13 @@ extension GroupRecord {
             w.writeEventID(id)
             own.encodeState(to: &w)
         }
+        // Last and only when there is one, so that every record without one keeps its bytes.
+        if !superseded.isEmpty { w.writeEventIDs(superseded) }
     }
 
-    init(state r: inout TLSReader) throws(TLSCodecError) {
+    /// `wrapped`: the record is alone in its own length (versions 2 and 3), so bytes left after
+    /// the own events are the superseded commits; a version-1 record has none.
+    init(state r: inout TLSReader, wrapped: Bool = false) throws(TLSCodecError) {
         let mls = try Group(state: &r)
         let data = try GroupData(state: &r)
         let state = GroupSnapshot.State(rawValue: try r.readString())
@@ -110,6 +115,12 @@ extension GroupRecord {
         let ownEvents = try r.readMap("own events", by: <) { (r: inout TLSReader) throws(TLSCodecError) in
             (try r.readEventID(), try OwnEvent(state: &r))
         }
+        var superseded: Set<EventID> = []
+        if wrapped, !r.isAtEnd {
+            superseded = try r.readEventIDs("superseded events")
+            // Absent means empty: an empty list written out would be a second encoding of one state.
+            guard !superseded.isEmpty else { throw TLSCodecError(.inconsistentState, "an empty superseded list written out") }
+        }
         for group in [pending].compactMap({ $0 }) + Array(pastEpochs.values) + [rollback?.mls].compactMap({ $0 })
         where group.groupID != mls.groupID {
             throw TLSCodecError(.inconsistentState, "a record of group \(mls.groupID) holds a state of group \(group.groupID)")
@@ -117,7 +128,7 @@ extension GroupRecord {
         self.init(
             mls: mls, data: data, state: state, pending: pending, pendingEvent: pendingEvent, pastEpochs: pastEpochs,
             epochEnds: epochEnds, rollback: rollback, messages: messages, processed: processed, failed: failed,
-            ownEvents: ownEvents)
+            superseded: superseded, ownEvents: ownEvents)
     }
 }
 

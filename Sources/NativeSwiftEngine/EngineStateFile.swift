@@ -46,9 +46,6 @@ extension EngineError.Code {
     /// A state file that is not one this build can load: wrong magic, an unknown version, bytes
     /// that do not decode, or a state whose parts do not fit together.
     package static let invalidStateFile = Self("invalid_state_file")
-    /// A group whose record in the state file did not load (damaged, or over the per-group cap):
-    /// the other groups run; this one answers every operation with this code (issue 30, N6).
-    package static let groupUnrecoverable = Self("group_unrecoverable")
 }
 
 /// A group entry of the state file that did not load: its bytes, kept as they were and written
@@ -215,7 +212,7 @@ extension EngineState {
         }
         var r = TLSReader(bytes)
         do {
-            let record = try GroupRecord(state: &r)
+            let record = try GroupRecord(state: &r, wrapped: true)
             try r.finish()
             guard record.id == id else {
                 return .failure(UnrecoverableGroup(bytes: bytes, reason: "the entry holds group \(record.id.hex)"))

@@ -31,6 +31,11 @@ struct GroupRecord: Sendable {
     /// Wrapper ids already handled, and what our own events are.
     var processed: Set<EventID> = []
     var failed: Set<EventID> = []
+    /// Commits of a branch MIP-03 did not select (restart-matrix boundary 7): the one we had
+    /// applied when a better competitor replaced it, or a competitor met after the one we applied
+    /// that ranks after it. A label over `processed` and `failed`, which keep answering as before:
+    /// the snapshot reports these inputs `superseded` (NativeSwiftEngine+Snapshot.swift).
+    var superseded: Set<EventID> = []
     var ownEvents: [EventID: OwnEvent] = [:]
 
     /// MDK's DEFAULT_EPOCH_LOOKBACK.

@@ -112,6 +112,13 @@ extension NativeSwiftEngine {
             }
 
             let result = ingest(message, epoch: epoch, event: event, record: &record, now: now)
+            // A competitor of the epoch we applied a commit for, met after it and ranked after it:
+            // of a branch not selected (boundary 7), as it would be had it come first and been replaced.
+            if case .unprocessable(_, let reason) = result, reason == "wrong_epoch", message.isFramedCommit,
+                record.rollback?.mls.epoch == epoch
+            {
+                GroupRecord.remember(event.id, in: &record.superseded)
+            }
             switch result {
             case .unprocessable(_, let reason) where reason == MLSError.Code.unknownProposal.name:
                 // Not remembered as failed: the proposal it names may still arrive (delayed or
@@ -164,6 +171,10 @@ extension NativeSwiftEngine {
                         return .unprocessable(id, reason: Self.duplicateCommit)
                     }
                     keepReplacedAsRival(record, of: rollback, in: &restored)
+                    // Boundary 7: the commit we had applied is now of a branch not selected.
+                    GroupRecord.remember(rollback.eventID, in: &restored.superseded)
+                    restored.superseded.remove(event.id)
+                    switchedBranch = true
                     record = restored
                 }
                 return result

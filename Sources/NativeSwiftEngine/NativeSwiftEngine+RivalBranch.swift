@@ -92,6 +92,10 @@ extension NativeSwiftEngine {
         GroupRecord.remember(rival.eventID, in: &branch.processed, cap: retainedEventIDs)
         guard case .commit = ingestCurrent(message, event: event, record: &branch, now: now) else { return nil }
         GroupRecord.remember(event.id, in: &branch.processed, cap: retainedEventIDs)
+        // Boundary 7: the branch of the commit we had applied is left; the competitor's is selected.
+        branch.superseded.remove(rival.eventID)
+        GroupRecord.remember(point.eventID, in: &branch.superseded, cap: retainedEventIDs)
+        switchedBranch = true
         record = branch
         return .rivalCommit(record.id, replaced: point.eventID, competitor: rival.eventID)
     }

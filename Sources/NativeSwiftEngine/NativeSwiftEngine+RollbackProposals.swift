@@ -11,6 +11,11 @@ package enum EngineRecovery {
     /// A competing commit that lost its MIP-03 race is kept at the rollback point, and followed
     /// when the group builds on it (NativeSwiftEngine+RivalBranch.swift).
     @TaskLocal package static var followsBuiltOnRival = true
+    /// The rollback point (the state before the last commit applied, with any kept competitor)
+    /// is written to the state file, so that a member restarted after applying a commit that then
+    /// loses its race can still switch to the winner (restart-matrix boundary 7). A test switch:
+    /// off, the file keeps no rollback point.
+    @TaskLocal package static var persistsRollbackPoint = true
 }
 
 extension NativeSwiftEngine {

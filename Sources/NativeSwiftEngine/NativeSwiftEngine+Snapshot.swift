@@ -85,9 +85,12 @@ extension NativeSwiftEngine {
                         ]
                     }
                 } ?? []),
+            // A commit of a branch not selected is `superseded`, whether it was applied and then
+            // replaced (processed) or met after the selected one (failed).
             dispositions: .value(
-                (record.processed.map { SnapshotDisposition(input: $0.hex, disposition: "processed") }
-                    + record.failed.map { SnapshotDisposition(input: $0.hex, disposition: "failed") })
+                (record.processed.subtracting(record.superseded).map { SnapshotDisposition(input: $0.hex, disposition: "processed") }
+                    + record.failed.subtracting(record.superseded).map { SnapshotDisposition(input: $0.hex, disposition: "failed") }
+                    + record.superseded.map { SnapshotDisposition(input: $0.hex, disposition: "superseded") })
                     .sorted { ($0.input, $0.disposition) < ($1.input, $1.disposition) }),
             effects: .value(Set(record.messages.map { "message:\($0.rumor.id.hex)" }).sorted()))
     }

@@ -25,10 +25,12 @@ extension NativeSwiftEngine {
     ///
     /// The engine-internal crash points (docs/restart-matrix.md) sit here: once the operation ran in
     /// memory and before its state is written (`engine-unsaved`, `branch-switch-unsaved` when the
-    /// operation switched to a rival branch), and after the write before the result is returned
+    /// operation switched branch: a better competitor replaced the commit we had applied, or we
+    /// followed the branch the group built on), and after the write before the result is returned
     /// (`engine-saved-unreported`). A member that died there answers every later call `crashed`.
     func persisting<T>(_ operation: () throws(EngineError) -> T) throws(EngineError) -> T {
         if let crash = crashSwitch, crash.isTripped { throw CrashSwitch.deadError("engine call") }
+        switchedBranch = false
         let outcome: Result<T, EngineError>
         do { outcome = .success(try operation()) } catch { outcome = .failure(error) }
         guard let crash = crashSwitch, stateFile != nil else {
@@ -37,9 +39,7 @@ extension NativeSwiftEngine {
         }
         let bytes = try EngineStateFile.encode(heldState)
         if bytes != lastWritten {
-            if case .success(let value) = outcome, let result = value as? ProcessingResult, case .rivalCommit = result,
-                crash.reached(.branchSwitchUnsaved)
-            {
+            if case .success = outcome, switchedBranch, crash.reached(.branchSwitchUnsaved) {
                 throw CrashSwitch.deadError("switching to the rival branch")
             }
             if crash.reached(.engineUnsaved) { throw CrashSwitch.deadError("before the state file was written") }

@@ -45,6 +45,9 @@ package actor NativeSwiftEngine: ProtocolEngine {
     /// Groups whose record in the state file did not load (issue 30, N6): every operation on one
     /// answers `group_unrecoverable`; the bytes are written back unchanged.
     var unrecoverableGroups: [MLSGroupID: UnrecoverableGroup] = [:]
+    /// Whether the operation running now switched a group to another branch (boundary 7: the
+    /// `branch-switch-unsaved` crash point); reset as each operation starts. Memory only.
+    var switchedBranch = false
 
     /// Where the state is kept across restarts (NativeSwiftEngine+StateFile.swift); nil: memory only.
     let stateFile: String?
@@ -104,6 +107,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
         self.stateFile = stateFile
         self.crashSwitch = crashSwitch
         for key in accountKeys { self.accountKeys[key.publicKey] = key }
+        // Boundary 8: a crash that was to damage the store does it now, before the store is read.
+        if let stateFile, let damage = crashSwitch?.takeDamage() { try Self.damage(damage, stateFile: stateFile) }
         guard let stateFile, let loaded = try Self.loadState(from: stateFile) else {
             self.profile = profile
             return
@@ -130,7 +135,8 @@ package actor NativeSwiftEngine: ProtocolEngine {
         var capabilities: Set<EngineCapability> = [
             .keyPackage, .legacyKeyPackage, .protectedKeyPackage, .createGroup, .addMembers, .removeMembers, .leave,
             .selfDemote, .selfUpdate, .updateGroupData, .pendingCommit, .applicationMessages, .processWelcome,
-            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .hostile, .groupImage, .profileLegacy, .profileCurrent,
+            .declineWelcome, .exactState, .protocolSnapshot, .crashPoints, .storeDamage, .hostile, .groupImage, .profileLegacy,
+            .profileCurrent,
         ]
         // Only a current-profile group has a lifecycle (0x800c) to disband.
         if profile == .current { capabilities.insert(.disbandGroup) }

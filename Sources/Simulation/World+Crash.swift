@@ -21,13 +21,15 @@ extension World {
     }
 
     /// Arms `point` on `label`: the member dies the next time it reaches it and starts again `down`
-    /// later. False when the run does not persist (the scenario must restart, so it does).
+    /// later; with `damage`, its engine damages that group's record as it starts again (boundary 8).
+    /// False when the run does not persist (the scenario must restart, so it does).
     @discardableResult
-    package func armCrash(_ label: String, at point: CrashPoint, down: VirtualDuration) -> Bool {
+    package func armCrash(_ label: String, at point: CrashPoint, down: VirtualDuration, damage: StoreDamage? = nil) -> Bool {
         guard members[label] != nil, let crash = crashSwitch(of: label) else { return false }
-        crash.arm(point)
+        crash.arm(point, damage: damage)
         crashDowntimes[label] = down
-        record("member", label, "crash point \(point.rawValue) armed")
+        record(
+            "member", label, "crash point \(point.rawValue) armed" + (damage.map { ", \($0.kind.rawValue) record at the restart" } ?? ""))
         return true
     }
 
@@ -39,6 +41,7 @@ extension World {
     func crashed(_ label: String, losing effects: [CoreEffect]) async -> Bool {
         guard let trip = crashSwitches[label]?.takeTrip() else { return false }
         crashes.append((label, trip.point))
+        if let damage = trip.damage { damages.append((label, damage)) }
         record("member", label, "crashed at \(trip.point.rawValue); \(effects.count) effect(s) of the input lost")
         if let durable = trip.durableCore, let storage {
             let path = "\(storage.directory(of: label))/\(Self.coreStateFile)"

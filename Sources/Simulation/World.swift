@@ -65,6 +65,8 @@ package final class World {
     var crashSwitches: [String: CrashSwitch] = [:]
     var crashDowntimes: [String: VirtualDuration] = [:]
     package internal(set) var crashes: [(member: String, point: CrashPoint)] = []
+    /// The store damages crashes brought (boundary 8), by member, in the order they happened.
+    package internal(set) var damages: [(member: String, damage: StoreDamage)] = []
 
     package convenience init(configuration: WorldConfiguration, engineFactory: @escaping EngineFactory) {
         self.init(

@@ -2,6 +2,7 @@ import ConformanceTestSupport
 import EngineInterface
 import Foundation
 import GroupCore
+import NativeSwiftEngine
 import ScenarioModel
 import ScenarioRunner
 import Testing
@@ -47,12 +48,25 @@ import Testing
             $0.storedCommits = false
         },
         Twin(boundary: 4, cell: "add-bob-applied-not-derived", rule: "resubscribesAfterRestart") { $0.resubscribesAfterRestart = false },
+        // The engine applied the rename before carol died; nothing after it makes her app read it.
+        Twin(boundary: 4, cell: "rename-carol-applied-not-derived", rule: "rederivesAfterRestart") { $0.rederivesAfterRestart = false },
         Twin(boundary: 5, cell: "add-alice-settle-timer-fired", rule: "restartsTimers") { $0.restartsTimers = false },
         // The spec's two recoveries of a frozen batch: resolve the identical batch (kept with the
         // pending commit it waits on), or wholly recollect its input (catch-up after resubscribing).
         Twin(boundary: 6, cell: "race-alice-held-batch-partial", rule: "keepsHeldBatch, resubscribesAfterRestart") {
             $0.keepsHeldBatch = false
             $0.resubscribesAfterRestart = false
+        },
+        // Without catching up after the restart carol never meets the winning commit.
+        Twin(boundary: 7, cell: "switch-carol-branch-switch-unsaved", rule: "resubscribesAfterRestart") {
+            $0.resubscribesAfterRestart = false
+        },
+        // Without it the damaged group's later inputs go to an engine that has no record of it.
+        Twin(boundary: 8, cell: "corrupt-record-bob-received-not-applied", rule: "marksUnrecoverableGroups") {
+            $0.marksUnrecoverableGroups = false
+        },
+        Twin(boundary: 8, cell: "missing-record-bob-applied-not-derived", rule: "marksUnrecoverableGroups") {
+            $0.marksUnrecoverableGroups = false
         },
         Twin(boundary: 9, cell: "leave-carol-leaving-not-published", rule: "writesAhead") { $0.writesAhead = false },
     ]
@@ -71,9 +85,32 @@ import Testing
         #expect(try await !committedScenarioPasses(Self.path(twin.cell), recovery: recoveryWithout(twin.off)))
     }
 
+    /// Boundary 7's own recovery lies in the engine: the rollback point survives the restart, so a
+    /// member that died mid-switch, restarted on the losing commit, can still switch to the winner.
+    /// Without it, each branch-switch cell fails.
+    @Test(arguments: ["switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved"])
+    func branchSwitchCellFailsWithoutPersistedRollbackPoint(_ cell: String) async throws {
+        let passes = try await EngineRecovery.$persistsRollbackPoint.withValue(false) {
+            try await committedScenarioPasses(Self.path(cell), recovery: CoreConfiguration.Behaviour.Recovery())
+        }
+        #expect(!passes)
+    }
+
+    /// The switch cells cannot pass vacuously: each reaches its crash point, and the snapshots
+    /// compared hold inputs MIP-03 did not select (`superseded`).
+    @Test(arguments: ["switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved", "switch-carol-received-not-applied"])
+    func switchCellsReallySwitch(_ cell: String) async throws {
+        let path = Self.path(cell)
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        let execution = await swiftOnlyExecutor().execute(try Scenario(yaml: text, file: path), seed: 1, selection: .swift, reproduce: path)
+        let equal = execution.run.checks.first { $0.check == "restarted members' snapshots equal the uninterrupted reference's" }
+        #expect(equal?.verdict == .pass)
+        #expect(equal?.observed?.contains("superseded") == true, "\(equal?.observed ?? "no check")")
+    }
+
     /// Every boundary the table covers has a twin.
     @Test func everyCoveredBoundaryHasATwin() {
-        let covered = Set(RestartMatrix.flowsCells.map { RestartMatrix.boundary(of: $0.point) })
+        let covered = Set(RestartMatrix.flowsCells.map(\.boundary))
         #expect(covered.isSubset(of: Set(Self.twins.map(\.boundary))), "\(covered.subtracting(Self.twins.map(\.boundary)).sorted())")
     }
 

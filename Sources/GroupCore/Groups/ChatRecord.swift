@@ -30,6 +30,9 @@ struct ChatRecord: Sendable, Codable {
     /// while it never moved (current profile, component 0x8004). The chat is subscribed at all of
     /// them: a member that has not followed a rotation yet still publishes at an older one.
     var routingIDs: [String]?
+    /// Set when the engine lost the group's durable record or cannot read it (restart-matrix
+    /// boundary 8; Persistence/GroupCore+Unrecoverable.swift); nil for every usable group.
+    var unrecoverable: UnrecoverableChat?
 
     /// Every address this chat's kind-445 events may carry in their `h` tag.
     var addresses: [String] { [chatID] + (routingIDs ?? []) }

@@ -124,6 +124,7 @@ extension GroupCore {
     func processGroupEvent(_ event: Event, retry: Bool = false) async {
         let result: ProcessingResult
         let chatID = self.chatID(addressedBy: event.firstTagValue("h") ?? "")
+        if deferIfUnrecoverable(event, in: chatID) { return }
         // Boundary 3: the event is admitted and the engine has not been given it.
         if crashes(at: .receivedNotApplied) { return }
         do {

@@ -138,6 +138,11 @@ package struct CoreConfiguration: Sendable {
             /// A chat the engine moved past while the app was not told (it died between the two)
             /// is read again at the restart (restart-matrix boundary 4).
             package var rederivesAfterRestart = true
+            /// A group whose durable record the engine lost or cannot read is marked Unrecoverable
+            /// at the restart (restart-matrix boundary 8): the user is told, and its later inputs
+            /// are deferred as `missing_history` instead of handed to an engine that has no branch
+            /// of the group to apply them on.
+            package var marksUnrecoverableGroups = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

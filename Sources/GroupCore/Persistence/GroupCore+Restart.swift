@@ -112,6 +112,7 @@ extension GroupCore {
         let urls = Set(configuration.discoveryRelays + configuration.inboxRelays + chats.values.flatMap(\.relays)).sorted()
         for url in urls where recovery.resubscribesAfterRestart && !standingSubscriptions(at: url).isEmpty { resubscribe(to: url) }
         resumeFetches()
+        if recovery.marksUnrecoverableGroups { await markUnrecoverableChats() }
         if recovery.rederivesAfterRestart { await rederiveStaleChats() }
         if recovery.resendsAfterRestart { resendUnanswered() }
         for url in urls { flushOutbox(to: url) }

@@ -139,6 +139,9 @@ package struct ChatSummary: Hashable, Sendable, Codable {
     package var historyMessages: [ChatMessage] = []
     /// The group image, once the group data names one (MIP-01).
     package var image: ChatImage?
+    /// Why the group is unrecoverable (its durable record is missing or corrupt: restart-matrix
+    /// boundary 8); nil while it is usable. Such a chat keeps what it showed and takes no input.
+    package var unrecoverable: String? = nil
 }
 
 /// The group's picture as a chat shows it: the blob it names and whether that blob was found and

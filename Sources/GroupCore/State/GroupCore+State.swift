@@ -70,7 +70,7 @@ extension GroupCore {
             link: roles.link, pendingJoins: roles.pending, deletion: roles.deletion,
             memberStatus: Dictionary(uniqueKeysWithValues: chat.members.map { ($0, roles.status[$0] ?? .invited) }),
             preferences: roles.preferences, historyMessages: chat.messages.filter(\.isHistory),
-            image: chat.image.map { ChatImage(hash: $0.hashHex, status: chat.imageStatus) }
+            image: chat.image.map { ChatImage(hash: $0.hashHex, status: chat.imageStatus) }, unrecoverable: chat.unrecoverable?.reason
         )
         return (summary, orderAt)
     }

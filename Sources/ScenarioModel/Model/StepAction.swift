@@ -25,7 +25,7 @@ package struct Step: Sendable, Hashable {
         switch action {
         case .member(let member): member.by
         case .attack(let attack): attack.by
-        case .crash(let member, _, _): member
+        case .crash(let member, _, _, _): member
         default: nil
         }
     }
@@ -53,8 +53,9 @@ package enum StepAction: Sendable, Hashable {
     /// A member's app stops and starts again `down` later from what it persisted.
     case restart(member: String, down: ScenarioDuration)
     /// Arms a crash point on a member: it dies the next time it reaches the point, losing what was
-    /// not durable, and starts again `down` later (docs/restart-matrix.md).
-    case crash(member: String, at: CrashPointName, down: ScenarioDuration)
+    /// not durable, and starts again `down` later (docs/restart-matrix.md); with `damage`, one of
+    /// its groups' durable records is missing or corrupt when it starts again (boundary 8).
+    case crash(member: String, at: CrashPointName, down: ScenarioDuration, damage: CrashDamage?)
     case check(CheckStep)
     case wait(WaitStep)
     /// A hostile member's attack, built by its engine and put into the world (StepVocabulary+Hostile).
@@ -148,4 +149,23 @@ package enum CrashPointName: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the point lies inside the engine.
     package var insideEngine: Bool { self == .engineUnsaved || self == .engineSavedUnreported || self == .branchSwitchUnsaved }
+}
+
+/// What a crash does to the member's store while it is down (restart-matrix boundary 8): one
+/// group's durable record is `corrupt` (there, and no longer decoding) or `missing` (gone). Needs
+/// the member's engine to declare `conformance.store_damage`.
+package struct CrashDamage: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
+        case corrupt
+        case missing
+    }
+
+    package let kind: Kind
+    /// The group by name, as the member shows it; nil: its only active group.
+    package let group: String?
+
+    package init(kind: Kind, group: String?) {
+        self.kind = kind
+        self.group = group
+    }
 }

@@ -35,15 +35,24 @@ extension StepVocabulary {
         ) { f in .restart(member: try f.string("member"), down: try f.duration("down")) },
         StepVerb(
             name: "crash",
-            summary: "arm a crash point: the member dies when it reaches it, losing what was not durable, and starts again `down` later",
+            summary:
+                "arm a crash point: the member dies when it reaches it, losing what was not durable, and starts again `down` later; "
+                + "`damage` leaves one group's durable record corrupt or missing at that start (the group named by `group`)",
             shape: .fields([
                 FieldSpec("member", .member, required: true),
                 FieldSpec("at", .word(CrashPointName.allCases.map(\.rawValue)), required: true), FieldSpec("down", .duration),
+                FieldSpec("damage", .word(CrashDamage.Kind.allCases.map(\.rawValue))), FieldSpec("group", .text),
             ])
         ) { f in
-            .crash(
+            let kind = try f.optionalWord("damage", as: CrashDamage.Kind.self)
+            let group = try f.optionalString("group")
+            if kind == nil, group != nil, let node = f.node("group") {
+                throw ScenarioError(.invalidValue, at: node.location, "'group' names the group a crash damages: it needs 'damage'")
+            }
+            return .crash(
                 member: try f.string("member"), at: try f.word("at", as: CrashPointName.self),
-                down: try f.optionalDuration("down") ?? ScenarioDuration(milliseconds: 5_000))
+                down: try f.optionalDuration("down") ?? ScenarioDuration(milliseconds: 5_000),
+                damage: kind.map { CrashDamage(kind: $0, group: group) })
         },
         StepVerb(
             name: "release", summary: "release what a named hold step captured",

@@ -6,6 +6,7 @@
 // so a duplicated or lost effect shows. A crash point armed and never reached fails the run: a cell
 // that crashes nothing tests nothing.
 import EngineInterface
+import GroupCore
 import ScenarioModel
 import Simulation
 
@@ -15,6 +16,10 @@ enum RestartReference {
     struct Held: Sendable {
         let snapshot: ProtocolSnapshot
         let messages: [String]
+        /// What the member's app derived from the group and shows (name, epoch, whether it ended,
+        /// how many members): boundary 4's derived work, which the snapshot, read from the
+        /// engine, does not see. Nil when the app holds no chat of the group.
+        var view: String? = nil
     }
 
     /// Fields whose values name events by id (dispositions by input event id, effects by rumor
@@ -56,6 +61,8 @@ enum RestartReference {
         var reads = MemberReads(world)
         let names = Observation.labels(in: world)
         var out: [String: [String: RestartReference.Held]] = [:]
+        var chatLists: [String: [ChatSummary]] = [:]
+        for label in world.labels { chatLists[label] = await reads.state(of: label)?.chatList ?? [] }
         var failures: [String] = []
         for label in world.labels {
             guard await reads.capabilities(of: label)?.supports(.protocolSnapshot) ?? false else { continue }
@@ -75,10 +82,44 @@ enum RestartReference {
                 out[label, default: [:]][group.mlsGroupID.hex] = Held(
                     snapshot: snapshot,
                     messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
-                        .sorted())
+                        .sorted(),
+                    view: (chatLists[label] ?? []).first { $0.addresses.contains(group.nostrGroupID) }.map(view))
+            }
+            // A group whose record the engine lost (boundary 8) is known to the app alone.
+            for snapshot in await world.member(label)?.core.unrecoverableSnapshots() ?? [] {
+                guard let group = snapshot.groupID.value else { continue }
+                out[label, default: [:]][group] = Held(snapshot: snapshot, messages: [])
             }
         }
         return (out, failures)
+    }
+
+    /// A chat as the restart comparison compares it (``Held/view``).
+    static func view(_ chat: ChatSummary) -> String {
+        "name \(chat.groupName), epoch \(chat.epoch), \(chat.isRemoved ? "ended" : "active"), \(chat.members.count) other member(s)"
+    }
+
+    /// The disposition of an input of a branch MIP-03 did not select (our engine's snapshot).
+    static let supersededDisposition = "superseded"
+
+    /// Boundary 8: what the member whose `group` record was damaged must show of it instead of the
+    /// reference's state: lifecycle `unrecoverable`, at least one later input, every one deferred
+    /// as `missing_history` (none applied on the only branch left). Empty: as required.
+    static func damageDifferences(_ held: Held?, name: String) -> [String] {
+        guard let held else { return ["\(name): the damaged group is not held at all (the app lost it too)"] }
+        var out: [String] = []
+        let lifecycle = held.snapshot.lifecycle.value ?? "unsupported"
+        if lifecycle != GroupCore.unrecoverableLifecycle {
+            out.append("\(name): lifecycle: expected \(GroupCore.unrecoverableLifecycle), restarted \(lifecycle)")
+        }
+        let dispositions = held.snapshot.dispositions.value ?? []
+        let later = dispositions.filter { $0.disposition == GroupCore.missingHistory }
+        if later.isEmpty { out.append("\(name): no input deferred as \(GroupCore.missingHistory) (the cell checks nothing)") }
+        let applied = dispositions.filter { $0.disposition != GroupCore.missingHistory }
+        if lifecycle == GroupCore.unrecoverableLifecycle, !applied.isEmpty {
+            out.append("\(name): inputs with another disposition: \(applied.map { "\($0.input.prefix(8)) \($0.disposition)" })")
+        }
+        return out
     }
 
     /// A message's content without the instant a control message carries (`"at":<seconds>`, the
@@ -91,15 +132,22 @@ enum RestartReference {
 
     /// The differences between the restarted run's snapshots and the reference's, one phrase per
     /// path (`bob 7f3a…: effects.2: …`); a group one side holds and the other does not is one.
-    static func differences(restarted: [String: [String: RestartReference.Held]], reference: [String: [String: RestartReference.Held]])
-        -> [String]
-    {
+    /// `damaged`: the (member, raw group id hex) pairs whose record a crash damaged (boundary 8):
+    /// those are held to ``damageDifferences`` instead of the reference.
+    static func differences(
+        restarted: [String: [String: RestartReference.Held]], reference: [String: [String: RestartReference.Held]],
+        damaged: Set<[String]> = []
+    ) -> [String] {
         var out: [String] = []
         for label in Set(restarted.keys).union(reference.keys).sorted() {
             let mine = restarted[label] ?? [:]
             let theirs = reference[label] ?? [:]
             for group in Set(mine.keys).union(theirs.keys).sorted() {
                 let name = "\(label) \(group.prefix(8))"
+                if damaged.contains([label, group]) {
+                    out += damageDifferences(mine[group], name: name)
+                    continue
+                }
                 guard let a = mine[group] else {
                     out.append("\(name): held only in the reference")
                     continue
@@ -107,6 +155,9 @@ enum RestartReference {
                 guard let b = theirs[group] else {
                     out.append("\(name): held only after the restart")
                     continue
+                }
+                if a.view != b.view {
+                    out.append("\(name): the app's view: reference \(b.view ?? "no chat"), restarted \(a.view ?? "no chat")")
                 }
                 if a.messages != b.messages {
                     let lost = b.messages.filter { message in
@@ -171,13 +222,32 @@ extension ScenarioExecutor {
             checks.append(CheckResult(check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: .error, detail: why))
             return checks
         }
-        let differences = RestartReference.differences(restarted: restarted.snapshots, reference: uninterrupted.snapshots)
+        let damaged = Set(world.damages.map { [$0.member, $0.damage.group.hex] })
+        var differences = RestartReference.differences(
+            restarted: restarted.snapshots, reference: uninterrupted.snapshots, damaged: damaged)
+        // Boundary 8: the user of the damaged member is told, with a typed error, which group was lost.
+        for (member, damage) in world.damages {
+            let errors = await world.member(member)?.core.state().errors ?? []
+            let chatIDs = await world.member(member)?.core.state().chatList.filter { $0.unrecoverable != nil }.map(\.chatID) ?? []
+            if !errors.contains(where: { $0.code == .groupUnrecoverable && chatIDs.contains($0.chatID ?? "") }) {
+                differences.append(
+                    "\(member) \(damage.group.hex.prefix(8)): the user was not told (no \(CoreError.Code.groupUnrecoverable) error)")
+            }
+        }
         let compared = restarted.snapshots.values.reduce(0) { $0 + $1.count }
+        // Said in the verdict, so that a branch-switch cell shows its switch happened (boundary 7).
+        let superseded = restarted.snapshots.values.flatMap(\.values).reduce(0) { count, held in
+            count + (held.snapshot.dispositions.value ?? []).filter { $0.disposition == RestartReference.supersededDisposition }.count
+        }
         checks.append(
             CheckResult(
                 check: RestartReference.equalCheck, clause: RestartReference.clause, verdict: differences.isEmpty ? .pass : .fail,
                 expected: "equal snapshots",
-                observed: differences.isEmpty ? "\(compared) snapshot(s) equal" : "\(differences.count) difference(s)",
+                observed: differences.isEmpty
+                    ? "\(compared - damaged.count) snapshot(s) equal"
+                        + (damaged.isEmpty ? "" : ", \(damaged.count) damaged group(s) Unrecoverable with input deferred")
+                        + (superseded == 0 ? "" : " (\(superseded) input(s) superseded)")
+                    : "\(differences.count) difference(s)",
                 detail: differences.prefix(12).joined(separator: "\n")))
         return checks
     }

@@ -22,8 +22,9 @@ extension StepInterpreter {
         func collect(_ steps: [Step]) {
             for step in steps {
                 collect(step.substeps)
-                if case .crash(let member, let point, _) = step.action, point.insideEngine {
-                    needed[member, default: []].insert(EngineCapability.crashPoints.rawValue)
+                if case .crash(let member, let point, _, let damage) = step.action {
+                    if point.insideEngine { needed[member, default: []].insert(EngineCapability.crashPoints.rawValue) }
+                    if damage != nil { needed[member, default: []].insert(EngineCapability.storeDamage.rawValue) }
                 }
                 for member in keyPackagePublishers(step.action) {
                     needed[member, default: []].insert(EngineCapability.keyPackage.rawValue)

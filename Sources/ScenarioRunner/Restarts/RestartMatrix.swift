@@ -20,6 +20,11 @@ package enum RestartMatrix {
         let setup: [String]
         let action: [String]
         let cells: [(member: String, point: String)]
+        /// Boundary 8: what the crash leaves of the damaged group's durable record (`corrupt`,
+        /// `missing`), and the group (by name); nil: the store is left as the crash left it.
+        var damage: (kind: String, group: String)? = nil
+        /// The profiles the flow runs under (`profiles:`); nil: every profile.
+        var profiles: String? = nil
     }
 
     static let members = ["alice", "bob", "carol", "dave"]
@@ -31,6 +36,26 @@ package enum RestartMatrix {
     ]
     /// A receiver's points on a commit it applies (boundaries 3 and 4), inside the engine included.
     static let receiver = ["received-not-applied", "engine-unsaved", "engine-saved-unreported", "applied-not-derived"]
+
+    /// Boundary 8: bob is in two groups; his record of Team is damaged while he is down, and alice
+    /// goes on in both. The later inputs of Team must be deferred as `missing_history`, and Side
+    /// must go on exactly as in the reference.
+    static let twoGroups = group + ["  - create-group: { by: alice, with: [bob], name: Side }", "  - deliver: all"]
+    static let damageAction = [
+        "  - rename: { by: alice, to: Renamed, group: Team }", "  - deliver: all",
+        "  - send: { by: alice, text: deferred, group: Renamed }",
+        "  - send: { by: alice, text: kept, group: Side }", "  - rename: { by: alice, to: Aside, group: Side }",
+    ]
+
+    /// Boundary 7: alice's publishes reach the relay 3 s late and bob commits a second after her,
+    /// so everyone meets bob's commit first and applies it; then alice's arrives, which MIP-03
+    /// selects (the earlier created_at), and carol and bob switch branch. Deterministic on every
+    /// seed: the order is by time, not by event id (legacy profile: the current one orders
+    /// competing commits by committer account key, drawn from the seed).
+    static let lateWinner = group + ["  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s }"]
+    static func lateWinnerRace(_ alice: String, then more: [String] = []) -> [String] {
+        [alice, "  - advance: { by: 1s }", "  - rename: { by: bob, to: Beta }"] + more
+    }
 
     static let flows: [Flow] = [
         Flow(
@@ -76,6 +101,20 @@ package enum RestartMatrix {
             ],
             action: ["  - fault: { apply: heal, member: carol }"],
             cells: [("carol", "received-not-applied"), ("carol", "engine-unsaved"), ("carol", "applied-not-derived")]),
+        Flow(
+            name: "switch", summary: "alice and bob, both admins, rename a second apart; alice's earlier commit arrives late and wins",
+            setup: lateWinner, action: lateWinnerRace("  - rename: { by: alice, to: Alpha }"),
+            cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")],
+            // MIP-03's order by created_at: the current profile orders by committer account key.
+            profiles: "[legacy]"),
+        Flow(
+            name: "corrupt-record", summary: "bob's record of Team is corrupt when he starts again; his other group, Side, goes on",
+            setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
+            damage: ("corrupt", "Team")),
+        Flow(
+            name: "missing-record", summary: "bob's record of Team is missing when he starts again; his other group, Side, goes on",
+            setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
+            damage: ("missing", "Team")),
     ]
 
     /// Cells left out of the table, and why (the report lists them: a boundary not covered is
@@ -90,16 +129,16 @@ package enum RestartMatrix {
             "the same: the removal commit is made after the restart, with fresh randomness"
         ),
         (
-            "race × a third member (carol) at received-not-applied",
-            "our engine's dispositions differ: the losing commit, applied and then replaced by the winner in the reference, is `processed`; met after the winner on catch-up it is `failed`. The snapshot has no `superseded` disposition yet: an open divergence of the dispositions field, not of the group state"
+            "race × a third member at received-not-applied",
+            "in the `race` flow the winner is drawn by the seed (same-instant commits, ordered by id); the `switch` flow orders the two commits by time instead, so its carol cells are the deterministic form of it: the losing commit is `superseded` whether it was applied and replaced (the reference) or met after the winner on catch-up (the restarted run)"
         ),
         (
-            "branch-switch-unsaved (boundary 7)",
-            "the point exists in our engine (a rival commit replacing our applied one dies before the state file is written), but no flow reaches it yet: in the two-admin race with alice's publishes delayed, neither admin's engine switched branch on seeds 1 to 3, so no cell is generated for it (open)"
+            "switch × a payload of the losing branch (boundary 7, \"supersedes previously delivered payloads\")",
+            "when bob writes on his branch after his commit's OK and before alice's earlier commit arrives, carol reads the message and alice never can: the always-on `no lost message` oracle fails the uninterrupted reference itself (a message of a losing branch is lost to the winning branch's members: our engine marks only the commit `superseded` and keeps the message shown; invalidating the payload is not implemented). The `switch` cells cover a superseded delivered state notification instead: carol is shown bob's name Beta, then the switch replaces it"
         ),
         (
-            "boundary 8 (missing or corrupt material)",
-            "not generated yet: one damaged group does not take the others down (StateFileIsolationTests), but the `Unrecoverable` lifecycle with inputs deferred as `missing_history` is not implemented"
+            "switch × a winning branch that disbands (boundary 7)",
+            "disband exists only on the current profile, whose order of competing commits is by committer account key (docs/current-profile.md), and member keys are drawn from the seed: a generated cell names the member that crashes, and on about half the seeds that member meets the winner first and never switches, so no fixed cell reaches the point on seeds 1 to 5 (open: needs a crash step that names the switching member at run time)"
         ),
     ]
 
@@ -109,11 +148,14 @@ package enum RestartMatrix {
     }
 
     /// The cells ci/conformance runs on every engine selection (with determinism checked): one per
-    /// boundary the app core reaches, so MDK members run them too; kept small, each cell runs twice
-    /// (its reference) and twice again for determinism.
+    /// boundary the app core reaches (1, 2, 3, 8, 9; a race at 3), so MDK members run them too;
+    /// kept small, each cell runs twice (its reference) and twice again for determinism.
     static let ciSample = [
         "rename-alice-prepared-not-published", "rename-alice-acknowledgement-uncertain", "send-carol-received-not-applied",
         "leave-carol-leaving-not-published",
+        // Boundary 8 (unsupported on an MDK bob: its driver cannot damage its store) and the race
+        // at received-not-applied, whose losing commit is `superseded` in both runs.
+        "corrupt-record-bob-received-not-applied", "switch-carol-received-not-applied",
     ]
 
     /// Every generated file: one scenario per cell, the report, the CI sample and the marker that
@@ -138,10 +180,13 @@ package enum RestartMatrix {
 
     package static var cellCount: Int { flows.reduce(0) { $0 + $1.cells.count } }
 
-    /// Every cell of the table.
-    package static var flowsCells: [(flow: String, member: String, point: String)] {
-        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point) } }
+    /// Every cell of the table, with its boundary.
+    package static var flowsCells: [(flow: String, member: String, point: String, boundary: Int)] {
+        flows.flatMap { flow in flow.cells.map { (flow.name, $0.member, $0.point, boundary(of: $0.point, in: flow)) } }
     }
+
+    /// A cell's boundary: 8 when its flow damages the store, else its crash point's.
+    static func boundary(of point: String, in flow: Flow) -> Int { flow.damage == nil ? boundary(of: point) : 8 }
 
     static func scenario(_ flow: Flow, _ cell: (member: String, point: String)) -> String {
         var lines = [
@@ -154,10 +199,12 @@ package enum RestartMatrix {
         ]
         // Which rename wins the race depends on the commits' ids (seeded): no outcome to store.
         if flow.name == "race" { lines.append("vector: false") }
+        if let profiles = flow.profiles { lines.append("profiles: \(profiles)") }
         lines.append("members:")
         lines += members.map { "  - { label: \($0) }" }
         lines += ["steps:", "  - deliver: all"] + flow.setup
-        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down) }"] + flow.action
+        let damage = flow.damage.map { ", damage: \($0.kind), group: \($0.group)" } ?? ""
+        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down)\(damage) }"] + flow.action
         lines += ["  - deliver: all", "  - advance: { by: 30s }", "  - deliver: all"]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -175,12 +222,32 @@ package enum RestartMatrix {
             "field (effects as lists: a duplicated or lost effect shows). Crash points and the durability",
             "model: docs/scenarios.md, section Crash points.",
             "",
+            "Boundary 7 (selected branch applying): in the `switch` flow alice's rename reaches the relay 3 s",
+            "late and bob renames a second after her, so carol and bob apply bob's commit first and then switch",
+            "to alice's, which MIP-03 selects by its earlier created_at (on every seed: legacy profile). A",
+            "`branch-switch-unsaved` cell dies inside that switch, before the engine's state is written; it",
+            "restarts on the losing commit and switches again when the winner reaches it. The commit left",
+            "behind is `superseded` in the snapshot's input dispositions, in the reference and after the",
+            "restart alike, also when carol dies at `received-not-applied` and meets the winner first; a test",
+            "(RestartMatrixTests.switchCellsReallySwitch) fails a switch cell whose snapshots hold none. The",
+            "state notification bob's commit gave carol (the name Beta) is the delivered effect the switch",
+            "supersedes.",
+            "",
+            "Boundary 8 (missing or corrupt material): the `corrupt-record` and `missing-record` cells also leave",
+            "the crashed member's record of one group (Team) corrupt or missing when it starts again (`crash: { ...,",
+            "damage: corrupt|missing, group: Team }`, done by the member's engine as it is made again). That",
+            "group is held to the Unrecoverable outcome instead of the reference: lifecycle `unrecoverable`,",
+            "at least one later input, each deferred as `missing_history` and none applied, and the user told",
+            "(`core.groupUnrecoverable`); every other group of every member, the member's other group Side",
+            "included, must equal the reference. A damaged state file costs that group alone",
+            "(StateFileIsolationTests; its files 0600 and directories 0700: StateFilePermissionTests).",
+            "",
             "| flow | member | crash point | boundary |",
             "|---|---|---|---|",
         ]
         for flow in flows {
             for cell in flow.cells {
-                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point)) |")
+                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point, in: flow)) |")
             }
         }
         lines += ["", "## Not in the table", ""]
