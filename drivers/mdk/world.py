@@ -212,3 +212,25 @@ if __name__ == "__main__" and sys.argv[1:] == ["--check"]:
     again = os.urandom(16), int(time.time())
     if first != again or first[1] != 1_700_000_000:
         sys.exit(f"worldshim is loaded but not in effect: {first} then {again}")
+    # Flushes are skipped once armed (worldshim.c, "Durability"), and only for open descriptors.
+    import tempfile
+    try:
+        flushes = SHIM.worldshim_flushes_skipped
+    except AttributeError:
+        sys.exit("worldshim is older than drivers/mdk/worldshim/worldshim.c (no worldshim_flushes_skipped): rebuild it")
+    flushes.restype = ctypes.c_uint64
+    skipped = flushes()
+    with tempfile.TemporaryFile() as scratch:
+        scratch.write(b"flush")
+        os.fsync(scratch.fileno())
+        os.fdatasync(scratch.fileno())
+    if flushes() != skipped + 2:
+        sys.exit("worldshim is loaded but still flushes: a run would wait on the disk for every MDK commit")
+    closed = os.open(os.devnull, os.O_RDONLY)
+    os.close(closed)
+    try:
+        os.fsync(closed)
+    except OSError:
+        pass
+    else:
+        sys.exit("worldshim answered a flush of a closed descriptor with success")
