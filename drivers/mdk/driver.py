@@ -636,6 +636,20 @@ METHODS = [
 ]
 
 
+# Requests that only read an instance's state and carry no seed (the client's read-only queries,
+# docs/driver-protocol.md "Determinism"): run on the request loop's thread (world.call_here). Image
+# decryption carries no seed either but is MDK crypto, so it keeps a fresh thread like every other call.
+READ_ONLY = {"hello", "groups", "group", "members", "admins", "relays", "epoch", "messages", "pending_welcomes",
+             "protocol_snapshot"}
+
+
+def run_call(stamp, method, function):
+    """world.call_here for a seedless read-only query, world.call (a fresh thread) for everything else."""
+    if method in READ_ONLY and (stamp is None or stamp[1] == world.QUERY_SEED):
+        return world.call_here(stamp, function)
+    return world.call(stamp, function)
+
+
 def handle(driver, line):
     """One response object for one request line; never raises."""
     try:
@@ -658,7 +672,7 @@ def handle(driver, line):
             raise DriverError("engine_unavailable", f"mdk does not import: {IMPORT_ERROR}")
         stamp = world.parse(request)
         if not profile_log.ENABLED:
-            return {"id": request_id, "result": world.call(stamp, lambda: getattr(driver, method)(params))}
+            return {"id": request_id, "result": run_call(stamp, method, lambda: getattr(driver, method)(params))}
         return {"id": request_id, "result": profiled_call(stamp, method, lambda: getattr(driver, method)(params))}
     except (DriverError, world.WorldError) as exc:
         return {"id": request_id, "error": {"code": exc.code, "message": exc.message}}
@@ -684,7 +698,7 @@ def profiled_call(stamp, method, function):
 
     began = profile_log.clock()
     try:
-        return world.call(stamp, timed)
+        return run_call(stamp, method, timed)
     finally:
         whole = profile_log.clock() - began
         profile_log.PROFILE.add(f"engine:{method}", inside[0] if inside else 0.0)
