@@ -133,7 +133,7 @@ def call_here(world, function):
 
     A fresh thread exists so that the calls that draw randomness start from the request's seed
     (`call`). A query draws none and writes nothing: its answer is read from the instance's store. So
-    it runs here, which saves a thread's start and join per query (about a third of the driver's time
+    it runs here, which saves a thread's start and join per query (about a sixth of the driver's time
     once flushes are skipped, measured on a loaded 2-core machine; docs/benchmarks.md). Whatever
     per-thread state a query might create lives on this thread, where only queries run.
     """
