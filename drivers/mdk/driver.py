@@ -10,6 +10,10 @@ stdin; each gets exactly one JSON-line response on stdout with the same id. Noth
 written to stdout (MDK's own diagnostics go to stderr), so the stream stays parseable.
 """
 
+import time
+
+STARTED = time.perf_counter()  # monotonic (the world shim leaves it alone): for MARMOT_DRIVER_PROFILE only
+
 import base64
 import binascii
 import json
@@ -19,6 +23,7 @@ import sys
 import tempfile
 import traceback
 
+import profile_log
 import snapshot
 import world
 
@@ -33,6 +38,7 @@ except Exception as exc:  # reported on every request, so the client sees why in
     mdk = uniffi = None
     MDK_VERSION = "unknown"
     IMPORT_ERROR = f"{type(exc).__name__}: {exc}"
+IMPORTED = time.perf_counter()
 
 # MDK 0.7.0 (the version-skew peer): the same lineage and method names, an older wire behaviour.
 # It has no `self_demote`, no `get_ratchet_tree_info` (so no exact state or protocol snapshot), no
@@ -633,6 +639,20 @@ METHODS = [
 ]
 
 
+# Requests that only read an instance's state and carry no seed (the client's read-only queries,
+# docs/driver-protocol.md "Determinism"): run on the request loop's thread (world.call_here). Image
+# decryption carries no seed either but is MDK crypto, so it keeps a fresh thread like every other call.
+READ_ONLY = {"hello", "groups", "group", "members", "admins", "relays", "epoch", "messages", "pending_welcomes",
+             "protocol_snapshot"}
+
+
+def run_call(stamp, method, function):
+    """world.call_here for a seedless read-only query, world.call (a fresh thread) for everything else."""
+    if method in READ_ONLY and (stamp is None or stamp[1] == world.QUERY_SEED):
+        return world.call_here(stamp, function)
+    return world.call(stamp, function)
+
+
 def handle(driver, line):
     """One response object for one request line; never raises."""
     try:
@@ -654,7 +674,9 @@ def handle(driver, line):
         if IMPORT_ERROR is not None and method != "hello":
             raise DriverError("engine_unavailable", f"mdk does not import: {IMPORT_ERROR}")
         stamp = world.parse(request)
-        return {"id": request_id, "result": world.call(stamp, lambda: getattr(driver, method)(params))}
+        if not profile_log.ENABLED:
+            return {"id": request_id, "result": run_call(stamp, method, lambda: getattr(driver, method)(params))}
+        return {"id": request_id, "result": profiled_call(stamp, method, lambda: getattr(driver, method)(params))}
     except (DriverError, world.WorldError) as exc:
         return {"id": request_id, "error": {"code": exc.code, "message": exc.message}}
     except Exception as exc:  # MDK errors from non-ingest methods, and anything unexpected
@@ -664,6 +686,57 @@ def handle(driver, line):
             traceback.print_exc(file=sys.stderr)
             code, text = "internal", f"{type(exc).__name__}: {exc}"
         return {"id": request_id, "error": {"code": code, "message": text}}
+
+
+def profiled_call(stamp, method, function):
+    """world.call, timing the engine call apart from its hand-off to a fresh thread."""
+    inside = []
+
+    def timed():
+        began = profile_log.clock()
+        try:
+            return function()
+        finally:
+            inside.append(profile_log.clock() - began)
+
+    began = profile_log.clock()
+    try:
+        return run_call(stamp, method, timed)
+    finally:
+        whole = profile_log.clock() - began
+        profile_log.PROFILE.add(f"engine:{method}", inside[0] if inside else 0.0)
+        profile_log.PROFILE.add("thread hand-off", whole - (inside[0] if inside else 0.0))
+
+
+def serve(driver, lines):
+    """Answers request lines until stdin closes; with MARMOT_DRIVER_PROFILE, timing each phase."""
+    if not profile_log.ENABLED:
+        for line in lines:
+            if not line.strip():
+                continue
+            response = handle(driver, line)
+            sys.stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        return
+    clock, profile = profile_log.clock, profile_log.PROFILE
+    waited = clock()
+    for line in lines:
+        began = clock()
+        profile.add("waiting for a request", began - waited)
+        if not line.strip():
+            waited = clock()
+            continue
+        try:
+            json.loads(line)
+        except ValueError:
+            pass
+        profile.add("JSON parse (request, timed apart)", clock() - began)
+        response = handle(driver, line)
+        answered = clock()
+        sys.stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+        waited = clock()
+        profile.add("JSON write (response)", waited - answered)
 
 
 def main():
@@ -687,20 +760,19 @@ def main():
     try:
         run_dir = tempfile.mkdtemp(prefix="mdk-driver-", dir=base)
         driver = Driver(run_dir)
+        profile_log.PROFILE.mark("start-up: interpreter and imports", IMPORTED - STARTED)
+        began = profile_log.clock()
         if IMPORT_ERROR is None:
             world.warm_up(lambda method, params, stamp: world.call(stamp, lambda: getattr(driver, method)(params)))
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            response = handle(driver, line)
-            sys.stdout.write(json.dumps(response, ensure_ascii=False, separators=(",", ":")) + "\n")
-            sys.stdout.flush()
+        profile_log.PROFILE.mark("start-up: warm-up", profile_log.clock() - began)
+        serve(driver, sys.stdin)
     except KeyboardInterrupt:
         pass
     finally:
         if driver is not None:
             driver.instances.clear()
         remove_run_dir()
+        profile_log.PROFILE.write()
 
 
 if __name__ == "__main__":
