@@ -125,7 +125,8 @@ package struct Scenario: Sendable {
                 of: "a member",
                 allowed: [
                     "label", "engine", "name", "relays", "publishes-key-package", "merges-own-commit", "protected-key-package",
-                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile", "retained-event-ids", "invitations", "picture",
+                    "unverified-group-events", "chat-relay", "count", "update-delivery", "profile", "retained-event-ids", "invitations",
+                    "picture",
                 ],
                 required: ["label"])
             let label = try f.required("label").string("member label")
