@@ -262,7 +262,9 @@ enum Observation {
         var fields = OutcomeFields<OutcomeSchema.Notification>()
         fields.set(.title, .string(intent.title))
         fields.set(.body, .string(intent.body))
-        fields.set(.chat, .string(chat?.groupName ?? channel?.name ?? "unknown chat"))
+        // A group the owner deleted has left the owner's chat list (001 §9) but not the engine: the
+        // notification raised while it stood still names it.
+        fields.set(.chat, .string(chat?.groupName ?? channel?.name ?? snapshot?.name ?? "unknown chat"))
         fields.set(.sender, .string(sender))
         fields.set(.group, .bool(payload.isGroup))
         fields.set(.payload, .string(problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
