@@ -28,7 +28,7 @@ import Testing
         // design), which is said below the run's line and never changes its verdict.
         #expect(output.text.contains("PASS scenarios/concurrent-commits/rename-rename-race.yaml"), "\(output.text)")
         #expect(output.text.contains("  info: stored trace fingerprint"), "\(output.text)")
-        #expect(output.text.contains("9 passed, 0 failed"), "\(output.text)")
+        #expect(output.text.contains("13 passed, 0 failed"), "\(output.text)")
         #expect(!output.text.contains("UNSUPPORTED") && !output.text.contains("FAIL "), "\(output.text)")
     }
 

@@ -68,7 +68,7 @@ import Testing
         let json = try String(contentsOf: directory.appendingPathComponent("run.json"), encoding: .utf8)
         // Every fingerprint of the run is in the report.
         let prints = json.components(separatedBy: "\"fingerprint\" : \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        #expect(prints.count == 4)
+        #expect(prints.count == 6)
         for print in prints { #expect(markdown.contains("`\(print)`")) }
     }
 

@@ -29,7 +29,7 @@ import Testing
 
     @Test func ourEngineThroughTheKitPassesFamiliesWithTheirVectorsAndPinnedFingerprints() async throws {
         let results = try await Self.ourEngine().run(["scenarios/group-lifecycle", "scenarios/mip02-timing", "scenarios/delivery-faults"])
-        #expect(results.count == 10, "\(results.map(\.file))")  // 2 + 5 + 3 scenarios
+        #expect(results.count == 12, "\(results.map(\.file))")  // 4 + 5 + 3 scenarios
         for result in results {
             #expect(result.verdict == .pass, "\(result)")
             // The kit is the CLI's runner: the same outcome vector and the same trace as `--engine swift`.
@@ -45,7 +45,7 @@ import Testing
             throw KitError(.badOption, "engine for \(member.label) refuses to start")
         }
         let results = try await kit.run(["scenarios/group-lifecycle"])
-        #expect(results.count == 2)
+        #expect(results.count == 4)
         #expect(results.allSatisfy { $0.verdict == .error && !$0.passed })
         #expect(results.first?.checks.contains { $0.name == "members' engines start" && $0.verdict == .error } == true)
     }
