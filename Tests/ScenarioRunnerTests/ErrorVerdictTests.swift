@@ -25,6 +25,25 @@ import Testing
         return await executor.execute(try Scenario(yaml: scenario, file: "errors.yaml"), seed: 1, selection: selection, reproduce: "-").run
     }
 
+    /// The suite's scenario with `step` put before the first line starting `anchor`, run once.
+    static func run(_ engines: EngineSet, inserting step: String, before anchor: String, file: String) async throws -> ScenarioRun {
+        let yaml = scenario.replacingOccurrences(of: "\n" + anchor, with: "\n" + step + anchor)
+        #expect(yaml.contains(step))
+        let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
+        return await executor.execute(try Scenario(yaml: yaml, file: file), seed: 1, selection: .swift, reproduce: "-").run
+    }
+
+    /// Our engine, declaring its capabilities without `removed` and with `added`.
+    static func ourEngine(declaringWithout removed: Set<EngineCapability>, with added: Set<EngineCapability> = []) -> EngineSet {
+        EngineSet([
+            "swift": EngineSet.Entry(
+                factory: { context in
+                    DeclaringEngine(
+                        base: NativeSwiftEngine(generator: context.generator, clock: context.clock), removed: removed, added: added)
+                }, deterministic: true)
+        ])
+    }
+
     /// A driver (a shell script this test controls) that creates one instance, then exits while the
     /// members start. Every later run on the same dead driver is an error too, not "unsupported".
     @Test func aDriverThatDiesDuringMemberCreationIsAnErrorForThisAndEveryLaterRun() async throws {
@@ -113,12 +132,7 @@ import Testing
     /// A capability the run's profile requires, declared missing, fails the run before step one and
     /// lists what is missing: an engine that offers nothing is never certified by skipping.
     @Test func aRequiredCapabilityTheEngineLacksFailsTheRun() async throws {
-        let engines = EngineSet([
-            "swift": EngineSet.Entry(
-                factory: { context in
-                    NoGroupsEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-                }, deterministic: true)
-        ])
+        let engines = Self.ourEngine(declaringWithout: [.createGroup])
         let run = try await Self.run(engines, selection: .swift)
         #expect(run.verdict == .fail && run.notRun == nil)
         let check = try #require(run.checks.first { $0.check == ScenarioExecutor.requiredCapabilitiesCheck })
@@ -130,20 +144,10 @@ import Testing
     /// The twin: an optional capability the engine declares it lacks is still `unsupported` (a
     /// skip, not a failure), for a scenario whose steps need it.
     @Test func anOptionalCapabilityTheEngineLacksIsUnsupported() async throws {
-        let engines = EngineSet([
-            "swift": EngineSet.Entry(
-                factory: { context in
-                    NoImagesEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-                }, deterministic: true)
-        ])
-        let executor = ScenarioExecutor(engines: engines, epochUnixSeconds: 1_700_000_000)
-        let yaml = Self.scenario.replacingOccurrences(
-            of: "  - deliver: all\nexpect",
-            with: "  - deliver: all\n  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\nexpect")
-        #expect(yaml.contains("set-image"))
-        let run = await executor.execute(
-            try Scenario(yaml: yaml, file: "scenarios/state-model/unsupported-image.yaml"), seed: 1, selection: .swift, reproduce: "-"
-        ).run
+        let engines = Self.ourEngine(declaringWithout: [.groupImage])
+        let run = try await Self.run(
+            engines, inserting: "  - set-image: { by: alice, image: avatar.png, mime-type: image/png }\n", before: "expect",
+            file: "scenarios/state-model/unsupported-image.yaml")
         #expect(run.verdict == .unsupported, "\(run.checks)")
         #expect(run.notRun?.contains("lacks capability group.image") == true, "\(run.notRun ?? "")")
         #expect(!run.verdict.failsTheGate())
@@ -154,33 +158,18 @@ import Testing
     /// member's kind-30443 key package is `unsupported` on it with the capability named. The twin:
     /// the same engine without `key_package.443` fails the profile's requirement.
     @Test func aKind443OnlyEngineIsLegacyButCannotServeAKind30443Copy() async throws {
-        let legacyOnly = EngineSet([
-            "swift": EngineSet.Entry(
-                factory: { context in
-                    LegacyKindKeyPackageEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-                }, deterministic: true)
-        ])
+        let legacyOnly = Self.ourEngine(declaringWithout: [.keyPackage], with: [.legacyKeyPackage])
         let plain = try await Self.run(legacyOnly, selection: .swift)
         #expect(plain.checks.allSatisfy { $0.check != ScenarioExecutor.requiredCapabilitiesCheck }, "\(plain.checks)")
         #expect(plain.notRun == nil, "\(plain.notRun ?? "")")
 
-        let executor = ScenarioExecutor(engines: legacyOnly, epochUnixSeconds: 1_700_000_000)
-        let yaml = Self.scenario.replacingOccurrences(
-            of: "  - deliver: all\n  - create-group",
-            with: "  - deliver: all\n  - inject: { relay: keypackages, copy: { kind: 30443, author: bob }, age: 0s }\n  - create-group")
-        #expect(yaml.contains("inject"))
-        let copying = await executor.execute(
-            try Scenario(yaml: yaml, file: "scenarios/key-package-failures/copy.yaml"), seed: 1, selection: .swift, reproduce: "-"
-        ).run
+        let copying = try await Self.run(
+            legacyOnly, inserting: "  - inject: { relay: keypackages, copy: { kind: 30443, author: bob }, age: 0s }\n",
+            before: "  - create-group", file: "scenarios/key-package-failures/copy.yaml")
         #expect(copying.verdict == .unsupported, "\(copying.checks)")
         #expect(copying.notRun?.contains("bob's engine") == true && copying.notRun?.contains("key_package.30443") == true)
 
-        let neither = EngineSet([
-            "swift": EngineSet.Entry(
-                factory: { context in
-                    NoKeyPackageEngine(base: NativeSwiftEngine(generator: context.generator, clock: context.clock))
-                }, deterministic: true)
-        ])
+        let neither = Self.ourEngine(declaringWithout: [.keyPackage, .legacyKeyPackage])
         let failed = try await Self.run(neither, selection: .swift)
         let check = try #require(failed.checks.first { $0.check == ScenarioExecutor.requiredCapabilitiesCheck })
         #expect(failed.verdict == .fail && check.observed == "missing: key_package.30443", "\(check)")
@@ -193,41 +182,14 @@ struct GroupsTimeOutEngine: ForwardingEngine {
     func groups() async throws(EngineError) -> [GroupSnapshot] { throw EngineError(.timeout, "groups got no response within 120 s") }
 }
 
-/// Our engine, declaring that it cannot set group images (an optional capability).
-struct NoImagesEngine: ForwardingEngine {
+/// Our engine, declaring its capabilities edited as a driver would list them: one it lacks (an
+/// optional one, or one a profile requires), or key packages of the other kind only (MDK 0.7.0).
+struct DeclaringEngine: ForwardingEngine {
     let base: any ProtocolEngine
+    let removed: Set<EngineCapability>
+    let added: Set<EngineCapability>
     func capabilities() async throws(EngineError) -> EngineCapabilities {
         let real = try await base.capabilities()
-        return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.groupImage]))
-    }
-}
-
-/// Our engine, declaring that it cannot create groups.
-struct NoGroupsEngine: ForwardingEngine {
-    let base: any ProtocolEngine
-    func capabilities() async throws(EngineError) -> EngineCapabilities {
-        let real = try await base.capabilities()
-        return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.createGroup]))
-    }
-}
-
-/// An engine that publishes kind-443 key packages only (as MDK 0.7.0, which predates kind 30443).
-struct LegacyKindKeyPackageEngine: ForwardingEngine {
-    let base: any ProtocolEngine
-    func capabilities() async throws(EngineError) -> EngineCapabilities {
-        let real = try await base.capabilities()
-        return EngineCapabilities(
-            name: real.name, version: real.version,
-            capabilities: real.capabilities.subtracting([.keyPackage]).union([.legacyKeyPackage]))
-    }
-}
-
-/// Our engine, declaring key packages of neither kind.
-struct NoKeyPackageEngine: ForwardingEngine {
-    let base: any ProtocolEngine
-    func capabilities() async throws(EngineError) -> EngineCapabilities {
-        let real = try await base.capabilities()
-        return EngineCapabilities(
-            name: real.name, version: real.version, capabilities: real.capabilities.subtracting([.keyPackage, .legacyKeyPackage]))
+        return EngineCapabilities(name: real.name, version: real.version, capabilities: real.capabilities.subtracting(removed).union(added))
     }
 }
