@@ -186,28 +186,28 @@ extension StepInterpreter {
 
     /// The link token of the prepared group a member acts on: the one named `group`, else its only one.
     func prepared(of label: String, named group: String?) async throws -> String {
-        guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
-        let prepared = await core.state().preparedGroups ?? []
-        let matching = group.map { name in prepared.filter { $0.name == name } } ?? prepared
-        guard matching.count == 1 else {
-            throw StepFailure(message: "\(label) has \(matching.count) prepared group(s)\(group.map { " named '\($0)'" } ?? "")")
-        }
-        return matching[0].token
+        try await theOne("prepared group", of: label, named: group, in: { $0.preparedGroups }, name: { $0.name ?? "unnamed" }).token
     }
 
     /// The welcome id of the invitation a member answers: the one to the group named `group`, else
     /// its only one.
     func invitation(of label: String, named group: String?) async throws -> String {
+        try await theOne("invitation", of: label, named: group, in: { $0.invitations }, name: \.groupName).welcomeID
+    }
+
+    /// The one item of a member's state list a step acts on: the one whose name is `group`, else the
+    /// list's only item; any other count fails the step, listing the names there are.
+    private func theOne<Item>(
+        _ what: String, of label: String, named group: String?, in list: (AppState) -> [Item]?, name: (Item) -> String
+    ) async throws -> Item {
         guard let core = world.member(label)?.core else { throw StepFailure(message: "no member '\(label)'") }
-        let invitations = await core.state().invitations ?? []
-        let matching = group.map { name in invitations.filter { $0.groupName == name } } ?? invitations
+        let items = list(await core.state()) ?? []
+        let matching = group.map { wanted in items.filter { name($0) == wanted } } ?? items
         guard matching.count == 1 else {
             throw StepFailure(
-                message:
-                    "\(label) has \(matching.count) invitation(s)\(group.map { " to '\($0)'" } ?? "") (has: \(invitations.map(\.groupName)))"
-            )
+                message: "\(label) has \(matching.count) \(what)(s)\(group.map { " named '\($0)'" } ?? "") (has: \(items.map(name)))")
         }
-        return matching[0].welcomeID
+        return matching[0]
     }
 
     /// The channel a member acts on: the one named `name`, else its only channel.
