@@ -201,19 +201,13 @@ package struct ConformanceRunner: Sendable {
             members.mapValues { member in
                 guard case .map(var fields) = member else { return member }
                 for key in OutcomeSchema.Member.expectOnly { fields[key] = nil }
-                if case .list(let chats) = fields["chats"] {
-                    fields["chats"] = .list(
-                        chats.map { chat in
-                            guard case .map(var entry) = chat else { return chat }
-                            for key in OutcomeSchema.Chat.expectOnly { entry[key] = nil }
-                            return .map(entry)
-                        })
-                }
-                if case .list(let channels) = fields["channels"] {
-                    fields["channels"] = .list(
-                        channels.map { channel in
-                            guard case .map(var entry) = channel else { return channel }
-                            for key in OutcomeSchema.Channel.expectOnly { entry[key] = nil }
+                // Each chat's and each channel's expect-only fields leave the entries of that list.
+                for (list, expectOnly) in [("chats", OutcomeSchema.Chat.expectOnly), ("channels", OutcomeSchema.Channel.expectOnly)] {
+                    guard case .list(let entries) = fields[list] else { continue }
+                    fields[list] = .list(
+                        entries.map { item in
+                            guard case .map(var entry) = item else { return item }
+                            for key in expectOnly { entry[key] = nil }
                             return .map(entry)
                         })
                 }
