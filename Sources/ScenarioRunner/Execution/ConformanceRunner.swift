@@ -112,8 +112,11 @@ package struct ConformanceRunner: Sendable {
                 execution.run.clauses = scenario.clauses
                 if execution.run.profile == nil { execution.run.profile = request.profile }
                 scenarioRuns.append(execution.run)
+                // Each run is reported as it finishes; under --update-vectors the scenario's last run
+                // waits for the writes below, whose failure it carries.
+                if !request.updateVectors || seed != request.seeds.last { progress(execution.run) }
             }
-            // What --update-vectors could not write fails the scenario's first run: a vector or pin
+            // What --update-vectors could not write fails the scenario's last run: a vector or pin
             // that silently stayed as it was would pass the next run on stale bytes.
             if request.updateVectors, !scenarioRuns.isEmpty {
                 var failures: [ScenarioError] = []
@@ -126,12 +129,12 @@ package struct ConformanceRunner: Sendable {
                     }
                 }
                 for failure in failures {
-                    scenarioRuns[0].checks.append(
+                    scenarioRuns[scenarioRuns.count - 1].checks.append(
                         CheckResult(
                             check: "write vectors", clause: Self.vectorClause, verdict: .error, detail: failure.description))
                 }
+                progress(scenarioRuns[scenarioRuns.count - 1])
             }
-            for run in scenarioRuns { progress(run) }
             runs += scenarioRuns
         }
         return runs
