@@ -154,6 +154,11 @@ package struct CoreConfiguration: Sendable {
             /// Subscriptions that died with their connection (a relay down, a lost frame) are put
             /// back, with backoff, and catch up on what was stored meanwhile.
             package var resubscribes = true
+            /// A group catch-up whose stored answer may have been cut by the relay's result cap
+            /// (a REQ without `limit` gets only the newest N on most relays: 500 on rust-nostr's
+            /// LocalRelay and strfry) asks for the older events with `until`, page by page
+            /// (Relays/CatchUp.swift). Off, a member back from a long absence misses the oldest.
+            package var pagesCatchUp = true
             /// A chat message, control message, welcome or leave proposal with no OK in time is
             /// published again (the same signed event), then reported.
             package var unansweredPublishes = true

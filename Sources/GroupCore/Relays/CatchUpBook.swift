@@ -31,6 +31,12 @@ struct CatchUpBook: Sendable {
     /// Welcomes refused while a resubscription caught up (we still held their group), tried again
     /// if that catch-up removes us.
     var refusedWelcomes: [(wrap: Event, opened: GiftWrap.Unwrapped)] = []
+    /// How many stored events each catch-up under way received, and the oldest `created_at`
+    /// among them (own events served back included: they count against the relay's cap too).
+    var tallies: [CatchUpKey: CatchUpTally] = [:]
+    /// Catch-ups asking for older pages: by the page subscription's key, what earlier pages
+    /// brought (Relays/CatchUp.swift).
+    var paging: [CatchUpKey: CatchUpPages] = [:]
     /// Kept events are being handed over again (a retry does not start another).
     var retrying = false
     /// The retry count of the kept event being handed over again.
@@ -43,6 +49,15 @@ struct CatchUpBook: Sendable {
 
     /// The subscription `key` begun is a resubscription, back from an outage.
     mutating func beginReturning(_ key: CatchUpKey) { returning.insert(key) }
+
+    /// Counts a stored event a catch-up under way received (before it is handled or buffered).
+    mutating func tally(_ event: Event, for key: CatchUpKey) {
+        guard buffers[key] != nil else { return }
+        var tally = tallies[key] ?? CatchUpTally(count: 0, oldest: event.createdAt)
+        tally.count += 1
+        tally.oldest = min(tally.oldest, event.createdAt)
+        tallies[key] = tally
+    }
 
     /// Keeps `event` if `key` is catching up; false when it is not (handle the event now).
     mutating func buffer(_ event: Event, for key: CatchUpKey) -> Bool {
@@ -58,6 +73,7 @@ struct CatchUpBook: Sendable {
     /// when `key` was not catching up. It no longer counts as returning.
     mutating func end(_ key: CatchUpKey) -> [Event]? {
         returning.remove(key)
+        tallies[key] = nil
         return buffers.removeValue(forKey: key)?.sorted(by: Event.inMIP03Order)
     }
 
@@ -135,4 +151,19 @@ struct CatchUpBook: Sendable {
     mutating func takeEventsWhileRemoved(in chatID: String) -> [Event]? {
         eventsWhileRemoved.removeValue(forKey: chatID)?.sorted(by: Event.inMIP03Order)
     }
+}
+
+/// What a catch-up's answer held: how many stored events, and the oldest one's `created_at`.
+struct CatchUpTally: Sendable, Equatable {
+    var count: Int
+    var oldest: UInt64
+}
+
+/// A catch-up that asks for older pages: the events earlier pages brought, how many pages were
+/// asked for, the `until` of the last one, and whether it is a resubscription's.
+struct CatchUpPages: Sendable {
+    var events: [Event]
+    var pages: Int
+    var until: UInt64
+    var returning: Bool
 }

@@ -32,6 +32,9 @@ extension GroupCore {
         heardFrom(url)
         switch message {
         case .event(let subscription, let event):
+            if Self.isGroupSubscription(subscription) {
+                catchUp.tally(event, for: CatchUpKey(url: url, subscription: subscription.rawValue))
+            }
             if event.kind == .groupEvent, Self.isGroupSubscription(subscription), ownCommitServed(event, by: url) {
                 return
             }
@@ -67,7 +70,7 @@ extension GroupCore {
     /// The relay could not be reached or dropped us: lookups and publishes waiting on it fail there.
     func relayUnreachable(_ url: String) async {
         note("relay unreachable \(url)")
-        for key in catchUp.keys(at: url) { await caughtUp(key) }
+        for key in catchUp.keys(at: url) { await caughtUp(key, relayLost: true) }
         scheduleResubscription(to: url)
         for (_, lookup) in keyPackageLookups.subscriptions.sorted(by: { $0.key < $1.key }) where lookup.relay == url {
             await lookupFinished(lookup, relayFailed: true)

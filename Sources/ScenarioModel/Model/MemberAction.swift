@@ -16,6 +16,9 @@ package enum MemberAction: Sendable, Hashable {
     case leave(group: String?)
     case rename(to: String, group: String?)
     case send(text: String, group: String?)
+    /// `count` messages, `"<text> <n>"` with n from 1 (zero-padded to the width of `count`), one
+    /// every `every` of the world's clock: a backlog, without a thousand steps.
+    case sendMany(text: String, count: Int, every: ScenarioDuration, group: String?)
     case setRole(member: String, role: RoleName, group: String?)
     /// One batch: every listed member gets `role`, or (one change refused) nobody changes.
     case setRoles(members: [String], role: RoleName, group: String?)

@@ -12,6 +12,9 @@ package struct RelaySpec: Sendable, Hashable {
     /// `max-event-bytes`: the largest event the relay stores (its NIP-11 limit); nil keeps the
     /// default of 64 KiB (strfry's). nostr-rs-relay documents 128 KiB (131072).
     package var maximumEventBytes: Int? = nil
+    /// `max-results`: how many stored events the relay serves for a filter without `limit` (the
+    /// newest; rust-nostr's LocalRelay and strfry serve 500); nil serves all.
+    package var maximumResults: Int? = nil
 }
 
 /// A simulated member.
@@ -78,6 +81,8 @@ package struct Scenario: Sendable {
     /// The event limits a relay may declare (`max-event-bytes`): from 1 KiB to 16 MiB, which
     /// covers every relay default we know (strfry 64 KiB, nostr-rs-relay 128-256 KiB).
     package static let relayEventLimitRange: ClosedRange<Int64> = 1_024...(16 << 20)
+    /// `max-results`: from one event to a million.
+    package static let relayResultLimitRange: ClosedRange<Int64> = 1...1_000_000
     /// `retained-event-ids`: from a handful to our engine's product cap (4,096); a knob may only
     /// make a cap smaller, never lift it.
     package static let retainedEventIDRange: ClosedRange<Int64> = 8...4_096
@@ -99,7 +104,7 @@ package struct Scenario: Sendable {
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
-            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes"], required: ["name"])
+            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes", "max-results"], required: ["name"])
             let relayName = try f.required("name").string("relay name")
             var roles: [RelayRoleName] = []
             if let rolesNode = f["roles"] {
@@ -113,6 +118,9 @@ package struct Scenario: Sendable {
             var relay = RelaySpec(name: relayName, roles: roles, policies: policies, location: f.location)
             relay.maximumEventBytes = try f["max-event-bytes"].map { node throws(ScenarioError) in
                 Int(try node.integer("max-event-bytes", in: Self.relayEventLimitRange))
+            }
+            relay.maximumResults = try f["max-results"].map { node throws(ScenarioError) in
+                Int(try node.integer("max-results", in: Self.relayResultLimitRange))
             }
             relays.append(relay)
         }

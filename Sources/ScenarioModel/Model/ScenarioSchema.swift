@@ -50,6 +50,11 @@ package enum ScenarioSchema {
                     "maximum": Scenario.relayEventLimitRange.upperBound,
                     "description": "The largest event the relay stores, as its NIP-11 document says; default 65536.",
                 ] as [String: Any],
+                "max-results": [
+                    "type": "integer", "minimum": Scenario.relayResultLimitRange.lowerBound,
+                    "maximum": Scenario.relayResultLimitRange.upperBound,
+                    "description": "Stored events served for a filter without limit (the newest); default: all.",
+                ] as [String: Any],
             ] as [String: Any],
         ]
     }

@@ -74,6 +74,17 @@ extension StepVocabulary {
             ]
         ) { f in .send(text: try f.string("text"), group: try f.optionalString("group")) },
         .member(
+            "send-many", "a member sends count messages, \"<text> <n>\", one every `every` (default 100ms)", needs: messages,
+            [
+                by, FieldSpec("text", .text, required: true), FieldSpec("count", .integer(1...10_000), required: true),
+                FieldSpec("every", .duration), FieldSpec("group", .text),
+            ]
+        ) { f in
+            .sendMany(
+                text: try f.string("text"), count: Int(try f.optionalInteger("count", in: 1...10_000) ?? 1),
+                every: try f.optionalDuration("every") ?? ScenarioDuration(milliseconds: 100), group: try f.optionalString("group"))
+        },
+        .member(
             "set-role", "a member gives another member a role", needs: messages,
             [
                 by, FieldSpec("member", .member, required: true), FieldSpec("role", .word(roles), required: true),

@@ -181,7 +181,7 @@ package struct ScenarioExecutor: Sendable {
         let relays = scenario.relays.map { relay in
             WorldConfiguration.RelaySpec(
                 relay.name, role: Self.role(relay.roles.first),
-                policy: Self.policy(relay.policies, maximumEventBytes: relay.maximumEventBytes),
+                policy: Self.policy(relay.policies, maximumEventBytes: relay.maximumEventBytes, maximumResults: relay.maximumResults),
                 startsDown: relay.policies.contains(.down))
         }
         return WorldConfiguration(seed: seed, epochUnixSeconds: epochUnixSeconds, relays: relays, jitter: jitter)
@@ -189,8 +189,9 @@ package struct ScenarioExecutor: Sendable {
 
     /// A relay's rules from the scenario's policies (`down` is a state, handled by the caller)
     /// and its declared event limit, if any.
-    static func policy(_ names: [RelayPolicyName], maximumEventBytes: Int? = nil) -> RelayPolicy {
+    static func policy(_ names: [RelayPolicyName], maximumEventBytes: Int? = nil, maximumResults: Int? = nil) -> RelayPolicy {
         var policy = RelayPolicy()
+        policy.defaultLimit = maximumResults
         if let maximumEventBytes {
             policy.maximumEventBytes = maximumEventBytes
             // The EVENT frame around an event of that size must get through too.

@@ -51,6 +51,8 @@ extension StepInterpreter {
         case .leave(let group): return .leave(chatID: try await chat(of: by, named: group))
         case .rename(let to, let group): return .rename(chatID: try await chat(of: by, named: group), name: to)
         case .send(let text, let group): return .sendMessage(chatID: try await chat(of: by, named: group), text: text)
+        case .sendMany:
+            throw StepFailure(message: "send-many is a step of its own (not in a parallel step)")
         case .mute(let group): return .mute(chatID: try await chat(of: by, named: group))
         case .openLink(let name, let text):
             if let text { return .openLink(text: text) }

@@ -91,6 +91,10 @@ struct StepInterpreter {
     mutating func perform(_ step: Step, title: String) async throws -> [CheckResult] {
         switch step.action {
         case .member(let member):
+            if case .sendMany(let text, let count, let every, let group) = member.action {
+                try await sendMany(text, count: count, every: every, group: group, by: member.by)
+                return []
+            }
             let action = try await appAction(for: member)
             await dispatch(member.by, action)
             if case .createLink = member.action, let name = step.name { await noteLink(made: name, by: member.by) }
@@ -155,6 +159,18 @@ struct StepInterpreter {
         return results
             + (await ExpectationChecks.check(
                 check.expectations, outcome: outcome, world: world, file: scenario.file, context: title))
+    }
+
+    /// A `send-many` step: each message is sent like a `send` step's (and counted by `no lost
+    /// message`), then the world's clock moves on by `every`, delivering what is due.
+    mutating func sendMany(_ text: String, count: Int, every: ScenarioDuration, group: String?, by: String) async throws {
+        let chatID = try await chat(of: by, named: group)
+        let width = String(count).count
+        for index in 1...count {
+            let number = String(index)
+            await dispatch(by, .sendMessage(chatID: chatID, text: "\(text) \(String(repeating: "0", count: width - number.count))\(number)"))
+            if index < count { await world.run(for: every.virtual) }
+        }
     }
 
     /// Dispatches a member action and returns the first group event (kind 445) the member published
