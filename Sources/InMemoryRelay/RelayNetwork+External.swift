@@ -28,9 +28,10 @@ package protocol ExternalRelayLinks: AnyObject, Sendable {
     func close(_ connection: ConnectionID)
     /// What arrived, waiting at most `milliseconds` for the first arrival when none is ready.
     func collect(waitingAtMost milliseconds: Int) -> [ExternalArrival]
-    /// True when no connection awaits an answer and nothing arrived for a settle window: what the
-    /// relays were sent has been answered, and the pushes it caused have come in.
-    var isSettled: Bool { get }
+    /// True when some open connection awaits an answer (an OK, an EOSE) its relay owes.
+    var awaitsAnswers: Bool { get }
+    /// True when nothing arrived for a settle window: the pushes what was sent caused have come in.
+    var isQuiet: Bool { get }
     /// Answers that did not come within the answer bound, and ended the wait (infrastructure).
     func takeOverdue() -> [String]
 }
@@ -54,14 +55,21 @@ extension RelayNetwork {
 
     /// Hands what the sockets read to the timeline: a frame leaves its relay now and reaches its
     /// member after the link's latency (and the fault rules); a closed connection is lost as a frame
-    /// lost on its way to a member would break it. When nothing virtual is due and the sockets are
-    /// not settled, waits for them, each wait bounded.
+    /// lost on its way to a member would break it.
+    ///
+    /// The virtual clock must not run ahead of the real sockets: while a relay owes an answer (an
+    /// OK, an EOSE), nothing else happens on the timeline until it came (a few milliseconds on
+    /// loopback); and before the clock jumps far (nothing due, or the next thing due more than
+    /// `externalHorizon` away, such as a delayed frame or a timer), the sockets must also have been
+    /// quiet for the settle window, so that what the relays pushed meanwhile lands first. Every
+    /// wait is bounded.
     mutating func pumpExternal() {
         guard let links = externalLinks else { return }
         // Bounded: each round waits at most `externalWaitMilliseconds`, and the links' own answer
         // bound (an overdue answer ends its wait) keeps the sockets from staying unsettled forever.
         for _ in 0..<Self.maximumExternalRounds {
-            let mustWait = scheduler.nextDueTime() == nil && !links.isSettled
+            let farAhead = scheduler.nextDueTime().map { $0.microseconds > scheduler.now.microseconds + Self.externalHorizon.microseconds } ?? true
+            let mustWait = links.awaitsAnswers || farAhead && !links.isQuiet
             for arrival in links.collect(waitingAtMost: mustWait ? Self.externalWaitMilliseconds : 0) { take(arrival) }
             externalFailures += links.takeOverdue()
             guard mustWait else { return }
@@ -69,6 +77,8 @@ extension RelayNetwork {
         externalFailures.append("the relays' sockets did not settle within \(Self.maximumExternalRounds) waits")
     }
 
+    /// How far ahead the next virtual event may be before the sockets must be quiet first.
+    static let externalHorizon = VirtualDuration.milliseconds(100)
     /// One wait for the sockets, in milliseconds.
     static let externalWaitMilliseconds = 20
     /// Waits before the pump gives up on unsettled sockets (with 20 ms waits: 60 s).

@@ -157,10 +157,12 @@ package final class RelaySockets: ExternalRelayLinks {
         }
     }
 
-    package var isSettled: Bool {
-        state.withLock { state in
-            state.quietMilliseconds >= bounds.settleMilliseconds && state.links.values.allSatisfy { $0.awaitedCount == 0 }
-        }
+    package var awaitsAnswers: Bool {
+        state.withLock { state in state.links.values.contains { $0.awaitedCount > 0 } }
+    }
+
+    package var isQuiet: Bool {
+        state.withLock { state in state.quietMilliseconds >= bounds.settleMilliseconds }
     }
 
     package func takeOverdue() -> [String] {
