@@ -250,6 +250,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "RealNetworkTests",
+            dependencies: [
+                "RealNetwork", "RelayWebSocketServer", "ScenarioRunner", "ScenarioModel", "NativeSwiftEngine", "GroupCore", "InMemoryRelay",
+                "DeterministicScheduler", "ConformanceTestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "GroupCoreTests",
             dependencies: [
                 "GroupCore", "Simulation", "EngineInterface", "InMemoryRelay", "DeterministicScheduler", "Nostr",

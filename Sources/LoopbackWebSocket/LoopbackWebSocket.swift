@@ -130,13 +130,12 @@ package final class LoopbackWebSocket {
     /// Which of `sockets` have bytes to read (or an ended connection), waiting at most
     /// `milliseconds` for the first; indices in `sockets`.
     package static func readable(_ sockets: [LoopbackWebSocket], waitingAtMost milliseconds: Int) -> [Int] {
-        var ready = sockets.indices.filter { sockets[$0].start < sockets[$0].buffer.count }
-        guard ready.isEmpty else { return ready }
+        // Bytes already buffered are a partial frame (`readAvailable` takes every whole one): only
+        // the socket can make them whole, so it is what is polled.
         var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         let count = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, min(milliseconds, 60_000))))
         guard count > 0 else { return [] }
-        ready = descriptors.indices.filter { descriptors[$0].revents != 0 }
-        return ready
+        return descriptors.indices.filter { descriptors[$0].revents != 0 }
     }
 
     // MARK: - Frames

@@ -122,9 +122,14 @@ package final class RelaySockets: ExternalRelayLinks {
             }
             let ready = LoopbackWebSocket.readable(sockets, waitingAtMost: milliseconds)
             var arrivals: [ExternalArrival] = []
+            // Any byte read is activity, a whole frame or not (a split connection delivers frames
+            // in pieces): only a wait in which nothing at all came counts as quiet.
+            var active = false
             for index in ready {
                 let connection = order[index]
                 guard var link = state.links[connection] else { continue }
+                let before = link.socket.bytesReceived
+                defer { if link.socket.bytesReceived != before { active = true } }
                 do {
                     for text in try link.socket.readAvailable() {
                         arrivals.append(.frame(connection, text))
@@ -139,7 +144,7 @@ package final class RelaySockets: ExternalRelayLinks {
                     Self.end(connection, in: &state)
                 }
             }
-            if arrivals.isEmpty {
+            if arrivals.isEmpty && !active {
                 state.quietMilliseconds += milliseconds
                 if state.quietMilliseconds >= bounds.answerMilliseconds {
                     for (connection, link) in state.links.sorted(by: { $0.key < $1.key }) where link.awaitedCount > 0 {
