@@ -108,6 +108,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A blocking/pollable WebSocket client for loopback relays (POSIX only): the relay bench and the real lane.
+        .target(name: "LoopbackWebSocket", dependencies: ["ErrorCodes"], swiftSettings: strict),
+        // The real-network lane's sockets, relay processes and proxies (docs/real-network.md).
+        .target(
+            name: "RealNetwork", dependencies: ["InMemoryRelay", "LoopbackWebSocket", "Nostr", "RelayWebSocketServer", "ProcessSupport"],
+            swiftSettings: strict),
         .target(
             name: "Simulation",
             dependencies: [
@@ -137,7 +143,7 @@ let package = Package(
                 "Nostr", "ScenarioModel", "ScenarioRunner", "EngineInterface", "ExternalProcessEngine", "NativeSwiftEngine",
                 "DriverService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "InMemoryRelay", "DeterministicScheduler", "ProcessSupport",
-                "RelayWebSocketServer",
+                "RelayWebSocketServer", "LoopbackWebSocket", "RealNetwork",
             ],
             swiftSettings: strict
         ),
@@ -240,6 +246,14 @@ let package = Package(
                 "RelayWebSocketServer", "InMemoryRelay", "Nostr", "DeterministicScheduler",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RealNetworkTests",
+            dependencies: [
+                "RealNetwork", "RelayWebSocketServer", "ScenarioRunner", "ScenarioModel", "NativeSwiftEngine", "GroupCore", "InMemoryRelay",
+                "DeterministicScheduler", "ConformanceTestSupport",
             ],
             swiftSettings: strict
         ),

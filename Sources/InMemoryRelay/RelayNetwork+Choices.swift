@@ -12,6 +12,7 @@ extension RelayNetwork {
     /// The next item to handle, if due no later than `deadline` (nil: no deadline); when one is not
     /// due by then, the clock moves to the deadline and nil is returned, as `Scheduler.runNext(until:)`.
     mutating func nextItem(until deadline: VirtualInstant?) -> Scheduled<NetworkMessage>? {
+        pumpExternal()
         guard choices != nil else {
             return deadline.map { scheduler.runNext(until: $0) } ?? scheduler.runNext()
         }

@@ -17,7 +17,7 @@ extension RelayNetwork {
             host.connections[transit.member] == connection
         else { return }
         host.connections[transit.member] = nil
-        host.relay.disconnect(connection)
+        host.disconnect(connection)
         hosts[transit.relay] = host
         brokenConnections.insert(connection)
         scheduler.record("fault", "\(transit.relay)->\(transit.member)", "connection \(connection) closed with the lost frame")

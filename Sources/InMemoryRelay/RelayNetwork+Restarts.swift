@@ -19,7 +19,7 @@ extension RelayNetwork {
         scheduler.record("fault", member, "stopped (restart \(incarnations[member] ?? 0))")
         for name in hosts.keys.sorted() {
             guard var host = hosts[name], let connection = host.connections.removeValue(forKey: member) else { continue }
-            host.relay.disconnect(connection)
+            host.disconnect(connection)
             hosts[name] = host
             brokenConnections.insert(connection)
         }

@@ -61,6 +61,11 @@ package struct RelayNetwork: Sendable {
     /// Set by a schedule explorer: same-instant ties are then its choice (RelayNetwork+Choices).
     package var choices: ScheduleChoices?
     private var nextConnection: UInt64 = 1
+    /// The real-network lane (RelayNetwork+External.swift): the relays' sockets, what they said
+    /// they stored, and what went wrong with them.
+    var externalLinks: (any ExternalRelayLinks)?
+    var externallyAccepted: [String: Set<String>] = [:]
+    var externalFailures: [String] = []
 
     /// An empty world; `seed` fixes all randomness (jitter, challenges), `epochUnixSeconds` the
     /// Unix time of virtual instant zero.
@@ -101,7 +106,7 @@ package struct RelayNetwork: Sendable {
         scheduler.record("fault", name, up ? "relay up" : "relay down")
         if !up {
             for (member, connection) in host.connections.sorted(by: { $0.key < $1.key }) {
-                host.relay.disconnect(connection)
+                host.disconnect(connection)
                 inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .connectionLost))
             }
             host.connections = [:]
@@ -133,7 +138,7 @@ package struct RelayNetwork: Sendable {
         if removed.rule.action == .stale, case .link(let member, let relay) = removed.rule.scope, var host = hosts[relay],
             let connection = host.connections.removeValue(forKey: member)
         {
-            host.relay.disconnect(connection)
+            host.disconnect(connection)
             hosts[relay] = host
             scheduler.record("fault", "\(relay)->\(member)", "connection \(connection) closed: stale history ends")
             inboxes[member, default: []].append(Delivery(relay: relay, time: scheduler.now, content: .connectionLost))
@@ -149,7 +154,7 @@ package struct RelayNetwork: Sendable {
         partitioned[member] = addFault(FaultRule(scope: .member(member), action: .drop))
         for name in hosts.keys.sorted() {
             guard var host = hosts[name], let connection = host.connections.removeValue(forKey: member) else { continue }
-            host.relay.disconnect(connection)
+            host.disconnect(connection)
             hosts[name] = host
             inboxes[member, default: []].append(Delivery(relay: name, time: scheduler.now, content: .connectionLost))
         }
@@ -208,7 +213,10 @@ package struct RelayNetwork: Sendable {
 
     /// When the next delivery or relay decision is due (nil when nothing is in flight), so that a
     /// caller interleaving its own timers can choose without running a copy of the network.
-    package mutating func nextDueTime() -> VirtualInstant? { scheduler.nextDueTime() }
+    package mutating func nextDueTime() -> VirtualInstant? {
+        pumpExternal()
+        return scheduler.nextDueTime()
+    }
 
     /// Runs every delivery due up to `instant`, then moves the clock there.
     package mutating func run(until instant: VirtualInstant) {
@@ -230,6 +238,17 @@ package struct RelayNetwork: Sendable {
         if let existing = host.connections[member] { return existing }
         let connection = ConnectionID(nextConnection)
         nextConnection += 1
+        if let links = externalLinks {
+            if let failure = links.open(connection, member: member, relay: relay) {
+                scheduler.record("connect", "\(member)->\(relay)", "\(connection) failed: \(failure)")
+                externalFailures.append("\(member) could not connect to relay \(relay): \(failure)")
+                return nil
+            }
+            host.connections[member] = connection
+            hosts[relay] = host
+            scheduler.record("connect", "\(member)->\(relay)", "\(connection) (real socket)")
+            return connection
+        }
         host.connections[member] = connection
         let greeting = host.relay.connect(connection)
         hosts[relay] = host
@@ -280,6 +299,7 @@ package struct RelayNetwork: Sendable {
             routeOutput(reply, from: transit.relay)
             return
         }
+        if let links = externalLinks { return arriveExternally(transit, on: connection, links: links) }
         if transit.verb == "EVENT", let event = transit.event { noteForStaleRules(event, at: transit.relay) }
         scheduler.record("arrive", link, transit.summary)
         guard var host = hosts[transit.relay] else { return }
@@ -328,6 +348,14 @@ struct RelayHost: Sendable {
     var relay: Relay
     var isUp = true
     var connections: [String: ConnectionID] = [:]
+    /// On the real lane, the sockets a connection is closed on as well.
+    var external: (any ExternalRelayLinks)?
+
+    /// The relay forgets the connection; on the real lane its socket closes too.
+    mutating func disconnect(_ connection: ConnectionID) {
+        relay.disconnect(connection)
+        external?.close(connection)
+    }
 }
 
 /// One direction of one member–relay link.

@@ -103,7 +103,11 @@ extension MarmotConform {
 
         @OptionGroup var options: RunnerOptions
 
+        @OptionGroup var realNetwork: RealNetworkOptions
+
         func validate() throws {
+            try realNetwork.validate(
+                jobs: jobs.value, shard: shard != nil, matrix: matrix, updateVectors: updateVectors, checkDeterminism: checkDeterminism)
             if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
             if updateVectors, jobs.value > 1 || shard != nil {
                 throw ValidationError("--update-vectors rewrites shared files: run it without --jobs and --shard")
@@ -187,7 +191,7 @@ extension MarmotConform {
             if shard != nil { return try await runShard(plan) }
             let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
             let request = try request(plan, versions: session.versions)
-            let runner = ConformanceRunner(executor: executor(session))
+            let runner = ConformanceRunner(executor: try executor(session))
             let progress = RunProgress(total: plan.scenarios.count * plan.seeds.count)
             Console.line(banner(plan, session.versions))
             let runs = await runner.run(plan.scenarios, request: request) { progress.record($0) }
@@ -202,8 +206,11 @@ extension MarmotConform {
             for unit in plan.units { Console.line("\(plan.scenarios[unit.scenario].0.file) seed \(unit.seed)") }
         }
 
-        func executor(_ session: EngineSession) -> ScenarioExecutor {
-            var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: session.epoch)
+        func executor(_ session: EngineSession) throws -> ScenarioExecutor {
+            // The real lane's relays read the wall clock (NIP-40, NIP-42): its world starts at now.
+            let epoch = realNetwork.isReal ? UInt64(max(0, Date().timeIntervalSince1970)) : session.epoch
+            var executor = ScenarioExecutor(engines: session.engines, epochUnixSeconds: epoch)
+            executor.realNetwork = try realNetwork.launcher()
             if trace { executor.traceSink = { Console.line($0) } }
             return executor
         }

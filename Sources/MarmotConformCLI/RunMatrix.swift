@@ -22,7 +22,7 @@ extension MarmotConform.Run {
         Console.line(
             "marmot-conform: interop matrix, \(plan.scenarios.count) scenario(s), \(columns.count) run(s) on \(matrixEngines.map(\.rawValue).joined(separator: ", "))"
         )
-        let runner = ConformanceRunner(executor: executor(session))
+        let runner = ConformanceRunner(executor: try executor(session))
         let progress = RunProgress(total: columns.count * plan.seeds.count)
         var cells: [(MatrixColumn, [ScenarioRun])] = []
         for column in columns {

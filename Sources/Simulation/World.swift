@@ -95,7 +95,9 @@ package final class World {
 
     /// The relays (by name) that hold event `id` now.
     package func relaysStoring(_ id: EventID) -> [String] {
-        relayNames.values.sorted().filter { name in
+        // A real relay's store is not readable from here: what it answered `OK true` stands for it.
+        if network.isExternal { return relayNames.values.sorted().filter { network.acceptedExternally(id, at: $0) } }
+        return relayNames.values.sorted().filter { name in
             !(network.relay(name)?.storedEvents(matching: [Filter(ids: [id.hex])], now: network.unixSeconds).isEmpty ?? true)
         }
     }

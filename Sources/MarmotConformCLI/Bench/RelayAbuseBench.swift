@@ -8,6 +8,7 @@
 import DeterministicScheduler
 import Foundation
 import InMemoryRelay
+import LoopbackWebSocket
 import Nostr
 import RelayWebSocketServer
 import Synchronization
@@ -91,7 +92,7 @@ struct RelayAbuseBench {
     /// Reads frames until one starts with `prefix` (the relay answers in order on one connection).
     private static func read(_ socket: LoopbackWebSocket, until prefix: String) throws {
         for _ in 0..<10_000 where try socket.receive().hasPrefix(prefix) { return }
-        throw LoopbackWebSocket.Failure(description: "no \(prefix) in 10,000 frames")
+        throw WebSocketError(.timeout, "no \(prefix) in 10,000 frames")
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

@@ -13,7 +13,7 @@ extension MarmotConform.Run {
     func runShard(_ plan: Plan) async throws {
         let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
         let request = try request(plan, versions: session.versions)
-        let runner = ConformanceRunner(executor: executor(session))
+        let runner = ConformanceRunner(executor: try executor(session))
         let progress = RunProgress(total: plan.units.count)
         Console.line(banner(plan, session.versions))
         for unit in plan.units {

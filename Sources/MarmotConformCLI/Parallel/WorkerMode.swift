@@ -20,7 +20,7 @@ extension MarmotConform.Run {
     func serveAsWorker(_ plan: Plan) async throws {
         let session = try await EngineSession.start(for: engine, context: plan.engines, driverTimeout: options.driverTimeout)
         let request = try request(plan, versions: session.versions)
-        let runner = ConformanceRunner(executor: executor(session))
+        let runner = ConformanceRunner(executor: try executor(session))
         Console.line(WorkerProtocol.readyLine(units: plan.units.count, versions: session.versions))
         while let position = WorkerInput.next(units: plan.units.count) {
             let unit = plan.units[position]

@@ -67,6 +67,7 @@ package struct ConformanceRunner: Sendable {
                 let reproduce =
                     "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
+                    + (executor.realNetwork == nil ? "" : " --network \(RealNetworkLane.name)")
                 var execution = await executor.execute(
                     scenario, seed: seed, selection: request.selection, reproduce: reproduce, profile: request.profile)
                 if execution.run.notRun == nil {
@@ -82,7 +83,7 @@ package struct ConformanceRunner: Sendable {
                         // known defect (an MDK run's lost message, say) must never be recorded.
                         if !execution.run.checks.contains(where: { $0.verdict.failsTheRun }) { outcomesBySeed[seed] = outcome }
                         // A stored vector is the seeded run's outcome; an explored schedule may end elsewhere.
-                        if scenario.storesVector, executor.schedule == nil {
+                        if scenario.storesVector, executor.schedule == nil, executor.realNetwork == nil {
                             execution.run.checks.append(vectorCheck(scenario, outcome: outcome, request: request))
                         }
                     }

@@ -48,6 +48,9 @@ package struct ScenarioExecutor: Sendable {
     package var schedule: [Int]?
     /// Collect every member's canonical snapshots at the end of the run (`Execution.snapshots`).
     var collectsSnapshots = false
+    /// The real-network lane (RealNetworkLane.swift): what starts each run's relay processes. nil:
+    /// the in-memory world. Runs on it are judged by end state and oracles, never by fingerprint.
+    package var realNetwork: (any RealNetworkLauncher)?
 
     package init(engines: EngineSet, epochUnixSeconds: UInt64) {
         self.engines = engines
@@ -70,7 +73,43 @@ package struct ScenarioExecutor: Sendable {
     package func execute(
         _ scenario: Scenario, seed: UInt64, selection: EngineSelection, reproduce: String, profile: MarmotProfile = .standard
     ) async -> Execution {
+        guard let launcher = realNetwork else {
+            return await execute(scenario, seed: seed, selection: selection, reproduce: reproduce, profile: profile, lane: nil)
+        }
         var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection.rawValue, seed: seed, reproduce: reproduce)
+        run.lane = RealNetworkLane.name
+        if let reason = RealNetworkLane.unsupported(scenario, launcher: launcher) {
+            run.notRun = reason
+            return Execution(run: run, outcome: nil, stepLog: [], trace: [])
+        }
+        let lane: any RealNetworkRun
+        do {
+            lane = try await launcher.start(RealNetworkLane.relays(scenario))
+        } catch {
+            run.checks.append(
+                CheckResult(
+                    check: "real relays start", clause: RealNetworkLane.clause, verdict: .error,
+                    detail: "could not start the run's relays: \(error)"))
+            return Execution(run: run, outcome: nil, stepLog: [], trace: [])
+        }
+        var execution = await execute(scenario, seed: seed, selection: selection, reproduce: reproduce, profile: profile, lane: lane)
+        // Stopped on every path the run took; a relay that would not stop is infrastructure too.
+        let stopFailures = await lane.stop()
+        if !stopFailures.isEmpty {
+            execution.run.checks.append(
+                CheckResult(
+                    check: "real relays stop", clause: RealNetworkLane.clause, verdict: .error,
+                    detail: stopFailures.joined(separator: "; ")))
+        }
+        return execution
+    }
+
+    private func execute(
+        _ scenario: Scenario, seed: UInt64, selection: EngineSelection, reproduce: String, profile: MarmotProfile,
+        lane: (any RealNetworkRun)?
+    ) async -> Execution {
+        var run = ScenarioRun(scenario: scenario.name, file: scenario.file, engine: selection.rawValue, seed: seed, reproduce: reproduce)
+        if lane != nil { run.lane = RealNetworkLane.name }
         let memberEngines = engines.assignment(for: scenario, selection: selection)
         // Every engine a member runs must be one the run registered.
         if let missing = Set(memberEngines.values).map(\.description).sorted().first(where: { engines.entries[$0] == nil }) {
@@ -88,6 +127,7 @@ package struct ScenarioExecutor: Sendable {
                 return MonitoredEngine(
                     base: try await entry.factory(context), label: context.label, log: infrastructure, crash: context.crashSwitch)
             })
+        if let lane { world.network.attachExternal(lane.links) }
         if let schedule {
             // Choices open at the first `parallel` step; a scenario without one is all race.
             var choices = ScheduleChoices(prescribed: schedule)
@@ -148,7 +188,8 @@ package struct ScenarioExecutor: Sendable {
         run.checks.append(infrastructureCheck(infrastructure, restarts: world.restartFailures))
         run.checks += await restartChecks(scenario, world: world, seed: seed, selection: selection, reproduce: reproduce, profile: profile)
         let snapshots = collectsSnapshots ? await RestartReference.snapshots(of: world) : nil
-        if engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
+        if let lane { run.checks.append(RealNetworkLane.check(world, run: lane)) }
+        if lane == nil, engines.entries.filter({ Set(assignment.values).contains($0.key) }).allSatisfy({ $0.value.deterministic }) {
             run.fingerprint = world.fingerprint
         }
         var execution = Execution(run: run, outcome: outcome, stepLog: interpreter.log, trace: RunTrace.of(world), steps: interpreter.marks)

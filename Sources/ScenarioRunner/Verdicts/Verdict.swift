@@ -103,6 +103,9 @@ package struct ScenarioRun: Hashable, Sendable, Codable {
     package var clauses: [String]?
     /// The spec profile the run was judged by (`run --profile`).
     package var profile: MarmotProfile?
+    /// The network lane when it is not the in-memory world: `real` (`run --network real`), whose
+    /// runs are judged by end state and oracles, not fingerprints or stored vectors.
+    package var lane: String?
 
     package init(
         scenario: String, file: String, engine: String, seed: UInt64, checks: [CheckResult] = [],

@@ -1,0 +1,128 @@
+// `run --network real` (docs/real-network.md): the options, and the launcher that gives each run its
+// relay processes behind the socket fault proxy.
+import ArgumentParser
+import Foundation
+import InMemoryRelay
+import RealNetwork
+import RelayWebSocketServer
+import ScenarioModel
+import ScenarioRunner
+
+/// Which network a run uses.
+enum NetworkLaneName: String, ExpressibleByArgument, CaseIterable {
+    /// The deterministic in-memory world (the gate).
+    case memory
+    /// Real relay processes on loopback, real WebSockets, through the fault proxy.
+    case real
+}
+
+/// Which relay server a real run's relays are.
+enum RelayServerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// `marmot-conform relay`: our in-memory relay served over WebSocket (swift-nio).
+    case ours
+}
+
+/// A socket fault the proxy gives every member connection (`--proxy-fault`): `none`, `split:BYTES`,
+/// `delay:MS`, `pause:MS`.
+struct ProxyFaultArgument: ExpressibleByArgument, Sendable {
+    let fault: SocketFaultProxy.Fault
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+        let value = parts.count == 2 ? Int(parts[1]) : nil
+        switch (parts[0], value) {
+        case ("none", nil) where parts.count == 1: fault = .none
+        case ("split", let bytes?) where bytes >= 1: fault = .split(bytes: bytes)
+        case ("delay", let milliseconds?) where (0...5_000).contains(milliseconds): fault = .delay(milliseconds: milliseconds)
+        case ("pause", let milliseconds?) where (0...5_000).contains(milliseconds): fault = .pauseReading(milliseconds: milliseconds)
+        default: return nil
+        }
+    }
+
+    var defaultValueDescription: String { "none" }
+}
+
+struct RealNetworkOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "memory: the deterministic world (the gate). real: every relay a real process on 127.0.0.1, every member connection a "
+                + "real WebSocket through the socket fault proxy; judged by end state and oracles (no vectors or fingerprints; "
+                + "docs/real-network.md).",
+            valueName: "memory|real"))
+    var network: NetworkLaneName = .memory
+
+    @Option(help: ArgumentHelp("With --network real: the relay server each scenario relay runs.", valueName: "ours"))
+    var relayServer: RelayServerKind = .ours
+
+    @Option(
+        help: ArgumentHelp(
+            "With --network real: a socket fault for every member connection (none, split:BYTES, delay:MS up to 5000, pause:MS up to 5000).",
+            valueName: "fault"))
+    var proxyFault = ProxyFaultArgument(argument: "none")!
+
+    var isReal: Bool { network == .real }
+
+    /// Refuses what the real lane cannot give (`jobs`, `shard`, `matrix`, vectors, determinism).
+    func validate(jobs: Int, shard: Bool, matrix: Bool, updateVectors: Bool, checkDeterminism: Bool) throws {
+        guard isReal else {
+            if relayServer != .ours || proxyFault.fault != .none {
+                throw ValidationError("--relay-server and --proxy-fault need --network real")
+            }
+            return
+        }
+        if checkDeterminism {
+            throw ValidationError("--check-determinism needs the in-memory world: real sockets and relay processes do not replay (--network real)")
+        }
+        if updateVectors { throw ValidationError("--update-vectors records the in-memory world's outcomes: run it without --network real") }
+        if matrix || jobs > 1 || shard { throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard") }
+    }
+
+    /// The launcher for the executor; nil on the in-memory world.
+    func launcher() throws -> (any RealNetworkLauncher)? {
+        guard isReal else { return nil }
+        guard let executable = Repository.executable?.path else { throw ValidationError("cannot find this executable to start relays") }
+        return ProcessRelayLauncher(executable: executable, server: relayServer, fault: proxyFault.fault)
+    }
+}
+
+/// Starts each run's relays as child processes (`marmot-conform relay --port 0`), behind a proxy each.
+struct ProcessRelayLauncher: RealNetworkLauncher {
+    let executable: String
+    let server: RelayServerKind
+    let fault: SocketFaultProxy.Fault
+
+    func unsupported(_ relays: [RealRelaySpec]) -> String? {
+        for relay in relays {
+            for policy in relay.policies where Self.flag(for: policy) == nil && policy != .down {
+                return "relay '\(relay.name)': policy '\(policy.rawValue)' is not offered by the \(server.rawValue) relay process"
+            }
+        }
+        return nil
+    }
+
+    func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
+        let fault = fault
+        let flags = Dictionary(uniqueKeysWithValues: relays.map { ($0.name, $0.policies.compactMap(Self.flag)) })
+        let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }) { name in
+            try await RelayProcess.start(executable: executable, arguments: ["relay", "--port", "0"] + (flags[name] ?? []))
+        }
+        return FleetRun(fleet: fleet)
+    }
+
+    /// The relay command's flag for a scenario policy, if it has one.
+    static func flag(for policy: RelayPolicyName) -> String? {
+        switch policy {
+        case .rejectProtected: "--reject-protected"
+        case .requireAuth: "--gift-wraps-require-auth"
+        case .down, .keepsExpired, .hung: nil
+        }
+    }
+}
+
+/// A fleet as the executor sees it.
+struct FleetRun: RealNetworkRun {
+    let fleet: RelayFleet
+    var links: any ExternalRelayLinks { fleet.sockets }
+    func summary() -> String { fleet.summary() }
+    func stop() async -> [String] { await fleet.stop() }
+}
