@@ -16,11 +16,7 @@ enum NetworkLaneName: String, ExpressibleByArgument, CaseIterable {
     case real
 }
 
-/// Which relay server a real run's relays are.
-enum RelayServerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
-    /// `marmot-conform relay`: our in-memory relay served over WebSocket (swift-nio).
-    case ours
-}
+extension RelayKind: ExpressibleByArgument {}
 
 /// A socket fault the proxy gives every member connection (`--proxy-fault`): `none`, `split:BYTES`,
 /// `delay:MS`, `pause:MS`.
@@ -51,8 +47,10 @@ struct RealNetworkOptions: ParsableArguments {
             valueName: "memory|real"))
     var network: NetworkLaneName = .memory
 
-    @Option(help: ArgumentHelp("With --network real: the relay server each scenario relay runs.", valueName: "ours"))
-    var relayServer: RelayServerKind = .ours
+    @Option(help: ArgumentHelp(
+            "With --network real: the relay server each scenario relay runs (ours: marmot-conform relay; localrelay: rust-nostr's "
+                + "LocalRelay from the venv, drivers/relays/localrelay-host.py).", valueName: "ours|localrelay"))
+    var relayServer: RelayKind = .ours
 
     @Option(
         help: ArgumentHelp(
@@ -77,43 +75,58 @@ struct RealNetworkOptions: ParsableArguments {
         if matrix || jobs > 1 || shard { throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard") }
     }
 
-    /// The launcher for the executor; nil on the in-memory world.
+    /// The launcher for the executor; nil on the in-memory world. Commands work from the
+    /// repository root (Repository), where the venv and the LocalRelay host are.
     func launcher() throws -> (any RealNetworkLauncher)? {
         guard isReal else { return nil }
         guard let executable = Repository.executable?.path else { throw ValidationError("cannot find this executable to start relays") }
-        return ProcessRelayLauncher(executable: executable, server: relayServer, fault: proxyFault.fault)
+        return ProcessRelayLauncher(
+            executable: executable, root: FileManager.default.currentDirectoryPath, server: relayServer, fault: proxyFault.fault)
     }
 }
 
-/// Starts each run's relays as child processes (`marmot-conform relay --port 0`), behind a proxy each.
+/// Starts each run's relays as child processes of the chosen kind, behind a proxy each.
 struct ProcessRelayLauncher: RealNetworkLauncher {
     let executable: String
-    let server: RelayServerKind
+    /// The repository root (the LocalRelay host and the venv's interpreter are under it).
+    let root: String
+    let server: RelayKind
     let fault: SocketFaultProxy.Fault
 
     func unsupported(_ relays: [RealRelaySpec]) -> String? {
         for relay in relays {
-            for policy in relay.policies where Self.flag(for: policy) == nil && policy != .down {
+            if let policy = relay.policies.first(where: { Self.requirement(for: $0) == nil && $0 != .down }) {
                 return "relay '\(relay.name)': policy '\(policy.rawValue)' is not offered by the \(server.rawValue) relay process"
             }
+            if let reason = server.unsupported(Self.requirements(of: relay)) { return "relay '\(relay.name)': \(reason)" }
         }
         return nil
     }
 
     func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
         let fault = fault
-        let flags = Dictionary(uniqueKeysWithValues: relays.map { ($0.name, $0.policies.compactMap(Self.flag)) })
+        let commands = Dictionary(
+            uniqueKeysWithValues: relays.map { ($0.name, server.command(for: Self.requirements(of: $0), marmotConform: executable, root: root)) })
+        // Every name comes from `relays`, so each has its command; a default keeps the lookup total.
+        let plain = server.command(for: RelayKind.Requirements(), marmotConform: executable, root: root)
         let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }) { name in
-            try await RelayProcess.start(executable: executable, arguments: ["relay", "--port", "0"] + (flags[name] ?? []))
+            let command = commands[name] ?? plain
+            return try await RelayProcess.start(executable: command.executable, arguments: command.arguments)
         }
         return FleetRun(fleet: fleet)
     }
 
-    /// The relay command's flag for a scenario policy, if it has one.
-    static func flag(for policy: RelayPolicyName) -> String? {
+    static func requirements(of relay: RealRelaySpec) -> RelayKind.Requirements {
+        var requirements = RelayKind.Requirements(maximumResults: relay.maximumResults)
+        for policy in relay.policies { Self.requirement(for: policy)?(&requirements) }
+        return requirements
+    }
+
+    /// What a scenario policy asks of the relay process, if a relay process can do it at all.
+    static func requirement(for policy: RelayPolicyName) -> ((inout RelayKind.Requirements) -> Void)? {
         switch policy {
-        case .rejectProtected: "--reject-protected"
-        case .requireAuth: "--gift-wraps-require-auth"
+        case .rejectProtected: { $0.rejectsProtected = true }
+        case .requireAuth: { $0.giftWrapsRequireAuth = true }
         case .down, .keepsExpired, .hung: nil
         }
     }

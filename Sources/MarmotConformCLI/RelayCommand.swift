@@ -16,9 +16,14 @@ extension MarmotConform {
         @Option(help: "Seed for NIP-42 challenges.") var seed: UInt64 = 1
         @Flag(help: "Refuse every NIP-70 protected event, even after AUTH.") var rejectProtected = false
         @Flag(help: "Serve kind 1059 only to the AUTHed recipient (NIP-59).") var giftWrapsRequireAuth = false
+        @Option(help: "Stored events served for a filter without limit (the newest; default: all).") var maxResults: Int?
 
         func run() throws {
-            let policy = RelayPolicy(acceptsProtectedEvents: !rejectProtected, giftWrapsRequireAuth: giftWrapsRequireAuth)
+            var policy = RelayPolicy(acceptsProtectedEvents: !rejectProtected, giftWrapsRequireAuth: giftWrapsRequireAuth)
+            if let maxResults {
+                guard maxResults >= 1 else { throw ValidationError("--max-results must be at least 1") }
+                policy.defaultLimit = maxResults
+            }
             let url = "ws://127.0.0.1:\(port)"
             let relay = Relay(url: url, policy: policy, generator: SeededGenerator(seed: seed).child("relay"))
             let server = try RelayWebSocketServer.start(port: port, relay: relay) {

@@ -10,9 +10,12 @@ import Simulation
 package struct RealRelaySpec: Sendable, Hashable {
     package let name: String
     package let policies: [RelayPolicyName]
-    package init(name: String, policies: [RelayPolicyName]) {
+    /// `max-results`: stored events served for a filter without `limit`; nil: all.
+    package var maximumResults: Int?
+    package init(name: String, policies: [RelayPolicyName], maximumResults: Int? = nil) {
         self.name = name
         self.policies = policies
+        self.maximumResults = maximumResults
     }
 }
 
@@ -73,7 +76,7 @@ package enum RealNetworkLane {
     /// The relays a run of `scenario` needs, as its world names them.
     static func relays(_ scenario: Scenario) -> [RealRelaySpec] {
         guard !scenario.relays.isEmpty else { return WorldConfiguration.standardRelays.map { RealRelaySpec(name: $0.name, policies: []) } }
-        return scenario.relays.map { RealRelaySpec(name: $0.name, policies: $0.policies) }
+        return scenario.relays.map { RealRelaySpec(name: $0.name, policies: $0.policies, maximumResults: $0.maximumResults) }
     }
 
     /// The lane's own check: the relays and their sockets worked (an error otherwise, never a pass).
