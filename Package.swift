@@ -253,7 +253,7 @@ let package = Package(
             name: "RealNetworkTests",
             dependencies: [
                 "RealNetwork", "RelayWebSocketServer", "ScenarioRunner", "ScenarioModel", "NativeSwiftEngine", "GroupCore", "InMemoryRelay",
-                "DeterministicScheduler", "ConformanceTestSupport",
+                "DeterministicScheduler", "ConformanceTestSupport", "LoopbackWebSocket", "Nostr",
             ],
             swiftSettings: strict
         ),

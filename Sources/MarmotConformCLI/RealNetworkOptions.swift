@@ -91,6 +91,9 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     let server: RelayServerKind
     let fault: SocketFaultProxy.Fault
 
+    /// Our relay takes the lane's orders (`relay --lane-orders`).
+    var takesOrders: Bool { server == .ours }
+
     func unsupported(_ relays: [RealRelaySpec]) -> String? {
         for relay in relays {
             for policy in relay.policies where Self.flag(for: policy) == nil && policy != .down {
@@ -104,7 +107,7 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
         let fault = fault
         let flags = Dictionary(uniqueKeysWithValues: relays.map { ($0.name, $0.policies.compactMap(Self.flag)) })
         let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }) { name in
-            try await RelayProcess.start(executable: executable, arguments: ["relay", "--port", "0"] + (flags[name] ?? []))
+            try await RelayProcess.start(executable: executable, arguments: ["relay", "--port", "0", "--lane-orders"] + (flags[name] ?? []))
         }
         return FleetRun(fleet: fleet)
     }

@@ -16,12 +16,14 @@ extension MarmotConform {
         @Option(help: "Seed for NIP-42 challenges.") var seed: UInt64 = 1
         @Flag(help: "Refuse every NIP-70 protected event, even after AUTH.") var rejectProtected = false
         @Flag(help: "Serve kind 1059 only to the AUTHed recipient (NIP-59).") var giftWrapsRequireAuth = false
+        @Flag(help: "Take the real-network lane's orders: reject an EVENT, withhold its OK (docs/real-network.md); never for real clients.")
+        var laneOrders = false
 
         func run() throws {
             let policy = RelayPolicy(acceptsProtectedEvents: !rejectProtected, giftWrapsRequireAuth: giftWrapsRequireAuth)
             let url = "ws://127.0.0.1:\(port)"
             let relay = Relay(url: url, policy: policy, generator: SeededGenerator(seed: seed).child("relay"))
-            let server = try RelayWebSocketServer.start(port: port, relay: relay) {
+            let server = try RelayWebSocketServer.start(port: port, relay: relay, acceptsLaneOrders: laneOrders) {
                 UInt64(max(0, Date().timeIntervalSince1970))
             }
             // Written unbuffered: scripts wait for this line before connecting.

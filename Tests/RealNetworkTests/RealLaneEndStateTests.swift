@@ -37,6 +37,7 @@ import Testing
         let fleets = Fleets()
 
         func unsupported(_ relays: [RealRelaySpec]) -> String? { nil }
+        var takesOrders: Bool { false }
 
         func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
             let fleet = try await RelayFleet.start(relays.map(\.name), faults: faults) { name in
