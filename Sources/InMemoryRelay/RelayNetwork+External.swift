@@ -68,7 +68,8 @@ extension RelayNetwork {
         // Bounded: each round waits at most `externalWaitMilliseconds`, and the links' own answer
         // bound (an overdue answer ends its wait) keeps the sockets from staying unsettled forever.
         for _ in 0..<Self.maximumExternalRounds {
-            let farAhead = scheduler.nextDueTime().map { $0.microseconds > scheduler.now.microseconds + Self.externalHorizon.microseconds } ?? true
+            let farAhead =
+                scheduler.nextDueTime().map { $0.microseconds > scheduler.now.microseconds + Self.externalHorizon.microseconds } ?? true
             let mustWait = links.awaitsAnswers || farAhead && !links.isQuiet
             for arrival in links.collect(waitingAtMost: mustWait ? Self.externalWaitMilliseconds : 0) { take(arrival) }
             externalFailures += links.takeOverdue()

@@ -71,10 +71,13 @@ struct RealNetworkOptions: ParsableArguments {
             return
         }
         if checkDeterminism {
-            throw ValidationError("--check-determinism needs the in-memory world: real sockets and relay processes do not replay (--network real)")
+            throw ValidationError(
+                "--check-determinism needs the in-memory world: real sockets and relay processes do not replay (--network real)")
         }
         if updateVectors { throw ValidationError("--update-vectors records the in-memory world's outcomes: run it without --network real") }
-        if matrix || jobs > 1 || shard { throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard") }
+        if matrix || jobs > 1 || shard {
+            throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard")
+        }
     }
 
     /// The launcher for the executor; nil on the in-memory world.
@@ -106,9 +109,12 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
         let fault = fault
         let flags = Dictionary(uniqueKeysWithValues: relays.map { ($0.name, $0.policies.compactMap(Self.flag)) })
-        let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }) { name in
-            try await RelayProcess.start(executable: executable, arguments: ["relay", "--port", "0", "--lane-orders"] + (flags[name] ?? []))
+        let executable = executable
+        let starter: @Sendable (String) async throws -> RelayEndpoint = { name in
+            try await RelayProcess.start(
+                executable: executable, arguments: ["relay", "--port", "0", "--lane-orders"] + (flags[name] ?? []))
         }
+        let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }, starter: starter)
         return FleetRun(fleet: fleet)
     }
 

@@ -1,7 +1,7 @@
 import InMemoryRelay
 import NIOCore
-import Nostr
 import NIOWebSocket
+import Nostr
 import Synchronization
 
 /// The relay shared by every connection, and the channels its answers go to.

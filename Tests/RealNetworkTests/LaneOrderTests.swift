@@ -15,14 +15,18 @@ import Testing
     static func event(_ content: String) throws -> Event {
         var generator = SeededGenerator(seed: 5)
         let keypair = Keypair.generate(using: &generator)
-        return try UnsignedEvent(pubkey: keypair.publicKey, createdAt: UInt64(Date().timeIntervalSince1970), kind: Kind(rawValue: 1), content: content)
-            .signed(with: keypair, using: &generator)
+        return try UnsignedEvent(
+            pubkey: keypair.publicKey, createdAt: UInt64(Date().timeIntervalSince1970), kind: Kind(rawValue: 1), content: content
+        )
+        .signed(with: keypair, using: &generator)
     }
 
     /// Sends `order` (if any), the EVENT, then a REQ for its id; every frame that came back up to the EOSE.
     static func exchange(orders: Bool, _ order: (Event) -> LaneOrder?) throws -> [RelayMessage] {
         let relay = Relay(url: "ws://test", policy: RelayPolicy(), generator: SeededGenerator(seed: 1).child("relay"))
-        let server = try RelayWebSocketServer.start(port: 0, relay: relay, acceptsLaneOrders: orders) { UInt64(Date().timeIntervalSince1970) }
+        let server = try RelayWebSocketServer.start(port: 0, relay: relay, acceptsLaneOrders: orders) {
+            UInt64(Date().timeIntervalSince1970)
+        }
         defer { try? server.stop() }
         let socket = try LoopbackWebSocket(port: server.port, timeout: 5)
         let event = try Self.event("ordered")

@@ -77,7 +77,8 @@ import Testing
         return await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-")
     }
 
-    static func overProxy(_ scenario: Scenario, recovery: Bool = true, faults: @escaping ProxyFaultPlan) async -> (Execution, [RelayFleet]) {
+    static func overProxy(_ scenario: Scenario, recovery: Bool = true, faults: @escaping ProxyFaultPlan) async -> (Execution, [RelayFleet])
+    {
         var executor = ScenarioExecutor(engines: engines, epochUnixSeconds: UInt64(Date().timeIntervalSince1970))
         let launcher = InProcessLauncher(faults: faults)
         executor.realNetwork = launcher
