@@ -28,4 +28,10 @@ package struct RelayOutput: Hashable, Sendable {
     package let frame: String
     /// What the frame says.
     package let meaning: Meaning
+
+    package init(connection: ConnectionID, frame: String, meaning: Meaning) {
+        self.connection = connection
+        self.frame = frame
+        self.meaning = meaning
+    }
 }

@@ -68,7 +68,8 @@ extension RelayNetwork {
         // Bounded: each round waits at most `externalWaitMilliseconds`, and the links' own answer
         // bound (an overdue answer ends its wait) keeps the sockets from staying unsettled forever.
         for _ in 0..<Self.maximumExternalRounds {
-            let farAhead = scheduler.nextDueTime().map { $0.microseconds > scheduler.now.microseconds + Self.externalHorizon.microseconds } ?? true
+            let farAhead =
+                scheduler.nextDueTime().map { $0.microseconds > scheduler.now.microseconds + Self.externalHorizon.microseconds } ?? true
             let mustWait = links.awaitsAnswers || farAhead && !links.isQuiet
             for arrival in links.collect(waitingAtMost: mustWait ? Self.externalWaitMilliseconds : 0) { take(arrival) }
             externalFailures += links.takeOverdue()
@@ -127,11 +128,30 @@ extension RelayNetwork {
         }
     }
 
-    /// A frame reaches a real relay: written to the member's socket (opened on first use).
+    /// A frame reaches a real relay: written to the member's socket (opened on first use). A fault
+    /// only a relay can do (`reject`, `withhold-ok`) goes first as a lane order on the same
+    /// connection (`LaneOrder`; the runner lets such scenarios run only against relays that take
+    /// orders); a `restart` stops the member once the frame is written, as in memory.
     mutating func arriveExternally(_ transit: Transit, on connection: ConnectionID, links: any ExternalRelayLinks) {
         let link = "\(transit.member)->\(transit.relay)"
+        var frames = [transit.frame]
+        let id = transit.event?.id.hex ?? ""
+        switch transit.effect {
+        case .reject(let prefix, let text)?:
+            frames.insert(LaneOrder.reject(eventID: id, message: prefix.message(text)).frame, at: 0)
+            scheduler.record("fault", link, "order the relay to reject \(transit.summary) with \(prefix)")
+        case .withholdOK?:
+            frames.insert(LaneOrder.withholdOK(eventID: id).frame, at: 0)
+            scheduler.record("fault", link, "order the relay to withhold the OK for \(transit.summary)")
+        case .swallow?, .stale?:
+            // Refused before the run starts (RealNetworkLane); recorded should it ever get here.
+            scheduler.record("fault", link, "\(transit.effect.map(\.traceText) ?? "") cannot act on a real relay")
+        default:
+            break
+        }
         scheduler.record("arrive", link, transit.summary)
-        if let failure = links.send(transit.frame, on: connection) {
+        for frame in frames {
+            guard let failure = links.send(frame, on: connection) else { continue }
             scheduler.record("fault", link, "connection \(connection) failed: \(failure)")
             links.close(connection)
             guard var host = hosts[transit.relay] else { return }
@@ -139,6 +159,56 @@ extension RelayNetwork {
             hosts[transit.relay] = host
             brokenConnections.insert(connection)
             inboxes[transit.member, default: []].append(Delivery(relay: transit.relay, time: scheduler.now, content: .connectionLost))
+            return
+        }
+        if case .restart(let down)? = transit.effect { requestRestart(of: transit.member, down: down, after: transit) }
+    }
+}
+
+/// An order the real lane gives a relay process that takes them (ours, started with `--lane-orders`),
+/// on the member's own connection just before the EVENT it is about: the relay's help for the faults
+/// only a relay can do (docs/fault-proxy.md). Lane-private: a relay without the option treats the
+/// frame as any unknown verb (a NOTICE), and no real client sends it.
+///
+///     ["MARMOT-CONFORM-ORDER", {"event": <event id hex>, "do": "reject", "message": <OK message>}]
+///     ["MARMOT-CONFORM-ORDER", {"event": <event id hex>, "do": "withhold-ok"}]
+package enum LaneOrder: Hashable, Sendable {
+    /// Answer the EVENT `OK false` with this message, without storing it.
+    case reject(eventID: String, message: String)
+    /// Store the EVENT, but send its publisher no OK.
+    case withholdOK(eventID: String)
+
+    /// The frame's verb.
+    package static let verb = "MARMOT-CONFORM-ORDER"
+
+    package var eventID: String {
+        switch self {
+        case .reject(let id, _), .withholdOK(let id): id
+        }
+    }
+
+    /// The order as its frame.
+    package var frame: String {
+        var fields: [String: JSONValue] = ["event": .string(eventID)]
+        switch self {
+        case .reject(_, let message):
+            fields["do"] = .string("reject")
+            fields["message"] = .string(message)
+        case .withholdOK:
+            fields["do"] = .string("withhold-ok")
+        }
+        return JSONValue.array([.string(Self.verb), .object(fields)]).serialized()
+    }
+
+    /// Reads an order frame; nil for any other frame or a malformed order.
+    package init?(frame: String) {
+        guard frame.hasPrefix("[\"\(Self.verb)\""), let outline = FrameOutline(frame), outline.verb == Self.verb, outline.items.count == 2,
+            let fields = outline.items[1].object, let id = fields["event"]?.string, id.count == 64
+        else { return nil }
+        switch fields["do"]?.string {
+        case "reject": self = .reject(eventID: id, message: fields["message"]?.string ?? "blocked: rejected by scenario")
+        case "withhold-ok": self = .withholdOK(eventID: id)
+        default: return nil
         }
     }
 }

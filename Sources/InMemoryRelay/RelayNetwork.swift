@@ -279,6 +279,7 @@ package struct RelayNetwork: Sendable {
             scheduler.record("lost", link, "relay down: \(transit.summary)")
             return
         }
+        if let links = externalLinks { return arriveExternally(transit, on: connection, links: links) }
         if case .reject(let prefix, let text)? = transit.effect {
             scheduler.record("fault", link, "reject \(transit.summary) with \(prefix)")
             let id = transit.event?.id.hex ?? ""
@@ -299,7 +300,6 @@ package struct RelayNetwork: Sendable {
             routeOutput(reply, from: transit.relay)
             return
         }
-        if let links = externalLinks { return arriveExternally(transit, on: connection, links: links) }
         if transit.verb == "EVENT", let event = transit.event { noteForStaleRules(event, at: transit.relay) }
         scheduler.record("arrive", link, transit.summary)
         guard var host = hosts[transit.relay] else { return }

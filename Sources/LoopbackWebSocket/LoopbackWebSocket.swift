@@ -161,7 +161,9 @@ package final class LoopbackWebSocket {
                 if opcode == 0x1, fragments != nil { throw WebSocketError(.protocolViolation, "a new message inside a fragmented one") }
                 if opcode == 0x0, fragments == nil { throw WebSocketError(.protocolViolation, "a continuation with no message") }
                 var joined = (fragments ?? []) + payload
-                guard joined.count <= Self.maximumMessageBytes else { throw WebSocketError(.tooLarge, "message over \(joined.count) bytes") }
+                guard joined.count <= Self.maximumMessageBytes else {
+                    throw WebSocketError(.tooLarge, "message over \(joined.count) bytes")
+                }
                 if !final {
                     fragments = joined
                     continue
@@ -261,7 +263,8 @@ package final class LoopbackWebSocket {
     /// Where the HTTP answer's head ends (after CR LF CR LF), if it is all in the buffer.
     private func headEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
-        for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+        for index in 0...(buffer.count - 4)
+        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
             return index + 4
         }
         return nil

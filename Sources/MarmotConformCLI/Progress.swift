@@ -9,7 +9,9 @@ enum ProgressPrinter {
         let run = timed.run
         let tag = run.verdict.rawValue.uppercased()
         let seconds = String(format: "%.2f", timed.seconds)
-        var lines = ["[\(index)/\(total)] \(tag) \(run.file) [\(run.engine), seed \(run.seed)\(run.lane.map { ", lane \($0)" } ?? "")] \(run.scenario) (\(seconds) s)"]
+        var lines = [
+            "[\(index)/\(total)] \(tag) \(run.file) [\(run.engine), seed \(run.seed)\(run.lane.map { ", lane \($0)" } ?? "")] \(run.scenario) (\(seconds) s)"
+        ]
         if let notRun = run.notRun { lines.append("  \(notRun)") }
         for check in run.checks where check.verdict != .pass {
             lines.append("  \(check.verdict.rawValue): \(check.check) — \(check.clause)")

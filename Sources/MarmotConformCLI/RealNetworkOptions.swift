@@ -69,10 +69,13 @@ struct RealNetworkOptions: ParsableArguments {
             return
         }
         if checkDeterminism {
-            throw ValidationError("--check-determinism needs the in-memory world: real sockets and relay processes do not replay (--network real)")
+            throw ValidationError(
+                "--check-determinism needs the in-memory world: real sockets and relay processes do not replay (--network real)")
         }
         if updateVectors { throw ValidationError("--update-vectors records the in-memory world's outcomes: run it without --network real") }
-        if matrix || jobs > 1 || shard { throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard") }
+        if matrix || jobs > 1 || shard {
+            throw ValidationError("--network real runs in one process: run it without --matrix, --jobs and --shard")
+        }
     }
 
     /// The launcher for the executor; nil on the in-memory world. Commands work from the
@@ -92,6 +95,9 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     let root: String
     let server: RelayKind
     let fault: SocketFaultProxy.Fault
+
+    /// Our relay takes the lane's orders (`relay --lane-orders`).
+    var takesOrders: Bool { server == .ours }
 
     func unsupported(_ relays: [RealRelaySpec]) -> String? {
         for relay in relays {

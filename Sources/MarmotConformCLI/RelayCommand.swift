@@ -17,6 +17,8 @@ extension MarmotConform {
         @Flag(help: "Refuse every NIP-70 protected event, even after AUTH.") var rejectProtected = false
         @Flag(help: "Serve kind 1059 only to the AUTHed recipient (NIP-59).") var giftWrapsRequireAuth = false
         @Option(help: "Stored events served for a filter without limit (the newest; default: all).") var maxResults: Int?
+        @Flag(help: "Take the real-network lane's orders: reject an EVENT, withhold its OK (docs/real-network.md); never for real clients.")
+        var laneOrders = false
 
         func run() throws {
             var policy = RelayPolicy(acceptsProtectedEvents: !rejectProtected, giftWrapsRequireAuth: giftWrapsRequireAuth)
@@ -26,7 +28,7 @@ extension MarmotConform {
             }
             let url = "ws://127.0.0.1:\(port)"
             let relay = Relay(url: url, policy: policy, generator: SeededGenerator(seed: seed).child("relay"))
-            let server = try RelayWebSocketServer.start(port: port, relay: relay) {
+            let server = try RelayWebSocketServer.start(port: port, relay: relay, acceptsLaneOrders: laneOrders) {
                 UInt64(max(0, Date().timeIntervalSince1970))
             }
             // Written unbuffered: scripts wait for this line before connecting.

@@ -5,7 +5,7 @@
 
 /// A relay server the real lane can run.
 package enum RelayKind: String, Sendable, CaseIterable {
-    /// `marmot-conform relay --port 0`: our in-memory relay served over WebSocket (swift-nio).
+    /// `marmot-conform relay --port 0 --lane-orders`: our in-memory relay served over WebSocket (swift-nio).
     case ours
     /// rust-nostr's LocalRelay (PyPI nostr-sdk 0.45.1, the relay library MDK's own real-network
     /// lane uses), served by `drivers/relays/localrelay-host.py` from the project's venv.
@@ -56,7 +56,9 @@ package enum RelayKind: String, Sendable, CaseIterable {
     package func command(for requirements: Requirements, marmotConform: String, root: String) -> Command {
         switch self {
         case .ours:
-            var arguments = ["relay", "--port", "0"]
+            // `--lane-orders`: the lane may ask it to reject an EVENT or withhold its OK
+            // (docs/real-network.md); LocalRelay takes no such orders.
+            var arguments = ["relay", "--port", "0", "--lane-orders"]
             if requirements.rejectsProtected { arguments.append("--reject-protected") }
             if requirements.giftWrapsRequireAuth { arguments.append("--gift-wraps-require-auth") }
             if let limit = requirements.maximumResults { arguments += ["--max-results", String(limit)] }

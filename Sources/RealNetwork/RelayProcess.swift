@@ -59,7 +59,8 @@ package enum RelayProcess {
         guard let found = url ?? nil, let port = port(of: found) else {
             _ = await stop()
             let said = stderr.value.withLock { $0 }.suffix(3).joined(separator: " | ")
-            throw StartFailure(description: "\(executable) printed no ws://127.0.0.1 URL within \(seconds) s\(said.isEmpty ? "" : ": \(said)")")
+            throw StartFailure(
+                description: "\(executable) printed no ws://127.0.0.1 URL within \(seconds) s\(said.isEmpty ? "" : ": \(said)")")
         }
         return RelayEndpoint(port: port, stop: stop)
     }

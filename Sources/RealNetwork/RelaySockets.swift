@@ -43,6 +43,8 @@ package final class RelaySockets: ExternalRelayLinks {
         let relay: String
         /// Answers awaited on this connection: `OK <event id>` or `SUB <subscription id>`, counted.
         var awaited: [String: Int] = [:]
+        /// Events whose OK the relay was ordered to withhold (`LaneOrder.withholdOK`): not awaited.
+        var withheld: Set<String> = []
         var awaitedCount: Int { awaited.values.reduce(0, +) }
     }
 
@@ -100,7 +102,15 @@ package final class RelaySockets: ExternalRelayLinks {
                 Self.end(connection, in: &state)
                 return "\(error)"
             }
-            if let key = Self.awaitedAnswer(to: frame) { link.awaited[key, default: 0] += 1 }
+            if case .withholdOK(let id)? = LaneOrder(frame: frame) {
+                link.withheld.insert(id)
+            } else if let key = Self.awaitedAnswer(to: frame) {
+                if key.hasPrefix("OK "), link.withheld.remove(String(key.dropFirst(3))) != nil {
+                    // Ordered to stay unanswered: no OK is owed.
+                } else {
+                    link.awaited[key, default: 0] += 1
+                }
+            }
             state.links[connection] = link
             state.figures.framesSent += 1
             state.quietMilliseconds = 0

@@ -1,6 +1,7 @@
 import InMemoryRelay
 import NIOCore
 import NIOWebSocket
+import Nostr
 import Synchronization
 
 /// The relay shared by every connection, and the channels its answers go to.
@@ -15,15 +16,21 @@ final class RelayHub: Sendable {
         /// Bytes written to each connection and not yet taken by its socket.
         var pending: [ConnectionID: Int] = [:]
         var nextConnection: UInt64 = 1
+        /// Lane orders (`LaneOrder`) each connection gave for its next EVENT with the order's id.
+        var orders: [ConnectionID: [String: LaneOrder]] = [:]
     }
 
     private let state: Mutex<State>
     private let clock: @Sendable () -> UInt64
     let maximumPendingBytes: Int
+    /// Whether the real-network lane's orders are taken (`relay --lane-orders`); off, an order frame
+    /// reaches the relay as any unknown verb does.
+    let acceptsLaneOrders: Bool
 
-    init(relay: Relay, maximumPendingBytes: Int, clock: @escaping @Sendable () -> UInt64) {
+    init(relay: Relay, maximumPendingBytes: Int, acceptsLaneOrders: Bool = false, clock: @escaping @Sendable () -> UInt64) {
         state = Mutex(State(relay: relay))
         self.maximumPendingBytes = maximumPendingBytes
+        self.acceptsLaneOrders = acceptsLaneOrders
         self.clock = clock
     }
 
@@ -46,15 +53,34 @@ final class RelayHub: Sendable {
             state.relay.disconnect(connection)
             state.channels[connection] = nil
             state.pending[connection] = nil
+            state.orders[connection] = nil
         }
     }
 
     /// Hands one text message to the relay and writes every resulting frame to its connection.
     func receive(_ text: String, from connection: ConnectionID) {
         let now = clock()
-        let routed = state.withLock { state in
-            state.relay.receive(text, from: connection, now: now).compactMap { output in
-                state.channels[output.connection].map { (output, $0) }
+        let routed = state.withLock { state -> [(RelayOutput, any Channel)] in
+            var order: LaneOrder?
+            if acceptsLaneOrders {
+                if let given = LaneOrder(frame: text) {
+                    // Bounded: a connection holds at most 64 orders (the lane gives one per EVENT).
+                    if (state.orders[connection]?.count ?? 0) < 64 { state.orders[connection, default: [:]][given.eventID] = given }
+                    return []
+                }
+                if let waiting = state.orders[connection], !waiting.isEmpty, text.hasPrefix("[\"EVENT\""),
+                    let id = FrameOutline(text)?.eventObject?["id"]?.string
+                {
+                    order = state.orders[connection]?.removeValue(forKey: id)
+                }
+            }
+            if case .reject(let id, let message)? = order, let channel = state.channels[connection] {
+                let frame = RelayMessage.ok(eventID: id, accepted: false, message: message).json()
+                return [(RelayOutput(connection: connection, frame: frame, meaning: .ok(eventID: id, accepted: false)), channel)]
+            }
+            return state.relay.receive(text, from: connection, now: now).compactMap { output in
+                if case .withholdOK? = order, output.connection == connection, case .ok = output.meaning { return nil }
+                return state.channels[output.connection].map { (output, $0) }
             }
         }
         send(routed)

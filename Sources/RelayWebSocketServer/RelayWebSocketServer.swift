@@ -29,17 +29,19 @@ package final class RelayWebSocketServer: Sendable {
     ///   - maximumMessageBytes: largest WebSocket message (all fragments joined) accepted before the
     ///     connection is closed; the relay's own frame limit (NOTICE) applies below it.
     ///   - maximumPendingBytes: answers a connection may leave unread before it is dropped.
+    ///   - acceptsLaneOrders: take the real-network lane's orders (`LaneOrder`: reject an EVENT,
+    ///     withhold its OK), for `relay --lane-orders` only (docs/real-network.md).
     ///   - clock: current Unix time in seconds, used for NIP-40 and NIP-42 checks.
     package static func start(
         port: Int = 0, relay: Relay, maximumMessageBytes: Int = 1 << 20, maximumPendingBytes: Int = 4 << 20,
-        clock: @escaping @Sendable () -> UInt64
+        acceptsLaneOrders: Bool = false, clock: @escaping @Sendable () -> UInt64
     ) throws -> RelayWebSocketServer {
         // One event loop: every connection's frames reach the relay in one total order. The relay
         // core is one state machine behind a lock, so more I/O threads would only queue on it;
         // what keeps one client from stalling the others is the relay's per-frame work bound and
         // the per-connection backpressure below.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = RelayHub(relay: relay, maximumPendingBytes: maximumPendingBytes, clock: clock)
+        let hub = RelayHub(relay: relay, maximumPendingBytes: maximumPendingBytes, acceptsLaneOrders: acceptsLaneOrders, clock: clock)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Writability turns false past 256 KiB unsent, and the frame handler then stops reading.

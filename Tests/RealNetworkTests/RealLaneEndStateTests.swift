@@ -37,6 +37,7 @@ import Testing
         let fleets = Fleets()
 
         func unsupported(_ relays: [RealRelaySpec]) -> String? { nil }
+        var takesOrders: Bool { false }
 
         func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
             let fleet = try await RelayFleet.start(relays.map(\.name), faults: faults) { name in
@@ -76,7 +77,8 @@ import Testing
         return await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-")
     }
 
-    static func overProxy(_ scenario: Scenario, recovery: Bool = true, faults: @escaping ProxyFaultPlan) async -> (Execution, [RelayFleet]) {
+    static func overProxy(_ scenario: Scenario, recovery: Bool = true, faults: @escaping ProxyFaultPlan) async -> (Execution, [RelayFleet])
+    {
         var executor = ScenarioExecutor(engines: engines, epochUnixSeconds: UInt64(Date().timeIntervalSince1970))
         let launcher = InProcessLauncher(faults: faults)
         executor.realNetwork = launcher

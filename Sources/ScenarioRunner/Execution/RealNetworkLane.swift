@@ -24,6 +24,8 @@ package protocol RealNetworkLauncher: Sendable {
     /// Why this launcher cannot give a relay what the scenario asks of it (a policy its relay kind
     /// lacks), or nil.
     func unsupported(_ relays: [RealRelaySpec]) -> String?
+    /// Whether its relays take the lane's orders (`LaneOrder`: `reject`, `withhold-ok`).
+    var takesOrders: Bool { get }
     /// Starts one relay per spec (bounded waits); throws when one does not start (infrastructure).
     func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun
 }
@@ -42,9 +44,12 @@ package enum RealNetworkLane {
     package static let name = "real"
     static let clause = Clause("marmot-conform", "real network")
 
-    /// Fault kinds that need the relay's own help (an answer it would not give, a history it would
-    /// not serve): the lane's relays take no such orders, so a scenario using one is unsupported.
-    static let relayFaults: Set<FaultKind> = [.reject, .withholdOK, .eclipse, .stale]
+    /// Fault kinds that need the relay's own help: an answer it would not give (`reject`,
+    /// `withhold-ok`: relays that take the lane's orders do these), or a hostile relay's conduct
+    /// (`eclipse`, `stale`: no relay process of the lane has it). A scenario using one a launcher's
+    /// relays cannot do is unsupported.
+    static let orderedFaults: Set<FaultKind> = [.reject, .withholdOK]
+    static let hostileRelayFaults: Set<FaultKind> = [.eclipse, .stale]
 
     /// Why `scenario` cannot run on the real lane, or nil. Never silently dropped: the run is
     /// reported `unsupported` with this reason.
@@ -53,8 +58,10 @@ package enum RealNetworkLane {
         func scan(_ steps: [Step]) {
             for step in steps {
                 switch step.action {
-                case .fault(let fault) where relayFaults.contains(fault.kind):
-                    reasons.append("fault '\(fault.kind.rawValue)' needs the relay's help, which the lane's relays do not give")
+                case .fault(let fault) where hostileRelayFaults.contains(fault.kind):
+                    reasons.append("fault '\(fault.kind.rawValue)' is a hostile relay's conduct, which the lane's relays do not have")
+                case .fault(let fault) where orderedFaults.contains(fault.kind) && !launcher.takesOrders:
+                    reasons.append("fault '\(fault.kind.rawValue)' needs the relay's help, which this relay kind does not give")
                 case .inject:
                     reasons.append("'inject' writes into the in-memory relay's store")
                 case .attack:
