@@ -47,7 +47,8 @@ struct RealNetworkOptions: ParsableArguments {
             valueName: "memory|real"))
     var network: NetworkLaneName = .memory
 
-    @Option(help: ArgumentHelp(
+    @Option(
+        help: ArgumentHelp(
             "With --network real: the relay server each scenario relay runs (ours: marmot-conform relay; localrelay: rust-nostr's "
                 + "LocalRelay from the venv, drivers/relays/localrelay-host.py).", valueName: "ours|localrelay"))
     var relayServer: RelayKind = .ours
@@ -112,13 +113,16 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
         let fault = fault
         let commands = Dictionary(
-            uniqueKeysWithValues: relays.map { ($0.name, server.command(for: Self.requirements(of: $0), marmotConform: executable, root: root)) })
+            uniqueKeysWithValues: relays.map {
+                ($0.name, server.command(for: Self.requirements(of: $0), marmotConform: executable, root: root))
+            })
         // Every name comes from `relays`, so each has its command; a default keeps the lookup total.
         let plain = server.command(for: RelayKind.Requirements(), marmotConform: executable, root: root)
-        let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }) { name in
+        let starter: @Sendable (String) async throws -> RelayEndpoint = { name in
             let command = commands[name] ?? plain
             return try await RelayProcess.start(executable: command.executable, arguments: command.arguments)
         }
+        let fleet = try await RelayFleet.start(relays.map(\.name), faults: { _, _ in fault }, starter: starter)
         return FleetRun(fleet: fleet)
     }
 

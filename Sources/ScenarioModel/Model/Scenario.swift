@@ -104,7 +104,8 @@ package struct Scenario: Sendable {
 
         var relays: [RelaySpec] = []
         for node in try top["relays"]?.list("relays") ?? [] {
-            let f = try node.fields(of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes", "max-results"], required: ["name"])
+            let f = try node.fields(
+                of: "a relay", allowed: ["name", "roles", "policies", "max-event-bytes", "max-results"], required: ["name"])
             let relayName = try f.required("name").string("relay name")
             var roles: [RelayRoleName] = []
             if let rolesNode = f["roles"] {

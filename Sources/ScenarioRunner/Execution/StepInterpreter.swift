@@ -168,7 +168,8 @@ struct StepInterpreter {
         let width = String(count).count
         for index in 1...count {
             let number = String(index)
-            await dispatch(by, .sendMessage(chatID: chatID, text: "\(text) \(String(repeating: "0", count: width - number.count))\(number)"))
+            await dispatch(
+                by, .sendMessage(chatID: chatID, text: "\(text) \(String(repeating: "0", count: width - number.count))\(number)"))
             if index < count { await world.run(for: every.virtual) }
         }
     }
