@@ -29,7 +29,7 @@ import Testing
         expect:
           converged: true
           members:
-            bob: { chats: [{ name: Backlog, unread: 300, last-message: backlog 300 }] }
+            bob: { chats: [{ name: Backlog, unread: 300 }] }
         """
 
     static func run(pagesCatchUp: Bool) async throws -> ScenarioRun {

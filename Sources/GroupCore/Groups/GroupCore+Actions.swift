@@ -196,10 +196,27 @@ extension GroupCore {
     /// timestamp, so a burst written within one second shows, notifies and is sent in the order
     /// written, for everyone, since views order by created_at). Derived from the messages we hold,
     /// so a restarted core, which reads them back, keeps counting from where it stopped.
+    ///
+    /// Never more than `maximumOwnMessageLead` ahead of the clock: a burst faster than one message
+    /// a second would otherwise run ahead without bound, and receivers refuse a kind 445 more than
+    /// 300 s in the future (MDK 0.8.0 and our engine, MIP-03): 1,000 messages at ten a second left
+    /// every MDK member unable to read the sender after ~300 of them (an engine stamping from its
+    /// clock, MDK through the world shim, dates the wrapper at this instant too). Past the lead,
+    /// messages share that second and the views order them by id.
     func nextOwnMessageInstant() -> UInt64 {
         let newest = chats.values.lazy.flatMap { $0.messages.lazy.filter(\.isMine).map(\.timestamp) }.max()
-        return max(now, newest.map { $0 + 1 } ?? 0)
+        return Self.ownMessageInstant(now: now, newestOwn: newest)
     }
+
+    /// The rule of `nextOwnMessageInstant`: one second after `newestOwn`, at least `now`, at most
+    /// `now + maximumOwnMessageLead`.
+    static func ownMessageInstant(now: UInt64, newestOwn: UInt64?) -> UInt64 {
+        min(max(now, newestOwn.map { $0 + 1 } ?? 0), now + maximumOwnMessageLead)
+    }
+
+    /// How far ahead of the clock our own messages' monotonic `created_at` may run (seconds): well
+    /// inside the 300 s receivers allow, leaving the rest for clock skew between devices.
+    static let maximumOwnMessageLead: UInt64 = 60
 
     func sendMessage(_ text: String, in chat: ChatRecord, media: MediaAttachment? = nil) async {
         do {
