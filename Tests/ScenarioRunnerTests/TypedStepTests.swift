@@ -81,8 +81,8 @@ import Testing
     @Test func everyVerbIsDefinedOnce() {
         let names = StepVocabulary.verbs.map(\.name)
         #expect(Set(names).count == names.count)
-        // 59 member and world verbs (with `rotate-routing`, `disband`, `crash`, the invitation answers and the
-        // prepared-group verbs), and `attack` (the hostile member).
-        #expect(names.count == 60)
+        // 60 member and world verbs (with `rotate-routing`, `disband`, `crash`, the invitation answers, the
+        // prepared-group verbs and `send-many`), and `attack` (the hostile member).
+        #expect(names.count == 61)
     }
 }
