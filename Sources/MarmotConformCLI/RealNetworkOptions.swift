@@ -26,10 +26,13 @@ enum RelayServerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `delay:MS`, `pause:MS`.
 struct ProxyFaultArgument: ExpressibleByArgument, Sendable {
     let fault: SocketFaultProxy.Fault
+    /// As given on the command line.
+    let text: String
 
     init?(argument: String) {
         let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
         let value = parts.count == 2 ? Int(parts[1]) : nil
+        text = argument
         switch (parts[0], value) {
         case ("none", nil) where parts.count == 1: fault = .none
         case ("split", let bytes?) where bytes >= 1: fault = .split(bytes: bytes)
@@ -84,7 +87,10 @@ struct RealNetworkOptions: ParsableArguments {
     func launcher() throws -> (any RealNetworkLauncher)? {
         guard isReal else { return nil }
         guard let executable = Repository.executable?.path else { throw ValidationError("cannot find this executable to start relays") }
-        return ProcessRelayLauncher(executable: executable, server: relayServer, fault: proxyFault.fault)
+        var words = "--network real"
+        if relayServer != .ours { words += " --relay-server \(relayServer.rawValue)" }
+        if proxyFault.fault != .none { words += " --proxy-fault \(proxyFault.text)" }
+        return ProcessRelayLauncher(executable: executable, server: relayServer, fault: proxyFault.fault, commandArguments: words)
     }
 }
 
@@ -93,6 +99,7 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     let executable: String
     let server: RelayServerKind
     let fault: SocketFaultProxy.Fault
+    let commandArguments: String
 
     /// Our relay takes the lane's orders (`relay --lane-orders`).
     var takesOrders: Bool { server == .ours }

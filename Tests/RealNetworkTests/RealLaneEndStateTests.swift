@@ -41,6 +41,7 @@ import Testing
 
         func unsupported(_ relays: [RealRelaySpec]) -> String? { nil }
         var takesOrders: Bool { false }
+        var commandArguments: String { "--network real" }
 
         func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
             let hung = hung
