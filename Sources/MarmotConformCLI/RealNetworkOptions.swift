@@ -22,10 +22,13 @@ extension RelayKind: ExpressibleByArgument {}
 /// `delay:MS`, `pause:MS`.
 struct ProxyFaultArgument: ExpressibleByArgument, Sendable {
     let fault: SocketFaultProxy.Fault
+    /// As given on the command line.
+    let text: String
 
     init?(argument: String) {
         let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
         let value = parts.count == 2 ? Int(parts[1]) : nil
+        text = argument
         switch (parts[0], value) {
         case ("none", nil) where parts.count == 1: fault = .none
         case ("split", let bytes?) where bytes >= 1: fault = .split(bytes: bytes)
@@ -84,8 +87,12 @@ struct RealNetworkOptions: ParsableArguments {
     func launcher() throws -> (any RealNetworkLauncher)? {
         guard isReal else { return nil }
         guard let executable = Repository.executable?.path else { throw ValidationError("cannot find this executable to start relays") }
+        var words = "--network real"
+        if relayServer != .ours { words += " --relay-server \(relayServer.rawValue)" }
+        if proxyFault.fault != .none { words += " --proxy-fault \(proxyFault.text)" }
         return ProcessRelayLauncher(
-            executable: executable, root: FileManager.default.currentDirectoryPath, server: relayServer, fault: proxyFault.fault)
+            executable: executable, root: FileManager.default.currentDirectoryPath, server: relayServer, fault: proxyFault.fault,
+            commandArguments: words)
     }
 }
 
@@ -96,6 +103,7 @@ struct ProcessRelayLauncher: RealNetworkLauncher {
     let root: String
     let server: RelayKind
     let fault: SocketFaultProxy.Fault
+    let commandArguments: String
 
     /// Our relay takes the lane's orders (`relay --lane-orders`).
     var takesOrders: Bool { server == .ours }

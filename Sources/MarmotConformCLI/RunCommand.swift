@@ -283,6 +283,11 @@ extension MarmotConform {
             guard let engine = EngineSelection(rawValue: recorded.engine) else {
                 throw usageError("\(capsuleURL.path): the capsule names an unknown engine '\(recorded.engine)'")
             }
+            // A real-network run is judged by its end state: it does not replay, and replaying it in
+            // the in-memory world would judge another run (docs/real-network.md).
+            if recorded.reproduce.contains(" --network real") {
+                throw usageError("\(capsuleURL.path): a run of the real-network lane does not replay; run it again: \(recorded.reproduce)")
+            }
             let scenario = try Scenario(yaml: recorded.scenarioText, file: recorded.scenarioFile)
             if let current = try? String(contentsOfFile: recorded.scenarioFile, encoding: .utf8), current != recorded.scenarioText {
                 Console.line("note: \(recorded.scenarioFile) changed since the capsule was written; replaying the capsule's copy")

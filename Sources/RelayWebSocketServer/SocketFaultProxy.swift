@@ -238,15 +238,13 @@ private final class Forwarder: ChannelInboundHandler, @unchecked Sendable {
             let held = buffer
             context.eventLoop.scheduleTask(in: .milliseconds(Int64(milliseconds))) { self.write(held, to: peer) }
         case .split(let bytes, let gap):
-            var offset: Int64 = 0
+            // One queue per direction, drained one piece per gap: pieces of a chunk read while the
+            // previous chunk's pieces still wait go after them (scheduling each chunk's pieces from
+            // its own arrival would let them overtake, reordering the stream).
             while buffer.readableBytes > 0, let piece = buffer.readSlice(length: min(bytes, buffer.readableBytes)) {
-                if offset == 0 {
-                    write(piece, to: peer)
-                } else {
-                    context.eventLoop.scheduleTask(in: .milliseconds(offset)) { self.write(piece, to: peer) }
-                }
-                offset += Int64(gap)
+                pieces.append(piece)
             }
+            drain(context.eventLoop, to: peer, gap: gap)
         case .reset(let after, let faulted), .drop(let after, let faulted):
             guard faulted == direction else { return write(buffer, to: peer) }
             let room = after - passed
@@ -263,6 +261,22 @@ private final class Forwarder: ChannelInboundHandler, @unchecked Sendable {
                 peer.close(promise: nil)
                 context.close(promise: nil)
             }
+        }
+    }
+
+    /// Split pieces waiting their turn, and whether a drain is scheduled.
+    private var pieces: [ByteBuffer] = []
+    private var draining = false
+
+    /// Writes the next waiting piece now and schedules the one after it `gap` milliseconds later.
+    private func drain(_ loop: any EventLoop, to peer: any Channel, gap: Int) {
+        guard !draining, !cut, !pieces.isEmpty else { return }
+        write(pieces.removeFirst(), to: peer)
+        guard !pieces.isEmpty else { return }
+        draining = true
+        loop.scheduleTask(in: .milliseconds(Int64(gap))) {
+            self.draining = false
+            self.drain(loop, to: peer, gap: gap)
         }
     }
 

@@ -34,14 +34,21 @@ import Testing
     /// Relays served in this process, each behind a proxy doing `faults`.
     struct InProcessLauncher: RealNetworkLauncher {
         let faults: ProxyFaultPlan
+        /// Relays that read every frame and answer none (`RelayPolicy.answers` false).
+        var hung: Set<String> = []
+        var bounds = RelaySockets.Bounds()
         let fleets = Fleets()
 
         func unsupported(_ relays: [RealRelaySpec]) -> String? { nil }
         var takesOrders: Bool { false }
+        var commandArguments: String { "--network real" }
 
         func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun {
-            let fleet = try await RelayFleet.start(relays.map(\.name), faults: faults) { name in
-                let relay = Relay(url: "ws://\(name)", policy: RelayPolicy(), generator: SeededGenerator(seed: 7).child(name))
+            let hung = hung
+            let fleet = try await RelayFleet.start(relays.map(\.name), bounds: bounds, faults: faults) { name in
+                var policy = RelayPolicy()
+                policy.answers = !hung.contains(name)
+                let relay = Relay(url: "ws://\(name)", policy: policy, generator: SeededGenerator(seed: 7).child(name))
                 let server = try RelayWebSocketServer.start(port: 0, relay: relay) { UInt64(Date().timeIntervalSince1970) }
                 return RelayEndpoint(port: server.port) {
                     do {
@@ -77,10 +84,12 @@ import Testing
         return await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-")
     }
 
-    static func overProxy(_ scenario: Scenario, recovery: Bool = true, faults: @escaping ProxyFaultPlan) async -> (Execution, [RelayFleet])
-    {
+    static func overProxy(
+        _ scenario: Scenario, recovery: Bool = true, launcher: InProcessLauncher? = nil,
+        faults: @escaping ProxyFaultPlan = { _, _ in .none }
+    ) async -> (Execution, [RelayFleet]) {
         var executor = ScenarioExecutor(engines: engines, epochUnixSeconds: UInt64(Date().timeIntervalSince1970))
-        let launcher = InProcessLauncher(faults: faults)
+        let launcher = launcher ?? InProcessLauncher(faults: faults)
         executor.realNetwork = launcher
         if !recovery { executor.recovery = Self.noRecovery }
         let execution = await executor.execute(scenario, seed: 1, selection: .swift, reproduce: "-")
@@ -166,6 +175,23 @@ import Testing
         #expect(recovered.run.verdict == .pass, "\(Self.failing(recovered))")
         let recoveredState = try #require(Self.endState(recovered))
         #expect(expected.differences(from: recoveredState).isEmpty, "\(expected.differences(from: recoveredState))")
+    }
+
+    /// No false pass: a relay that reads what it is sent and never answers leaves its OKs owed past
+    /// the answer bound (100 ms of quiet here), and the run is an error, not a pass or a failure of
+    /// the engine. Its twin is every passing run above, where the same check passes.
+    @Test func aRelayThatNeverAnswersIsAnInfrastructureError() async throws {
+        let scenario = try Self.scenario("scenarios/group-lifecycle/four-members.yaml")
+        var bounds = RelaySockets.Bounds()
+        bounds.answerMilliseconds = 100
+        var launcher = InProcessLauncher(faults: { _, _ in .none })
+        launcher.hung = ["group"]
+        launcher.bounds = bounds
+        let (real, _) = await Self.overProxy(scenario, launcher: launcher)
+        #expect(real.run.verdict == .error)
+        let check = try #require(real.run.checks.first { $0.check == "real relays and sockets" })
+        #expect(check.verdict == .error)
+        #expect(check.detail.contains("relay group left"), "\(check.detail)")
     }
 }
 

@@ -137,6 +137,23 @@ import Testing
         #expect((bench.proxy.connections.first?.writes[.toClient] ?? 0) >= 3)
     }
 
+    /// Chunks read while the pieces of an earlier chunk still wait keep their place behind them:
+    /// a split cuts the stream, it never reorders it (each chunk's pieces scheduled from its own
+    /// arrival would let the second chunk's first piece overtake the first chunk's rest).
+    @Test func aSplitConnectionKeepsTheOrderOfChunksReadBackToBack() throws {
+        let bench = try Bench(.split(bytes: 7, gapMilliseconds: 3))
+        defer { bench.close() }
+        let server = try #require(bench.upstream.accept())
+        defer { _ = close(server) }
+        let second = Self.payload.map { $0 &+ 100 }
+        try Loopback.send(Self.payload, on: bench.client)
+        // The first chunk's 15 pieces take about 45 ms to go out: the second arrives meanwhile.
+        usleep(10_000)
+        try Loopback.send(second, on: bench.client)
+        let (received, _) = Loopback.receive(200, from: server)
+        #expect(received == Self.payload + second)
+    }
+
     @Test func aDelayedConnectionHoldsBytesBackAtLeastTheDelay() throws {
         let bench = try Bench(.delay(milliseconds: 300))
         defer { bench.close() }

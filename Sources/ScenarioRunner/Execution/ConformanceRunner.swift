@@ -67,7 +67,7 @@ package struct ConformanceRunner: Sendable {
                 let reproduce =
                     "\(request.commandName) run \(request.reproducePath(scenario.file)) --engine \(Self.shellWord(request.selection.rawValue)) --seed \(seed)"
                     + (request.profile == .standard ? "" : " --profile \(request.profile.rawValue)")
-                    + (executor.realNetwork == nil ? "" : " --network \(RealNetworkLane.name)")
+                    + (executor.realNetwork.map { " " + $0.commandArguments } ?? "")
                 var execution = await executor.execute(
                     scenario, seed: seed, selection: request.selection, reproduce: reproduce, profile: request.profile)
                 if execution.run.notRun == nil {

@@ -26,6 +26,9 @@ package protocol RealNetworkLauncher: Sendable {
     func unsupported(_ relays: [RealRelaySpec]) -> String?
     /// Whether its relays take the lane's orders (`LaneOrder`: `reject`, `withhold-ok`).
     var takesOrders: Bool { get }
+    /// The command-line words that choose this lane, for a run's reproduce command
+    /// (`--network real`, and the relay kind and proxy fault when not the defaults).
+    var commandArguments: String { get }
     /// Starts one relay per spec (bounded waits); throws when one does not start (infrastructure).
     func start(_ relays: [RealRelaySpec]) async throws -> any RealNetworkRun
 }
