@@ -21,7 +21,7 @@ extension GroupCore {
         defer { catchUp.dropRefusedWelcomesIfNoneReturning() }
         guard let stored = catchUp.end(key) else { return }
         for event in stored {
-            guard traffic.seenEvents.insert(event.id.hex).inserted else { continue }
+            guard firstSighting(of: event) else { continue }
             await receiveGroupEvent(event)
         }
     }
