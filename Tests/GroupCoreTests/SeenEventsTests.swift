@@ -73,7 +73,8 @@ import Testing
             let event = try UnsignedEvent(pubkey: author.publicKey, createdAt: now, kind: .textNote, content: "flood \(n)")
                 .signed(with: author, using: &generator)
             ids.append(event.id.hex)
-            _ = await core.handle(.relay(url: CoreHarness.inbox, message: .event(subscription: GroupCore.inboxSubscription, event: event)), now: now)
+            _ = await core.handle(
+                .relay(url: CoreHarness.inbox, message: .event(subscription: GroupCore.inboxSubscription, event: event)), now: now)
         }
         let saved = try await Self.savedIDs(core)
         #expect(saved.count == 8)
