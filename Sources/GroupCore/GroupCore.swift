@@ -118,9 +118,18 @@ package actor GroupCore {
     }
 
     func publishSigned(_ event: Event, to relays: [String]) {
-        traffic.seenEvents.insert(event.id.hex)
+        _ = firstSighting(of: event)
         send(.event(event), to: relays)
     }
+
+    /// Remembers `event` as handled; false when it was already (a copy, to be ignored). At most
+    /// `retainedEventIDs` ids are kept, the oldest forgotten first (Relays/SeenEvents.swift).
+    func firstSighting(of event: Event) -> Bool {
+        traffic.seenEvents.insert(event.id.hex, cap: retainedEventIDs)
+    }
+
+    /// The cap on remembered event ids: the product's, or less under the test knob.
+    var retainedEventIDs: Int { min(configuration.behaviour.retainedEventIDs, SeenEvents.retained) }
 
     func fail(_ error: CoreError, chatID: String?, engineCode: EngineError.Code? = nil) {
         ui.errors.append(AppError(code: error.code, message: error.reason, chatID: chatID, engineCode: engineCode))

@@ -10,10 +10,10 @@ import Nostr
 extension NativeSwiftEngine {
     /// How many proposals `proposal-flood` sends: our cap on remembered wrapper ids (the product
     /// cap, or the scenario's `retained-event-ids` knob, which every member of ours then shares)
-    /// and a few more, so that every receiver of ours prunes. At the product cap one sender's flood
-    /// in one epoch is cut short by the receivers' sender ratchet: an ignored proposal is read
-    /// without consuming its generation, so past 1,024 of them the rest are `mls.generationTooFar`
-    /// (remembered as failed, a set with the same cap).
+    /// and a few more, so that every receiver of ours prunes. A receiver uses up the key of each
+    /// proposal it ignores (RFC 9420 §9.2), so a flood longer than the sender ratchet's forward
+    /// window (1,024) is read to its end, and the sender's next message after it is read too
+    /// (`RetentionAttackTests`).
     var floodSize: Int { retainedEventIDs + 4 }
 
     /// Builds `rollback-epoch-proposal` or `proposal-flood` in `record`'s group.

@@ -205,7 +205,21 @@ extension NativeSwiftEngine {
             }
             return result
         case .proposal(let proposal):
-            return self.proposal(proposal, message: message, from: sender, leaf: senderLeaf, record: &record, now: now)
+            let result = self.proposal(proposal, message: message, from: sender, leaf: senderLeaf, record: &record, now: now)
+            switch result {
+            case .ignoredProposal, .unprocessable, .rejected:
+                // Read above on a copy and not stored: its key is used up all the same (RFC 9420
+                // §9.2; OpenMLS, under MDK, advances the secret tree as it decrypts). Kept unused,
+                // each such proposal would leave us one generation further behind its sender, and
+                // past the forward window the sender's next message would not open
+                // (RetentionAttackTests). `inspect` authenticated the message on this state, so
+                // using its key fails only where it is used already (a stored proposal whose
+                // auto-commit failed: `.keyConsumed`, nothing left to do).
+                try? record.mls.useUpKey(of: message)
+            default:
+                break
+            }
+            return result
         case .commit(let commit):
             return self.commit(commit, message: message, content: content, from: sender, event: event, record: &record, now: now)
         }

@@ -95,6 +95,46 @@ import Testing
     }
 }
 
+extension RetentionAttackTests {
+    /// RFC 9420 §9.2: a receiver that decrypted a proposal used its generation's key, whether it
+    /// then stores or ignores the proposal. Mallory sends more ignored proposals than the sender
+    /// ratchet's forward window (1,024; the flood is the engines' knob, 1,100, and four more), then
+    /// her next handshake message, a self-update commit: bob ignores every proposal and applies the
+    /// commit. Were an ignored proposal read without using its key, bob's handshake ratchet for
+    /// mallory would stay at generation 0 and everything past the window would be
+    /// `mls.generationTooFar`, the commit among it (her application messages ride another ratchet,
+    /// which the flood does not move).
+    @Test func ignoredProposalsPastTheForwardWindowLeaveTheNextCommitReadable() async throws {
+        let clock = HostileMemberTests.TestClock()
+        var bench = MemberBench(seed: 142)
+        func member(_ name: String) -> Member {
+            let keypair = Keypair.generate(using: &bench.generator)
+            let engine = NativeSwiftEngine(
+                generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 1100)
+            return Member(name: name, keypair: keypair, engine: engine)
+        }
+        let alice = member("alice")
+        let bob = member("bob")
+        let mallory = member("mallory")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "W", admins: [alice])
+        let flood = try await HostileMemberTests.forge(.proposalFlood, by: mallory, in: group)
+        #expect(flood.events.count > Int(SenderRatchet.maximumForwardDistance) + 1)
+        var answers: [String: Int] = [:]
+        for event in flood.events {
+            answers[EngineReceiverCheckTests.answer(try await bob.engine.processMessage(event)), default: 0] += 1
+        }
+        #expect(answers == ["unsupported_proposal": flood.events.count])
+        // An ignored proposal's key is used: the same proposal under a new wrapper id no longer opens.
+        var unsigned = flood.events[0].unsigned
+        let oneTime = Keypair.generate(using: &bench.generator)
+        unsigned.pubkey = oneTime.publicKey
+        let copy = try unsigned.signed(with: oneTime, using: &bench.generator)
+        #expect(EngineReceiverCheckTests.answer(try await bob.engine.processMessage(copy)) == MLSError.Code.keyConsumed.name)
+        let update = try await mallory.engine.selfUpdate(in: group)
+        #expect(EngineReceiverCheckTests.answer(try await bob.engine.processMessage(update.event)) == "accepted")
+    }
+}
+
 extension NativeSwiftEngine {
     /// The wrapper ids `group`'s record remembers as handled (tests only).
     func processedIDs(_ group: MLSGroupID) -> Set<EventID>? {

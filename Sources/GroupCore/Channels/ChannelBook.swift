@@ -44,6 +44,8 @@ struct ChannelRecord: Sendable, Codable {
     /// Inner event ids already shown (subscribers get each broadcast once per relay).
     var seenBroadcasts: Set<String> = []
     var joinFailed = false
+    /// Why forwarded broadcasts were refused, the newest `retainedRejections` (a relay that
+    /// forwards ever new forgeries must not grow the record without end); read through `noteRejected`.
     var rejectedBroadcasts: [String] = []
     var deleted = false
     /// Subscribers: we left; the record stays (hidden from the state) so that a fan-out welcome
@@ -53,6 +55,18 @@ struct ChannelRecord: Sendable, Codable {
     var timer: TimerToken?
     /// Owners: the deadline of a relay test.
     var testTimer: TimerToken?
+
+    /// How many refusal reasons a channel keeps (the newest): enough for every refusal a user
+    /// could read through, few enough that a hostile relay's forgeries cost a bounded record.
+    static let retainedRejections = 256
+
+    /// Records why a forwarded broadcast was refused, forgetting the oldest reason past the cap.
+    mutating func noteRejected(_ reason: String) {
+        rejectedBroadcasts.append(reason)
+        if rejectedBroadcasts.count > Self.retainedRejections {
+            rejectedBroadcasts.removeFirst(rejectedBroadcasts.count - Self.retainedRejections)
+        }
+    }
 
     mutating func setStatus(_ status: ChannelRelayStatus, of relay: PublicKey, failure: String? = nil) {
         relayStates[relay, default: ChannelRelayState(pubkey: relay, status: .new)].status = status

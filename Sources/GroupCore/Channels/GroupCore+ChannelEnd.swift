@@ -83,7 +83,7 @@ extension GroupCore {
     func subscriberReceivedClosing(_ received: ReceivedMessage, channelID: String, relay: PublicKey) {
         guard var channel = channels.records[channelID] else { return }
         guard closingOwner(received.rumor.content, channelID: channelID, owners: channel.owners) != nil else {
-            channel.rejectedBroadcasts.append("channel.notOwner")
+            channel.noteRejected("channel.notOwner")
             channels.records[channelID] = channel
             ui.rejections.append(
                 Rejection(

@@ -116,7 +116,7 @@ extension GroupCore {
     }
 
     private func rejectForwarded(_ received: ReceivedMessage, in channelID: String, reason: String, detail: String) {
-        channels.records[channelID]?.rejectedBroadcasts.append(reason)
+        channels.records[channelID]?.noteRejected(reason)
         ui.rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: reason, detail: detail))
         changed("rejection \(reason)")
     }

@@ -142,7 +142,7 @@ extension GroupCore {
     }
 
     private func rejectBroadcast(_ received: ReceivedMessage, in channelID: String, reason: String, detail: String) {
-        channels.records[channelID]?.rejectedBroadcasts.append(reason)
+        channels.records[channelID]?.noteRejected(reason)
         ui.rejections.append(Rejection(eventID: received.wrapperID.hex, kind: .groupEvent, reason: reason, detail: detail))
         note("rejected broadcast in wrapper \(received.wrapperID.hex.prefix(8)): \(reason)")
         changed("rejection \(reason)")

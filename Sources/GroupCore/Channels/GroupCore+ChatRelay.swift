@@ -6,6 +6,11 @@ extension GroupCore {
 
     /// How many channels we have not joined a chat relay keeps early join requests for.
     static let maximumEarlyChannels = 64
+    /// How many early requesters one such channel keeps (the first to ask): anyone can send a
+    /// join request under a fresh key, so without it one channel's list grows without end. A
+    /// requester turned away is not admitted; its join fails at its deadline and can be retried
+    /// once the channel is served (`retryJoinChannel`).
+    static let maximumEarlyRequesters = 256
 
     /// A chat relay was welcomed into a channel group: it tells the owners it accepted, opens its
     /// fan-out (a group it administers alone until subscribers ask in), and reports itself active.
@@ -39,7 +44,8 @@ extension GroupCore {
         guard var service = channels.services[channelID], let fanOutID = service.fanOutID else {
             // Bounded: requests naming channels that never welcome us must not grow without end.
             let known = channels.earlyRequests[channelID] != nil || channels.earlyRequests.count < Self.maximumEarlyChannels
-            if known, !(channels.earlyRequests[channelID] ?? []).contains(subscriber) {
+            let waiting = channels.earlyRequests[channelID] ?? []
+            if known, waiting.count < Self.maximumEarlyRequesters, !waiting.contains(subscriber) {
                 channels.earlyRequests[channelID, default: []].append(subscriber)
             }
             note("join request for \(channelID.prefix(8)), a channel we do not serve (yet)")

@@ -35,19 +35,24 @@ extension GroupCore {
 
 // A commit of ours replaced after its settle window (`redoesLateReplacedCommits`).
 //
-// The settle window is short (1 s), but a competing commit MIP-03 ranks first can arrive later
-// (held back by a relay or a slow link) and still replace ours wherever nothing was built on top
-// of it yet. Members ours removed applied it for good (a removed member leaves the group and
-// keeps no state to roll back), so forgetting the removal would leave them out while everyone
-// else still lists them (fault matrix, remove-x-rename bob-commit reorder). So our commit that
-// stood is remembered until a commit builds on it; replaced before that, it is handled as one
-// replaced inside the window: an add or remove is committed again in the winning epoch.
+// The settle window is short (1 s), but a competing commit ranked first can arrive later and
+// still replace ours wherever nothing was built on top of it yet: under MIP-03's created_at rule
+// when a relay or a slow link holds it back (or its author backdates it), and under the current
+// profile whenever its committer's account key is the lower one, however late it comes
+// (docs/current-profile.md, branch choice). Our user was told the change was done, so it is
+// never undone in silence: our commit that stood is remembered until a commit builds on it, and
+// replaced before that it is handled as one replaced inside the window. An add, a remove or an
+// admin change still wanted is committed again in the winning epoch (members ours removed applied
+// it for good and keep no state to roll back: forgetting the removal would leave them out while
+// everyone else still lists them, fault matrix remove-x-rename bob-commit reorder); one that can
+// no longer be carried out is `core.raceLostNotRedone`, and a rename or other group data lost is
+// `core.commitSuperseded` (re-applying it would overrule the race rule).
 extension GroupCore {
     func stoodCommitApplied(_ event: Event, in chatID: String) async {
         guard let chat = chats[chatID], let entry = commits.takeStanding(in: chatID) else { return }
         // A commit that removed us leaves the epoch where it was: not a replacement.
         guard chat.epoch <= entry.epoch, !chat.isRemoved, event.id.hex != entry.commit.eventID,
-            Self.changesMembers(entry)
+            Self.redoneLate(entry)
         else { return }
         note(
             "commit \(entry.commit.eventID.prefix(8)) (\(entry.commit.label)) replaced by \(event.id.hex.prefix(8)) after its settle window"
@@ -55,15 +60,15 @@ extension GroupCore {
         await yieldRace(entry.commit, to: event, departed: entry.departed)
     }
 
-    /// Only a commit that changed the member list is redone this late: members it added or
-    /// removed hold the group as it left them, and a list that differs from theirs strands them.
-    /// A rename, an admin change or a self-update replaced this late stays replaced, as before
-    /// (a backdated competing commit, scenarios/hostile/backdated-commit.yaml, undoes one).
-    static func changesMembers(_ entry: SettlingCommit) -> Bool {
+    /// Every change a user asked for is handled this late (scenarios/concurrent-commits/
+    /// demoted-admin-loses-race-current.yaml: an admin change replaced two seconds after its
+    /// merge was undone with nothing said). Only our own self-update, which no user asked for and
+    /// which leaves no member list or state behind, stays replaced, as before.
+    static func redoneLate(_ entry: SettlingCommit) -> Bool {
         switch entry.commit.change {
-        case .add, .remove: true
+        case .selfUpdate: false
         case nil: !entry.departed.isEmpty
-        default: false
+        default: true
         }
     }
 

@@ -112,6 +112,10 @@ package struct CoreConfiguration: Sendable {
         /// Receivers refuse a history packet from a non-admin (`history.notFromAdmin`). A test
         /// switch, never a user option: off, a test shows the forged packet getting through.
         package var checksHistorySender = true
+        /// How many handled event ids the core remembers to spot copies (`SeenEvents.retained`);
+        /// a test knob that only lowers the cap (a larger value is read as the cap), so that a
+        /// test floods past it in little time. Never a user option.
+        package var retainedEventIDs = SeenEvents.retained
         /// Test switches (package-level, never a user option): each recovery rule can be turned off
         /// so that a test shows the scenario it exists for failing without it.
         package var recovery = Recovery()

@@ -42,7 +42,10 @@ package struct CoreSnapshot: Sendable, Codable {
     var eventsWhileRemoved: [String: [Event]]
     var busy: [String: BusyOperation]
     var directory: Directory
-    var seenEvents: Set<String>
+    /// Handled event ids, oldest first, at most `SeenEvents.retained`. Files written before the
+    /// cap hold a JSON array of the same ids in hash order (a Set), which reads as this array;
+    /// this array reads as that Set: the field's meaning is unchanged, so the version is too.
+    var seenEvents: [String]
     var fetches: [UInt64: KeyPackageFetch]
     var commits: [String: PendingCommit]
     var invitationQueues: [String: [Event]]

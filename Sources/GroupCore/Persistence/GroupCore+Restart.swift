@@ -23,7 +23,7 @@ extension GroupCore {
             forgedInvitationRoles: membership.forgedInvitationRoles, adminInvitations: membership.adminInvitations,
             declinedDirectMessages: membership.declinedDirectMessages, leaveProposals: commits.leaveProposals,
             epochEnteredAt: commits.epochEnteredAt, deferredCommits: commits.deferred, futureEvents: catchUp.futureEvents,
-            eventsWhileRemoved: catchUp.eventsWhileRemoved, busy: ui.busy, directory: directory, seenEvents: traffic.seenEvents,
+            eventsWhileRemoved: catchUp.eventsWhileRemoved, busy: ui.busy, directory: directory, seenEvents: traffic.seenEvents.oldestFirst,
             fetches: keyPackageLookups.fetches, commits: commits.pending, invitationQueues: commits.invitationQueues,
             settling: commits.settling, stood: commits.stood, keyPackageAuthors: keyPackageLookups.keyPackageAuthors,
             publishes: traffic.publishes,
@@ -74,7 +74,7 @@ extension GroupCore {
         catchUp.eventsWhileRemoved = snapshot.eventsWhileRemoved
         ui.busy = snapshot.busy
         directory = snapshot.directory
-        traffic.seenEvents = snapshot.seenEvents
+        traffic.seenEvents = SeenEvents(oldestFirst: snapshot.seenEvents, cap: retainedEventIDs)
         keyPackageLookups.fetches = snapshot.fetches
         commits.pending = snapshot.commits
         if !configuration.behaviour.recovery.keepsHeldBatch {

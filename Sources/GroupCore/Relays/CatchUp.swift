@@ -70,7 +70,7 @@ extension GroupCore {
             events = events.filter { kept.insert($0.id).inserted }.sorted(by: Event.inMIP03Order)
         }
         for event in events {
-            guard traffic.seenEvents.insert(event.id.hex).inserted else { continue }
+            guard firstSighting(of: event) else { continue }
             await receiveGroupEvent(event)
         }
     }

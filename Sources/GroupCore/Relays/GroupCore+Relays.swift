@@ -48,7 +48,7 @@ extension GroupCore {
             } else if catchUp.buffer(event, for: CatchUpKey(url: url, subscription: subscription.rawValue)) {
                 // Kept until the relay's EOSE, then handled oldest first (Relays/CatchUp.swift).
             } else {
-                guard traffic.seenEvents.insert(event.id.hex).inserted else { return }
+                guard firstSighting(of: event) else { return }
                 switch event.kind {
                 case .giftWrap: await receiveGiftWrap(event)
                 case .groupEvent: await receiveGroupEvent(event)

@@ -7,8 +7,9 @@ struct Traffic: Sendable {
     var nextAcknowledgementToken: UInt64 = 0
     /// Chat messages waiting for a relay that could not be reached.
     var outbox = Outbox()
-    /// Ids of events already handled (received or our own), so that duplicates are ignored.
-    var seenEvents: Set<String> = []
+    /// Ids of events already handled (received or our own), so that duplicates are ignored;
+    /// bounded, the oldest forgotten first (Relays/SeenEvents.swift).
+    var seenEvents = SeenEvents()
     /// Lost relays we are trying to resubscribe to, by attempts so far.
     var reconnectAttempts: [String: Int] = [:]
 }

@@ -1,6 +1,6 @@
 // Read-only views Marmot needs to apply its admin rules (MIP-03) *before* a commit is applied:
-// the authenticated content of a message of this epoch, and the proposals a commit covers.
-// Additive: nothing here changes the group's state.
+// the authenticated content of a message of this epoch, and the proposals a commit covers. Read
+// only, but for `useUpKey`, which spends the key of a message read and then not applied.
 import TLSCodec
 
 extension MLSMessage {
@@ -51,6 +51,28 @@ extension Group {
                 context: context)
         }
         return content
+    }
+
+    /// Uses up the key of a PrivateMessage of the current epoch that the caller read (`inspect`)
+    /// and will not apply: a proposal it ignores or refuses. RFC 9420 §9.2 consumes a
+    /// generation's key with its decryption, whatever the receiver then makes of the content; a
+    /// receiver that reads on a copy and keeps nothing lags one generation per such message
+    /// behind its sender, and past the forward window (1,024) the sender's next message no
+    /// longer opens. The message is authenticated as by `inspect` before the ratchet moves: only
+    /// its sender can spend its sender's keys. A PublicMessage has no key to use up.
+    /// - Throws: what `inspect` throws, and `.keyConsumed` for a generation already used.
+    public mutating func useUpKey(of message: MLSMessage) throws(MLSError) {
+        guard case .privateMessage(let m) = message.body else { return }
+        try checkEpoch(m.groupID, m.epoch)
+        var tree = secretTree
+        let content = try m.unprotect(suite: suite, secretTree: &tree, senderDataSecret: secrets.senderDataSecret)
+        try requireNonBlankSender(content.content.sender)
+        if ReceiverCheck.signature.isOn {
+            try content.verifySignature(
+                suite: suite, publicKey: signatureKey(of: content.content.sender, content: content.content.content),
+                context: context)
+        }
+        secretTree = tree
     }
 
     /// The proposals `commit` covers, references resolved against this epoch's received proposals.
