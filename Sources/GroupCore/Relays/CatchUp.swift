@@ -15,7 +15,7 @@ extension GroupCore {
     /// so the catch-up asks for what is older. Relays cap a REQ without `limit` at their default
     /// (rust-nostr's LocalRelay and strfry: 500) and say so nowhere in the answer; a relay capping
     /// below this is not paged (docs/group-core.md, "Catch-up through a result cap"). Above every
-    /// catch-up of the scenarios recorded before paging, so their traffic is unchanged.
+    /// catch-up of the default gate, so its traffic and pinned fingerprints are unchanged.
     static let catchUpPageThreshold = 200
     /// Pages one catch-up may ask for (each moves `until` back by at least a second).
     static let maximumCatchUpPages = 64
