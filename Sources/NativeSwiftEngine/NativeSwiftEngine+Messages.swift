@@ -108,9 +108,7 @@ extension NativeSwiftEngine {
                     groups[id] = record
                     return result
                 }
-                if isRivalBranchPayload(event, record: record) {
-                    GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
-                    GroupRecord.remember(event.id, in: &record.superseded, cap: retainedEventIDs)
+                if supersedeRivalBranchPayload(event, record: &record) {
                     groups[id] = record
                     return .unprocessable(id, reason: Self.supersededPayload)
                 }

@@ -31,15 +31,28 @@ extension NativeSwiftEngine {
 
     /// Whether `event`, which no key of ours opens, is an application message of the losing
     /// competitor kept at the rollback point: a payload of a branch not selected, met after the
-    /// selected one (as a restarted member that never applied the loser meets it). `superseded`,
-    /// as it would be had it been read before the switch; never shown. An event of the kept
+    /// selected one (as a restarted member that never applied the loser meets it). It ends as it
+    /// would had it been read before the switch: `superseded`, never shown, and (read with a copy
+    /// of the competitor's state) an invalidated message unless the same rumor is shown already,
+    /// so the effect of its identity is the same whichever came first. An event of the kept
     /// competitor's branch that is a commit is `followRivalBranch`'s business.
-    func isRivalBranchPayload(_ event: Event, record: GroupRecord) -> Bool {
+    func supersedeRivalBranchPayload(_ event: Event, record: inout GroupRecord) -> Bool {
         guard EngineRecovery.invalidatesSupersededPayloads, let rival = record.rollback?.rival,
             record.mls.epoch == rival.mls.epoch,
             let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(rival.mls)),
             let message = try? MLSMessage(tlsBytes: plain), !message.isFramedCommit, message.framedEpoch == rival.mls.epoch
         else { return false }
+        GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
+        GroupRecord.remember(event.id, in: &record.superseded, cap: retainedEventIDs)
+        // The copy is read and dropped: the kept state stays as the competitor left it, so that
+        // following its branch later still reads every message of it.
+        var reader = rival.mls
+        if case .applicationMessage(let received) = application(message, in: &reader, event: event, group: record.id),
+            !record.messages.contains(where: { $0.rumor.id == received.rumor.id }),
+            !record.invalidated.contains(where: { $0.rumor.id == received.rumor.id })
+        {
+            record.invalidated.append(received)
+        }
         return true
     }
 
@@ -59,7 +72,8 @@ extension NativeSwiftEngine {
                 try record.mls.protect(application: ApplicationRumor.encode(original.rumor), using: &random)
             }
             let event = try seal(message, in: record)
-            let stored = EngineInterface.ReceivedMessage(mlsGroupID: group, rumor: original.rumor, wrapperID: event.id, sender: original.sender)
+            let stored = EngineInterface.ReceivedMessage(
+                mlsGroupID: group, rumor: original.rumor, wrapperID: event.id, sender: original.sender)
             record.ownEvents[event.id] = .message(stored)
             record.messages.append(stored)
             record.rollback?.branchMessages.append(original.rumor.id)

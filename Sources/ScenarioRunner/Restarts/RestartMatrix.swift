@@ -68,11 +68,13 @@ package enum RestartMatrix {
     /// each disband reaching the relay 3 s late (only the first publish: `nth: 1`). Whichever of
     /// alice and bob has the smaller key wins both of its races, so on every seed exactly one
     /// group's disband wins: carol and that group's renamer applied the rename first and switch.
-    static let disbandRace = twoAdminGroups + [
-        "  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s, nth: 1 }",
-        "  - fault: { apply: delay, member: bob, relay: group, kind: 445, for: 3s, nth: 1 }",
-    ]
-    static let twoAdminGroups = group + ["  - create-group: { by: bob, with: [alice, carol], admins: [alice], name: Other }", "  - deliver: all"]
+    static let disbandRace =
+        twoAdminGroups + [
+            "  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s, nth: 1 }",
+            "  - fault: { apply: delay, member: bob, relay: group, kind: 445, for: 3s, nth: 1 }",
+        ]
+    static let twoAdminGroups =
+        group + ["  - create-group: { by: bob, with: [alice, carol], admins: [alice], name: Other }", "  - deliver: all"]
     static let disbandAction = [
         "  - disband: { by: alice, group: Team }", "  - disband: { by: bob, group: Other }", "  - advance: { by: 1s }",
         "  - rename: { by: bob, to: Beta, group: Team }", "  - rename: { by: alice, to: Alpha, group: Other }",
@@ -133,7 +135,9 @@ package enum RestartMatrix {
             summary:
                 "as in switch, and bob writes on his branch before alice's earlier commit arrives: the switch invalidates the message and bob sends it again in the winning epoch",
             setup: lateWinner,
-            action: lateWinnerRace("  - rename: { by: alice, to: Alpha }", then: ["  - advance: { by: 1s }", "  - send: { by: bob, text: on-the-losing-branch }"]),
+            action: lateWinnerRace(
+                "  - rename: { by: alice, to: Alpha }",
+                then: ["  - advance: { by: 1s }", "  - send: { by: bob, text: on-the-losing-branch }"]),
             cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")],
             profiles: "[legacy]"),
         Flow(
@@ -186,7 +190,7 @@ package enum RestartMatrix {
     }
 
     /// The cells ci/conformance runs on every engine selection (with determinism checked): one per
-    /// boundary the app core reaches (1, 2, 3, 8, 9; a race at 3), so MDK members run them too;
+    /// boundary the app core reaches (1, 2, 3, 8, 9; races at 3 and 7), so MDK members run them too;
     /// kept small, each cell runs twice (its reference) and twice again for determinism.
     static let ciSample = [
         "rename-alice-prepared-not-published", "rename-alice-acknowledgement-uncertain", "send-carol-received-not-applied",
@@ -194,6 +198,10 @@ package enum RestartMatrix {
         // Boundary 8 (unsupported on an MDK bob: its driver cannot damage its store) and the race
         // at received-not-applied, whose losing commit is `superseded` in both runs.
         "corrupt-record-bob-received-not-applied", "switch-carol-received-not-applied",
+        // Boundary 7 with a delivered payload superseded (bob's message, sent again in the winning
+        // epoch), and a winning branch that disbands: current profile only, so the gate's current
+        // leg runs it (our engine) and the legacy legs find it not applicable.
+        "switch-message-carol-received-not-applied", "disband-switch-carol-branch-switch-unsaved",
     ]
 
     /// Every generated file: one scenario per cell, the report, the CI sample and the marker that
@@ -301,7 +309,9 @@ package enum RestartMatrix {
         ]
         for flow in flows {
             for cell in flow.cells {
-                let member = flow.runTimeMembers[cell.member].map { "\(cell.member) (first of \($0.joined(separator: ", ")) to reach it)" } ?? cell.member
+                let member =
+                    flow.runTimeMembers[cell.member].map { "\(cell.member) (first of \($0.joined(separator: ", ")) to reach it)" }
+                    ?? cell.member
                 lines.append("| \(flow.name) | \(member) | `\(cell.point)` | \(boundary(of: cell.point, in: flow)) |")
             }
         }
