@@ -108,10 +108,10 @@ extension NativeSwiftEngine {
                     groups[id] = record
                     return result
                 }
-                if supersedeRivalBranchPayload(event, record: &record) {
-                    groups[id] = record
-                    return .unprocessable(id, reason: Self.supersededPayload)
-                }
+                // A message of the kept competitor's branch is of a branch not selected while we
+                // stay on ours: marked so, and still answered undecryptable below, since the group
+                // may yet build on that branch and we follow it (then it opens and is read).
+                if supersedeRivalBranchPayload(event, record: &record) { groups[id] = record }
                 // Not remembered as failed: an event no key of ours opens may belong to an epoch we
                 // have not reached yet (a commit of a later epoch met first while catching up, or
                 // overtaking its predecessor), and handed back once we are there it must succeed.
@@ -136,8 +136,12 @@ extension NativeSwiftEngine {
             default: GroupRecord.remember(event.id, in: &record.processed, cap: retainedEventIDs)
             }
             if case .commit = result { observedCommits[id] = event }
-            // The same rumor delivered again (re-sent in the winning branch): shown again, once.
-            if case .applicationMessage(let received) = result { record.invalidated.removeAll { $0.rumor.id == received.rumor.id } }
+            // The same rumor delivered again (re-sent in the winning branch), or a message of a
+            // competitor's branch we have since followed: shown, once, and no longer superseded.
+            if case .applicationMessage(let received) = result {
+                record.invalidated.removeAll { $0.rumor.id == received.rumor.id }
+                record.superseded.remove(event.id)
+            }
             groups[id] = record
             return result
         }

@@ -31,18 +31,19 @@ extension NativeSwiftEngine {
 
     /// Whether `event`, which no key of ours opens, is an application message of the losing
     /// competitor kept at the rollback point: a payload of a branch not selected, met after the
-    /// selected one (as a restarted member that never applied the loser meets it). It ends as it
-    /// would had it been read before the switch: `superseded`, never shown, and (read with a copy
-    /// of the competitor's state) an invalidated message unless the same rumor is shown already,
-    /// so the effect of its identity is the same whichever came first. An event of the kept
-    /// competitor's branch that is a commit is `followRivalBranch`'s business.
+    /// selected one (as a restarted member that never applied the loser meets it). It is marked
+    /// as it would be had it been read before the switch: `superseded`, never shown, and (read
+    /// with a copy of the competitor's state) an invalidated message unless the same rumor is shown
+    /// already, so the effect of its identity is the same whichever came first. Not `failed`: the
+    /// caller still answers it undecryptable, to be handed back, since the group may yet build on
+    /// that branch; followed (`followRivalBranch`), the event opens, is read, and loses the mark.
+    /// An event of the kept competitor's branch that is a commit is `followRivalBranch`'s business.
     func supersedeRivalBranchPayload(_ event: Event, record: inout GroupRecord) -> Bool {
         guard EngineRecovery.invalidatesSupersededPayloads, let rival = record.rollback?.rival,
             record.mls.epoch == rival.mls.epoch,
             let plain = try? GroupEventCipher.open(event.content, key: GroupEventKey.of(rival.mls)),
             let message = try? MLSMessage(tlsBytes: plain), !message.isFramedCommit, message.framedEpoch == rival.mls.epoch
         else { return false }
-        GroupRecord.remember(event.id, in: &record.failed, cap: retainedEventIDs)
         GroupRecord.remember(event.id, in: &record.superseded, cap: retainedEventIDs)
         // The copy is read and dropped: the kept state stays as the competitor left it, so that
         // following its branch later still reads every message of it.

@@ -61,11 +61,6 @@ import Testing
         Twin(boundary: 7, cell: "switch-carol-branch-switch-unsaved", rule: "resubscribesAfterRestart") {
             $0.resubscribesAfterRestart = false
         },
-        // Bob, restarted on his own branch, switches again when alice's commit reaches him; without
-        // sending his invalidated message again, alice never has it (a vector difference too).
-        Twin(boundary: 7, cell: "switch-message-bob-branch-switch-unsaved", rule: "resendsSupersededMessages") {
-            $0.resendsSupersededMessages = false
-        },
         // Without it the damaged group's later inputs go to an engine that has no record of it.
         Twin(boundary: 8, cell: "corrupt-record-bob-received-not-applied", rule: "marksUnrecoverableGroups") {
             $0.marksUnrecoverableGroups = false
