@@ -117,6 +117,15 @@ package final class CrashSwitch: Sendable {
         return true
     }
 
+    /// Disarms a point not yet reached (another member armed by the same step reached it first).
+    package func disarm() {
+        state.withLock {
+            guard $0.tripped == nil else { return }
+            $0.armed = nil
+            $0.damage = nil
+        }
+    }
+
     /// Whether the member has died (it must not act any further).
     package var isTripped: Bool { state.withLock { $0.tripped != nil } }
 

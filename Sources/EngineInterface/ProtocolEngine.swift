@@ -72,6 +72,13 @@ public protocol ProtocolEngine: Sendable {
     /// foundation/conformance.md). Engines that declare ``EngineCapability/protocolSnapshot``
     /// answer it; the default throws `.unknownMethod`.
     func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot
+    /// Messages delivered on a branch MIP-03 then did not select (a competing commit replaced the
+    /// one whose epoch they were read or written in), no longer in ``messages(in:)`` and not yet
+    /// delivered again. The default: none (an engine that never invalidates a payload).
+    func invalidatedMessages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage]
+    /// One of our own ``invalidatedMessages(in:)``, sent again unchanged (the same rumor, so the
+    /// same identity) in the group's current epoch: the event to publish.
+    func resendInvalidatedMessage(_ rumorID: EventID, in group: MLSGroupID) async throws(EngineError) -> Event
 }
 
 extension ProtocolEngine {
@@ -84,6 +91,13 @@ extension ProtocolEngine {
     /// Engines written before the snapshot existed do not declare it and are never asked.
     public func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
         throw EngineError(.unknownMethod, "this engine gives no protocol snapshot")
+    }
+
+    /// Engines that keep no invalidated payloads (MDK 0.8.0's driver reports none).
+    public func invalidatedMessages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] { [] }
+
+    public func resendInvalidatedMessage(_ rumorID: EventID, in group: MLSGroupID) async throws(EngineError) -> Event {
+        throw EngineError(.unknownMethod, "this engine keeps no invalidated messages")
     }
 }
 

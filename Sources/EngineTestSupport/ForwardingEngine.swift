@@ -54,6 +54,12 @@ extension ForwardingEngine {
     package func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
         try await base.protocolSnapshot(of: group)
     }
+    package func invalidatedMessages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] {
+        try await base.invalidatedMessages(in: group)
+    }
+    package func resendInvalidatedMessage(_ rumorID: EventID, in group: MLSGroupID) async throws(EngineError) -> Event {
+        try await base.resendInvalidatedMessage(rumorID, in: group)
+    }
     package func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
         try await base.prepareGroupImage(data, mimeType: mimeType)
     }

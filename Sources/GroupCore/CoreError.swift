@@ -17,6 +17,8 @@ extension CoreError.Code {
     package static let commitNotAcknowledged = Self("core.commitNotAcknowledged")
     /// Our commit lost a MIP-03 race: a competing commit for the same epoch came first.
     package static let commitSuperseded = Self("core.commitSuperseded")
+    /// A message of ours was sent in an epoch a competing commit then superseded, and not sent again.
+    package static let messageSuperseded = Self("core.messageSuperseded")
     /// Our commit lost a MIP-03 race (or waited for an epoch to settle) and what it was for is not
     /// asked for again: we are no longer an admin of the group in the winning epoch.
     package static let raceLostNotRedone = Self("core.raceLostNotRedone")

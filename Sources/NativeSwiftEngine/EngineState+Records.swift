@@ -18,8 +18,11 @@
 //     EventID processed<V>;               // ascending
 //     EventID failed<V>;                  // ascending
 //     OwnEventEntry own_events<V>;        // ascending by event id
-//     EventID superseded<V>;              // ascending; only when not empty, and only in a
-// } GroupRecordState;                     // wrapped record (versions 2 and 3): absent = empty
+//     EventID superseded<V>;              // ascending; only when not empty or payloads follow,
+//                                         // and only in a wrapped record (versions 2 and 3): absent = empty
+//     ReceivedMessageState invalidated<V>; // boundary 7, only when this or the next is not empty:
+//     EventID branch_messages<V>;         // the rollback point's branch messages (rumor ids), in order
+// } GroupRecordState;
 //
 // struct { EventID id; uint64 created_at; } PendingEvent;
 // struct { uint64 epoch; GroupState group; } PastEpoch;
@@ -84,7 +87,15 @@ extension GroupRecord {
             own.encodeState(to: &w)
         }
         // Last and only when there is one, so that every record without one keeps its bytes.
-        if !superseded.isEmpty { w.writeEventIDs(superseded) }
+        let branchMessages = EngineRecovery.persistsRollbackPoint ? rollback?.branchMessages ?? [] : []
+        let payloads = !invalidated.isEmpty || !branchMessages.isEmpty
+        if !superseded.isEmpty || payloads { w.writeEventIDs(superseded) }
+        // Then, only when there are some, the payloads of boundary 7: the messages a branch switch
+        // invalidated and those delivered on the branch of the commit applied last.
+        if payloads {
+            w.writeVector { w in for message in invalidated { message.encodeState(to: &w) } }
+            w.writeVector { w in for id in branchMessages { w.writeEventID(id) } }
+        }
     }
 
     /// `wrapped`: the record is alone in its own length (versions 2 and 3), so bytes left after
@@ -116,19 +127,34 @@ extension GroupRecord {
             (try r.readEventID(), try OwnEvent(state: &r))
         }
         var superseded: Set<EventID> = []
+        var invalidated: [ReceivedMessage] = []
+        var branchMessages: [EventID] = []
         if wrapped, !r.isAtEnd {
             superseded = try r.readEventIDs("superseded events")
-            // Absent means empty: an empty list written out would be a second encoding of one state.
-            guard !superseded.isEmpty else { throw TLSCodecError(.inconsistentState, "an empty superseded list written out") }
+            if !r.isAtEnd {
+                invalidated = try r.readVector { (r: inout TLSReader) throws(TLSCodecError) in try ReceivedMessage(state: &r) }
+                branchMessages = try r.readVector { (r: inout TLSReader) throws(TLSCodecError) in try r.readEventID() }
+                guard !invalidated.isEmpty || !branchMessages.isEmpty else {
+                    throw TLSCodecError(.inconsistentState, "empty boundary-7 payload lists written out")
+                }
+                guard rollback != nil || branchMessages.isEmpty else {
+                    throw TLSCodecError(.inconsistentState, "branch messages without a rollback point")
+                }
+            } else {
+                // Absent means empty: an empty list written out would be a second encoding of one state.
+                guard !superseded.isEmpty else { throw TLSCodecError(.inconsistentState, "an empty superseded list written out") }
+            }
         }
         for group in [pending].compactMap({ $0 }) + Array(pastEpochs.values) + [rollback?.mls].compactMap({ $0 })
         where group.groupID != mls.groupID {
             throw TLSCodecError(.inconsistentState, "a record of group \(mls.groupID) holds a state of group \(group.groupID)")
         }
+        var point = rollback
+        point?.branchMessages = branchMessages
         self.init(
             mls: mls, data: data, state: state, pending: pending, pendingEvent: pendingEvent, pastEpochs: pastEpochs,
-            epochEnds: epochEnds, rollback: rollback, messages: messages, processed: processed, failed: failed,
-            superseded: superseded, ownEvents: ownEvents)
+            epochEnds: epochEnds, rollback: point, messages: messages, processed: processed, failed: failed,
+            superseded: superseded, invalidated: invalidated, ownEvents: ownEvents)
     }
 }
 

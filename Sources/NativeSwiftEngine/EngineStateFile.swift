@@ -249,6 +249,18 @@ extension EngineState {
             w.writeString(id.hex)
             w.writeVector { w in for previous in record.previousNostrGroupIDs { w.writeOpaque(previous) } }
         }
+        // The current profile orders competing commits by committer account (boundary 7): a
+        // rollback point that came back without its committer would let any competitor win.
+        // Last, and only when a rollback point has one, so that every other file keeps its bytes.
+        let ordered = EngineRecovery.persistsRollbackPoint ? groups.filter { $0.value.rollback?.committer != nil } : [:]
+        if !ordered.isEmpty {
+            writer.writeMap(ordered, by: groupIDAscending) { w, id, record in
+                w.writeString(id.hex)
+                w.writeOpaque(record.rollback?.committer ?? [])
+                w.writeOptional(record.rollback?.rival?.committer) { w, committer in w.writeOpaque(committer) }
+                w.write(UInt8(record.rollback?.witnessed == true ? 1 : 0))
+            }
+        }
     }
 
     /// A current-profile state: every group, stored Welcome and rollback point is read as a
@@ -276,6 +288,26 @@ extension EngineState {
         for (id, previous) in history {
             guard groups[id] != nil else { throw TLSCodecError(.inconsistentState, "routing history of \(id.hex), a group not held") }
             groups[id]?.previousNostrGroupIDs = previous
+        }
+        if !reader.isAtEnd {
+            let ordering = try reader.readMap("rollback ordering", by: groupIDAscending) { (r: inout TLSReader) throws(TLSCodecError) in
+                let id = MLSGroupID(hex: try r.readString())
+                let committer = try r.readOpaque()
+                let rival = try r.readOptional { (r: inout TLSReader) throws(TLSCodecError) in try r.readOpaque() }
+                let witnessed = try r.readUInt8()
+                guard witnessed <= 1 else { throw TLSCodecError(.invalidValue, "witnessed flag \(witnessed)") }
+                return (id, (committer: committer, rival: rival, witnessed: witnessed == 1))
+            }
+            guard !ordering.isEmpty else { throw TLSCodecError(.inconsistentState, "an empty rollback ordering written out") }
+            for (id, entry) in ordering {
+                guard var point = groups[id]?.rollback, entry.rival == nil || point.rival != nil else {
+                    throw TLSCodecError(.inconsistentState, "rollback ordering of \(id.hex), which holds no such rollback point")
+                }
+                point.committer = entry.committer
+                point.rival?.committer = entry.rival
+                point.witnessed = entry.witnessed
+                groups[id]?.rollback = point
+            }
         }
         for id in Array(groups.keys) {
             guard var record = groups[id] else { continue }

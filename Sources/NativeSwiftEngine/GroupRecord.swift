@@ -36,6 +36,11 @@ struct GroupRecord: Sendable {
     /// that ranks after it. A label over `processed` and `failed`, which keep answering as before:
     /// the snapshot reports these inputs `superseded` (NativeSwiftEngine+Snapshot.swift).
     var superseded: Set<EventID> = []
+    /// Messages delivered on a branch MIP-03 then did not select (restart-matrix boundary 7,
+    /// "supersedes previously delivered payloads"): no longer in `messages`, so no longer shown,
+    /// until the same rumor (its id is the message's identity) arrives again in the winning
+    /// branch. In the order they were invalidated.
+    var invalidated: [EngineInterface.ReceivedMessage] = []
     var ownEvents: [EventID: OwnEvent] = [:]
 
     /// MDK's DEFAULT_EPOCH_LOOKBACK.
@@ -150,9 +155,12 @@ struct RollbackPoint: Sendable {
     var rival: RivalBranch?
     /// Current profile: the account that made the commit applied on top of this state, and
     /// whether a message of the epoch it made has been read (a witness: the group built on it).
-    /// Not in the state file (a restarted member has no rollback point of the current profile).
+    /// In the current-profile state file after the groups (EngineStateFile.swift, rollback ordering).
     var committer: [UInt8]?
     var witnessed = false
+    /// The rumor ids of the messages read or written in the epoch the commit `eventID` made: the
+    /// payloads delivered on its branch, invalidated if a competitor replaces it.
+    var branchMessages: [EventID] = []
 
     /// The state of `record` now, to come back to if the commit `eventID` is beaten.
     init(before record: GroupRecord, createdAt: UInt64, eventID: EventID, committer: [UInt8]? = nil) {

@@ -29,6 +29,7 @@ extension NativeSwiftEngine {
             let stored = ReceivedMessage(mlsGroupID: group, rumor: rumor, wrapperID: event.id, sender: sender)
             record.ownEvents[event.id] = .message(stored)
             record.messages.append(stored)
+            record.rollback?.branchMessages.append(rumor.id)
             groups[group] = record
             return event
         }
@@ -58,6 +59,9 @@ extension NativeSwiftEngine {
 
             if let own = record.ownEvents[event.id] {
                 switch own {
+                case .message where record.superseded.contains(event.id):
+                    // Our message of a branch MIP-03 did not select, echoed back: invalidated, not shown again.
+                    return .unprocessable(id, reason: Self.supersededPayload)
                 case .message(let message): return .applicationMessage(message)
                 case .commit where record.pendingEvent?.id == event.id:
                     // Our pending commit, handed back (as MDK 0.8.0 does when it meets its own pending
@@ -104,6 +108,10 @@ extension NativeSwiftEngine {
                     groups[id] = record
                     return result
                 }
+                // A message of the kept competitor's branch is of a branch not selected while we
+                // stay on ours: marked so, and still answered undecryptable below, since the group
+                // may yet build on that branch and we follow it (then it opens and is read).
+                if supersedeRivalBranchPayload(event, record: &record) { groups[id] = record }
                 // Not remembered as failed: an event no key of ours opens may belong to an epoch we
                 // have not reached yet (a commit of a later epoch met first while catching up, or
                 // overtaking its predecessor), and handed back once we are there it must succeed.
@@ -128,6 +136,12 @@ extension NativeSwiftEngine {
             default: GroupRecord.remember(event.id, in: &record.processed, cap: retainedEventIDs)
             }
             if case .commit = result { observedCommits[id] = event }
+            // The same rumor delivered again (re-sent in the winning branch), or a message of a
+            // competitor's branch we have since followed: shown, once, and no longer superseded.
+            if case .applicationMessage(let received) = result {
+                record.invalidated.removeAll { $0.rumor.id == received.rumor.id }
+                record.superseded.remove(event.id)
+            }
             groups[id] = record
             return result
         }
@@ -171,9 +185,11 @@ extension NativeSwiftEngine {
                         return .unprocessable(id, reason: Self.duplicateCommit)
                     }
                     keepReplacedAsRival(record, of: rollback, in: &restored)
-                    // Boundary 7: the commit we had applied is now of a branch not selected.
+                    // Boundary 7: the commit we had applied is now of a branch not selected, and
+                    // so is every payload delivered on it.
                     GroupRecord.remember(rollback.eventID, in: &restored.superseded)
                     restored.superseded.remove(event.id)
+                    invalidatePayloads(of: rollback, in: &restored)
                     switchedBranch = true
                     record = restored
                 }
@@ -200,6 +216,7 @@ extension NativeSwiftEngine {
             let result = application(message, in: &record.mls, event: event, group: id)
             if case .applicationMessage(let received) = result {
                 record.messages.append(received)
+                record.rollback?.branchMessages.append(received.rumor.id)
                 // Current profile: a message of this epoch witnesses the commit that made it.
                 if profile == .current { record.rollback?.witnessed = true }
             }

@@ -95,6 +95,7 @@ extension NativeSwiftEngine {
         // Boundary 7: the branch of the commit we had applied is left; the competitor's is selected.
         branch.superseded.remove(rival.eventID)
         GroupRecord.remember(point.eventID, in: &branch.superseded, cap: retainedEventIDs)
+        invalidatePayloads(of: point, in: &branch)
         switchedBranch = true
         record = branch
         return .rivalCommit(record.id, replaced: point.eventID, competitor: rival.eventID)

@@ -16,6 +16,9 @@ package enum EngineRecovery {
     /// loses its race can still switch to the winner (restart-matrix boundary 7). A test switch:
     /// off, the file keeps no rollback point.
     @TaskLocal package static var persistsRollbackPoint = true
+    /// A branch switch invalidates the messages delivered on the branch left
+    /// (NativeSwiftEngine+SupersededPayloads.swift). A test switch: off, they stay shown.
+    @TaskLocal package static var invalidatesSupersededPayloads = true
 }
 
 extension NativeSwiftEngine {

@@ -18,6 +18,9 @@ extension NativeSwiftEngine {
     static let noConvergencePass =
         "the engine settles commit races at ingest (MIP-03 order with a rollback point) and runs no convergence pass to report"
 
+    /// The prefix of an effect a branch switch invalidated (boundary 7).
+    package static let invalidatedEffect = "invalidated:"
+
     static func protocolSnapshot(of record: GroupRecord) throws(EngineError) -> ProtocolSnapshot {
         let mls = record.mls
         let exact = try exactState(of: mls)
@@ -92,7 +95,12 @@ extension NativeSwiftEngine {
                     + record.failed.subtracting(record.superseded).map { SnapshotDisposition(input: $0.hex, disposition: "failed") }
                     + record.superseded.map { SnapshotDisposition(input: $0.hex, disposition: "superseded") })
                     .sorted { ($0.input, $0.disposition) < ($1.input, $1.disposition) }),
-            effects: .value(Set(record.messages.map { "message:\($0.rumor.id.hex)" }).sorted()))
+            // A message of a branch not selected is an `invalidated:` effect until delivered again.
+            effects: .value(
+                Set(
+                    record.messages.map { "message:\($0.rumor.id.hex)" }
+                        + record.invalidated.map { "\(invalidatedEffect)message:\($0.rumor.id.hex)" }
+                ).sorted()))
     }
 
     /// A leaf's account identity: the basic credential's identity bytes; other credential types are

@@ -25,11 +25,25 @@ extension World {
     /// False when the run does not persist (the scenario must restart, so it does).
     @discardableResult
     package func armCrash(_ label: String, at point: CrashPoint, down: VirtualDuration, damage: StoreDamage? = nil) -> Bool {
-        guard members[label] != nil, let crash = crashSwitch(of: label) else { return false }
-        crash.arm(point, damage: damage)
-        crashDowntimes[label] = down
-        record(
-            "member", label, "crash point \(point.rawValue) armed" + (damage.map { ", \($0.kind.rawValue) record at the restart" } ?? ""))
+        armCrash([label], at: point, down: down, damage: damage)
+    }
+
+    /// Arms `point` on every member of `labels`: the first to reach it dies (as ``armCrash(_:at:down:damage:)``)
+    /// and the point is disarmed on the others at that instant, so one crash happens. The member
+    /// a seeded race picks (the one that switches branch, say) is then found at run time.
+    @discardableResult
+    package func armCrash(_ labels: [String], at point: CrashPoint, down: VirtualDuration, damage: StoreDamage? = nil) -> Bool {
+        guard !labels.isEmpty, labels.allSatisfy({ members[$0] != nil }) else { return false }
+        for label in labels {
+            guard let crash = crashSwitch(of: label) else { return false }
+            crash.arm(point, damage: damage)
+            crashDowntimes[label] = down
+            crashSiblings[label] = labels.filter { $0 != label }
+            record(
+                "member", label,
+                "crash point \(point.rawValue) armed" + (labels.count > 1 ? " (first of \(labels.joined(separator: ", ")))" : "")
+                    + (damage.map { ", \($0.kind.rawValue) record at the restart" } ?? ""))
+        }
         return true
     }
 
@@ -41,6 +55,10 @@ extension World {
     func crashed(_ label: String, losing effects: [CoreEffect]) async -> Bool {
         guard let trip = crashSwitches[label]?.takeTrip() else { return false }
         crashes.append((label, trip.point))
+        for sibling in crashSiblings.removeValue(forKey: label) ?? [] {
+            crashSwitches[sibling]?.disarm()
+            crashSiblings[sibling] = nil
+        }
         if let damage = trip.damage { damages.append((label, damage)) }
         record("member", label, "crashed at \(trip.point.rawValue); \(effects.count) effect(s) of the input lost")
         if let durable = trip.durableCore, let storage {

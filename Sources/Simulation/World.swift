@@ -64,6 +64,8 @@ package final class World {
     /// member that crashes stays down, and the crashes that happened, in order.
     var crashSwitches: [String: CrashSwitch] = [:]
     var crashDowntimes: [String: VirtualDuration] = [:]
+    /// The other members a crash step armed with each (the first to reach the point dies alone).
+    var crashSiblings: [String: [String]] = [:]
     package internal(set) var crashes: [(member: String, point: CrashPoint)] = []
     /// The store damages crashes brought (boundary 8), by member, in the order they happened.
     package internal(set) var damages: [(member: String, damage: StoreDamage)] = []

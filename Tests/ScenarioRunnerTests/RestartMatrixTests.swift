@@ -85,27 +85,90 @@ import Testing
         #expect(try await !committedScenarioPasses(Self.path(twin.cell), recovery: recoveryWithout(twin.off)))
     }
 
-    /// Boundary 7's own recovery lies in the engine: the rollback point survives the restart, so a
-    /// member that died mid-switch, restarted on the losing commit, can still switch to the winner.
-    /// Without it, each branch-switch cell fails.
-    @Test(arguments: ["switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved"])
+    /// The profile a generated cell runs under (the disband cells: current only).
+    static func profile(_ cell: String) -> MarmotProfile { cell.hasPrefix("disband-switch") ? .current : .standard }
+
+    /// Boundary 7's own recovery lies in the engine: the rollback point (with, on the current
+    /// profile, the committer order of its competitors) survives the restart, so a member that died
+    /// mid-switch, restarted on the losing commit, can still switch to the winner. Without it, each
+    /// branch-switch cell fails.
+    @Test(arguments: [
+        "switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved", "switch-message-carol-branch-switch-unsaved",
+        "switch-message-bob-branch-switch-unsaved", "disband-switch-carol-branch-switch-unsaved",
+    ])
     func branchSwitchCellFailsWithoutPersistedRollbackPoint(_ cell: String) async throws {
         let passes = try await EngineRecovery.$persistsRollbackPoint.withValue(false) {
-            try await committedScenarioPasses(Self.path(cell), recovery: CoreConfiguration.Behaviour.Recovery())
+            try await committedScenarioPasses(
+                Self.path(cell), recovery: CoreConfiguration.Behaviour.Recovery(), profile: Self.profile(cell))
         }
         #expect(!passes)
     }
 
     /// The switch cells cannot pass vacuously: each reaches its crash point, and the snapshots
     /// compared hold inputs MIP-03 did not select (`superseded`).
-    @Test(arguments: ["switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved", "switch-carol-received-not-applied"])
+    @Test(arguments: [
+        "switch-carol-branch-switch-unsaved", "switch-bob-branch-switch-unsaved", "switch-carol-received-not-applied",
+        "switch-message-carol-branch-switch-unsaved", "switch-message-bob-branch-switch-unsaved",
+        "switch-message-carol-received-not-applied", "disband-switch-carol-branch-switch-unsaved",
+        "disband-switch-renamer-branch-switch-unsaved",
+    ])
     func switchCellsReallySwitch(_ cell: String) async throws {
-        let path = Self.path(cell)
-        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
-        let execution = await swiftOnlyExecutor().execute(try Scenario(yaml: text, file: path), seed: 1, selection: .swift, reproduce: path)
-        let equal = execution.run.checks.first { $0.check == "restarted members' snapshots equal the uninterrupted reference's" }
+        let run = try await Self.run(cell, seed: 1)
+        let equal = run.checks.first { $0.check == "restarted members' snapshots equal the uninterrupted reference's" }
         #expect(equal?.verdict == .pass)
         #expect(equal?.observed?.contains("superseded") == true, "\(equal?.observed ?? "no check")")
+    }
+
+    /// One committed cell on our engine, its scenario's profile, `recovery`.
+    static func run(_ cell: String, seed: UInt64, recovery: CoreConfiguration.Behaviour.Recovery = .init()) async throws -> ScenarioRun {
+        let path = Self.path(cell)
+        let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        var executor = swiftOnlyExecutor()
+        executor.recovery = recovery
+        return await executor.execute(
+            try Scenario(yaml: text, file: path), seed: seed, selection: .swift, reproduce: path, profile: profile(cell)
+        ).run
+    }
+
+    /// A switch that supersedes a delivered payload: without the engine's invalidation carol keeps
+    /// bob's message of the losing branch shown while alice can never read it, and the cell fails
+    /// (`no lost message` fails the uninterrupted run itself, as before the invalidation existed).
+    @Test func supersededMessageCellFailsWithoutInvalidation() async throws {
+        let run = try await EngineRecovery.$invalidatesSupersededPayloads.withValue(false) {
+            try await Self.run("switch-message-carol-branch-switch-unsaved", seed: 1)
+        }
+        #expect(run.verdict == .fail)
+        let lost = run.checks.first { $0.check == "no lost message" }
+        #expect(lost?.verdict == .fail && lost?.observed?.contains("alice lacks bob") == true, "\(lost?.observed ?? "no check")")
+    }
+
+    /// With invalidation and re-sending, the message is not lost: bob sends it again in the winning
+    /// epoch, and alice reads it.
+    @Test func supersededMessageIsSentAgainAndNotLost() async throws {
+        let run = try await Self.run("switch-message-carol-received-not-applied", seed: 1)
+        #expect(run.checks.first { $0.check == "no lost message" }?.verdict == .pass)
+        #expect(run.checks.first { $0.check == "restarted members' snapshots equal the uninterrupted reference's" }?.verdict == .pass)
+    }
+
+    /// Not sent again, the message of the losing branch is accounted for only because bob was told
+    /// (`core.messageSuperseded`): the oracle passes it, where a silent drop fails (the test above).
+    @Test func supersededMessageReportedIsAccountedFor() async throws {
+        let run = try await Self.run(
+            "switch-message-carol-received-not-applied", seed: 1, recovery: recoveryWithout { $0.resendsSupersededMessages = false })
+        let lost = run.checks.first { $0.check == "no lost message" }
+        #expect(lost?.verdict == .pass, "\(lost?.observed ?? "no check")")
+    }
+
+    /// The crash step that names several members (`member: [alice, bob]`) dies on exactly one: the
+    /// renamer of the group whose disband won, alice on seed 1 and bob on seed 2 (the committer
+    /// order is drawn by the seed), and the cell passes on both.
+    @Test(arguments: [(UInt64(1), "alice"), (UInt64(2), "bob")])
+    func runTimeCrashDiesOnTheSwitchingMember(_ seed: UInt64, _ member: String) async throws {
+        let run = try await Self.run("disband-switch-renamer-branch-switch-unsaved", seed: seed)
+        let reached = run.checks.first { $0.check == "every armed crash point was reached" }
+        #expect(
+            reached?.verdict == .pass && reached?.observed == "\(member) at branch-switch-unsaved", "\(reached?.observed ?? "no check")")
+        #expect(run.checks.first { $0.check == "restarted members' snapshots equal the uninterrupted reference's" }?.verdict == .pass)
     }
 
     /// Every boundary the table covers has a twin.

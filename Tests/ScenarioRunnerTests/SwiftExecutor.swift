@@ -1,4 +1,5 @@
 import ConformanceTestSupport
+import EngineInterface
 import Foundation
 import GroupCore
 import NativeSwiftEngine
@@ -15,7 +16,7 @@ func swiftOnlyExecutor() -> ScenarioExecutor {
                     try NativeSwiftEngine(
                         generator: context.generator, clock: context.clock,
                         stateFile: context.persistent ? context.storageDirectory + "/swift-engine.state" : nil,
-                        crashSwitch: context.crashSwitch)
+                        profile: context.profile, accountKeys: context.accountKey.map { [$0] } ?? [], crashSwitch: context.crashSwitch)
                 }, deterministic: true)
         ]),
         epochUnixSeconds: 1_700_000_000)
@@ -24,13 +25,13 @@ func swiftOnlyExecutor() -> ScenarioExecutor {
 /// Runs the committed scenario at `path` on our engine with `recovery`; true when it passes (the
 /// matrices' and families' twins: a cell that passes with a recovery rule and fails without it).
 func committedScenarioPasses(
-    _ path: String, seed: UInt64 = 1, recovery: CoreConfiguration.Behaviour.Recovery
+    _ path: String, seed: UInt64 = 1, recovery: CoreConfiguration.Behaviour.Recovery, profile: MarmotProfile = .standard
 ) async throws -> Bool {
     let text = try String(contentsOf: Vectors.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
     let scenario = try Scenario(yaml: text, file: path)
     var executor = swiftOnlyExecutor()
     executor.recovery = recovery
-    let execution = await executor.execute(scenario, seed: seed, selection: .swift, reproduce: path)
+    let execution = await executor.execute(scenario, seed: seed, selection: .swift, reproduce: path, profile: profile)
     return execution.run.notRun == nil && execution.run.verdict == .pass
 }
 

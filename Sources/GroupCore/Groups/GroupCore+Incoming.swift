@@ -151,6 +151,7 @@ extension GroupCore {
             if case .rivalCommit(_, let replaced, let competitor) = result {
                 await commitLeftForRival(replaced, competitor: competitor, by: event, in: chatID)
             }
+            await withdrawInvalidatedMessages(in: chatID)
             commitApplied(event, in: chatID)
             await stoodCommitApplied(event, in: chatID)
             commits.enteredEpoch(chatID, at: now)

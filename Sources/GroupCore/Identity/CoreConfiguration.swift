@@ -147,6 +147,11 @@ package struct CoreConfiguration: Sendable {
             /// are deferred as `missing_history` instead of handed to an engine that has no branch
             /// of the group to apply them on.
             package var marksUnrecoverableGroups = true
+            /// A message of ours the engine invalidated when its branch lost (restart-matrix
+            /// boundary 7: the epoch it was sent in was superseded) is sent again, the same rumor,
+            /// in the epoch that won. Off: it is marked failed and the user told
+            /// (`core.messageSuperseded`).
+            package var resendsSupersededMessages = true
             /// Welcomes are retried until a relay accepts them (and held while it is unreachable).
             package var welcomes = true
             /// Control messages wait in the outbox while their relays are unreachable.

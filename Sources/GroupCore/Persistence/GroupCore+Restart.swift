@@ -125,6 +125,8 @@ extension GroupCore {
     /// left alone (nothing is told twice).
     private func rederiveStaleChats() async {
         for chatID in chats.keys.sorted() {
+            // A branch switch leaves the epoch as it was: its invalidated messages are checked apart.
+            await withdrawInvalidatedMessages(in: chatID)
             guard let chat = chats[chatID], !chat.isRemoved,
                 let group = try? await engine.group(chat.mlsGroupID), group.epoch != chat.epoch || group.state == .inactive
             else { continue }

@@ -25,7 +25,7 @@ package struct Step: Sendable, Hashable {
         switch action {
         case .member(let member): member.by
         case .attack(let attack): attack.by
-        case .crash(let member, _, _, _): member
+        case .crash(let members, _, _, _): members.count == 1 ? members[0] : nil
         default: nil
         }
     }
@@ -54,8 +54,10 @@ package enum StepAction: Sendable, Hashable {
     case restart(member: String, down: ScenarioDuration)
     /// Arms a crash point on a member: it dies the next time it reaches the point, losing what was
     /// not durable, and starts again `down` later (docs/restart-matrix.md); with `damage`, one of
-    /// its groups' durable records is missing or corrupt when it starts again (boundary 8).
-    case crash(member: String, at: CrashPointName, down: ScenarioDuration, damage: CrashDamage?)
+    /// its groups' durable records is missing or corrupt when it starts again (boundary 8). Several
+    /// members: the point is armed on each and the first to reach it dies, the others are disarmed
+    /// at that instant (a member known only at run time: the one a seeded race makes switch branch).
+    case crash(members: [String], at: CrashPointName, down: ScenarioDuration, damage: CrashDamage?)
     case check(CheckStep)
     case wait(WaitStep)
     /// A hostile member's attack, built by its engine and put into the world (StepVocabulary+Hostile).

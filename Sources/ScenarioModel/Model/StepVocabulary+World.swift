@@ -37,9 +37,10 @@ extension StepVocabulary {
             name: "crash",
             summary:
                 "arm a crash point: the member dies when it reaches it, losing what was not durable, and starts again `down` later; "
-                + "`damage` leaves one group's durable record corrupt or missing at that start (the group named by `group`)",
+                + "`damage` leaves one group's durable record corrupt or missing at that start (the group named by `group`); "
+                + "a list of members arms it on each, and only the first to reach it dies",
             shape: .fields([
-                FieldSpec("member", .member, required: true),
+                FieldSpec("member", .members, required: true),
                 FieldSpec("at", .word(CrashPointName.allCases.map(\.rawValue)), required: true), FieldSpec("down", .duration),
                 FieldSpec("damage", .word(CrashDamage.Kind.allCases.map(\.rawValue))), FieldSpec("group", .text),
             ])
@@ -49,8 +50,13 @@ extension StepVocabulary {
             if kind == nil, group != nil, let node = f.node("group") {
                 throw ScenarioError(.invalidValue, at: node.location, "'group' names the group a crash damages: it needs 'damage'")
             }
+            let members = try f.labels("member")
+            if members.count != Set(members).count || members.isEmpty || (kind != nil && members.count > 1), let node = f.node("member") {
+                throw ScenarioError(
+                    .invalidValue, at: node.location, "'member' names distinct members, and only one when the crash damages a group")
+            }
             return .crash(
-                member: try f.string("member"), at: try f.word("at", as: CrashPointName.self),
+                members: members, at: try f.word("at", as: CrashPointName.self),
                 down: try f.optionalDuration("down") ?? ScenarioDuration(milliseconds: 5_000),
                 damage: kind.map { CrashDamage(kind: $0, group: group) })
         },

@@ -48,6 +48,13 @@ struct MemberReads {
         }
     }
 
+    /// The messages the member's engine invalidated in the group (a branch switch, boundary 7).
+    mutating func invalidatedMessages(of label: String, in group: GroupSnapshot) async -> [ReceivedMessage]? {
+        await read(label, "invalidated messages of \(group.name)") { engine async throws(EngineError) in
+            try await engine.invalidatedMessages(in: group.mlsGroupID)
+        }
+    }
+
     /// The group's roster as the member's engine has it.
     mutating func members(of label: String, in group: GroupSnapshot) async -> [PublicKey]? {
         await read(label, "members of \(group.name)") { engine async throws(EngineError) in try await engine.members(of: group.mlsGroupID) }

@@ -51,7 +51,8 @@ enum MessageOracles {
     /// No lost message: every message a relay accepted is in the history of every member that was
     /// in the group when it was sent. A member whose record of the group was lost (restart-matrix
     /// boundary 8) accounts for it by deferring its event as `missing_history`: not lost, and not
-    /// shown either (RestartReference checks that it was deferred).
+    /// shown either (RestartReference checks that it was deferred); so does a message of a branch
+    /// MIP-03 did not select whose sender was told it failed (``supersededAndReported``).
     static func noLostMessages(_ sent: [SentMessage], in world: World) async -> CheckResult {
         var lost: [String] = []
         var counted = 0
@@ -59,9 +60,12 @@ enum MessageOracles {
         for message in sent {
             guard let event = message.event, !world.relaysStoring(event.id).isEmpty else { continue }
             counted += 1
+            var reported: Bool?
             for recipient in message.recipients
             where !(await histories.has(recipient, message: message.text, from: message.sender, in: message.chatID)) {
                 if await deferred(event, by: recipient, in: world) { continue }
+                if reported == nil { reported = await supersededAndReported(message, event: event, reads: &histories.reads) }
+                if reported == true { continue }
                 lost.append("\(recipient) lacks \(message.sender): \"\(message.text)\"")
             }
         }
@@ -70,6 +74,23 @@ enum MessageOracles {
                 check: "no lost message", clause: lostMessageClause, verdict: lost.isEmpty ? .pass : .fail,
                 expected: "every relay-accepted message (\(counted)) in the history of every member of its group at sending",
                 observed: lost.isEmpty ? "none lost" : lost.joined(separator: "; ")))
+    }
+
+    /// Whether `message` was sent on a branch MIP-03 did not select (restart-matrix boundary 7):
+    /// its sender's engine marks its event `superseded`, and its sender was told the message
+    /// failed (`core.messageSuperseded` in that chat). Such a message is accounted for, not lost:
+    /// the winning branch's members can never read it. Sent again instead, it is found in the
+    /// histories like any message; superseded and neither sent again nor reported, it is lost.
+    static func supersededAndReported(_ message: SentMessage, event: Event, reads: inout MemberReads) async -> Bool {
+        guard await reads.capabilities(of: message.sender)?.supports(.protocolSnapshot) ?? false,
+            let group = await reads.group(of: message.sender, chatID: message.chatID),
+            let snapshot = await reads.protocolSnapshot(of: message.sender, in: group),
+            (snapshot.dispositions.value ?? []).contains(where: {
+                $0.input == event.id.hex && $0.disposition == RestartReference.supersededDisposition
+            }),
+            let state = await reads.state(of: message.sender)
+        else { return false }
+        return state.errors.contains { $0.code == .messageSuperseded && $0.chatID == message.chatID }
     }
 
     /// Whether `label` deferred `event` as `missing_history` (its group is Unrecoverable).

@@ -134,6 +134,14 @@ struct MonitoredEngine: ProtocolEngine {
     func protocolSnapshot(of group: MLSGroupID) async throws(EngineError) -> ProtocolSnapshot {
         try await watch("protocol snapshot") { () async throws(EngineError) in try await base.protocolSnapshot(of: group) }
     }
+    func invalidatedMessages(in group: MLSGroupID) async throws(EngineError) -> [ReceivedMessage] {
+        try await watch("invalidated messages") { () async throws(EngineError) in try await base.invalidatedMessages(in: group) }
+    }
+    func resendInvalidatedMessage(_ rumorID: EventID, in group: MLSGroupID) async throws(EngineError) -> Event {
+        try await watch("resend invalidated message") { () async throws(EngineError) in
+            try await base.resendInvalidatedMessage(rumorID, in: group)
+        }
+    }
     func prepareGroupImage(_ data: [UInt8], mimeType: String) async throws(EngineError) -> PreparedGroupImage {
         try await watch("prepare group image") { () async throws(EngineError) in try await base.prepareGroupImage(data, mimeType: mimeType)
         }

@@ -79,10 +79,14 @@ enum RestartReference {
                     failures.append("\(label): messages of \(group.mlsGroupID.hex.prefix(16)) unreadable")
                     continue
                 }
+                // Boundary 7: a message a branch switch invalidated is an effect of its own kind.
+                let invalidated = await reads.invalidatedMessages(of: label, in: group) ?? []
+                let meaning = { (message: ReceivedMessage) in
+                    "\(Observation.name(message.sender, names)) \(message.rumor.kind) \(timeless(message.rumor.content))"
+                }
                 out[label, default: [:]][group.mlsGroupID.hex] = Held(
                     snapshot: snapshot,
-                    messages: messages.map { "\(Observation.name($0.sender, names)) \($0.rumor.kind) \(timeless($0.rumor.content))" }
-                        .sorted(),
+                    messages: (messages.map(meaning) + invalidated.map { "invalidated \(meaning($0))" }).sorted(),
                     view: (chatLists[label] ?? []).first { $0.addresses.contains(group.nostrGroupID) }.map(view))
             }
             // A group whose record the engine lost (boundary 8) is known to the app alone.

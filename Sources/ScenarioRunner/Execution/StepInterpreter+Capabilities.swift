@@ -22,9 +22,11 @@ extension StepInterpreter {
         func collect(_ steps: [Step]) {
             for step in steps {
                 collect(step.substeps)
-                if case .crash(let member, let point, _, let damage) = step.action {
-                    if point.insideEngine { needed[member, default: []].insert(EngineCapability.crashPoints.rawValue) }
-                    if damage != nil { needed[member, default: []].insert(EngineCapability.storeDamage.rawValue) }
+                if case .crash(let members, let point, _, let damage) = step.action {
+                    for member in members {
+                        if point.insideEngine { needed[member, default: []].insert(EngineCapability.crashPoints.rawValue) }
+                        if damage != nil { needed[member, default: []].insert(EngineCapability.storeDamage.rawValue) }
+                    }
                 }
                 for member in keyPackagePublishers(step.action) {
                     needed[member, default: []].insert(EngineCapability.keyPackage.rawValue)

@@ -114,7 +114,7 @@ struct StepInterpreter {
             noteFault(step, title: title, networkStart: networkStart, logStart: logStart)
         case .restart(let member, let down):
             world.restart(member, down: down.virtual)
-        case .crash(let member, let at, let down, let damage):
+        case .crash(let members, let at, let down, let damage):
             guard let point = CrashPoint(rawValue: at.rawValue) else {
                 return [
                     CheckResult(
@@ -122,14 +122,14 @@ struct StepInterpreter {
                 ]
             }
             var storeDamage: StoreDamage?
-            if let damage {
+            if let damage, let member = members.first {
                 let chatID = try await chat(of: member, named: damage.group)
                 guard let group = try await world.member(member)?.engine.groups().first(where: { $0.nostrGroupID == chatID }) else {
                     throw StepFailure(message: "\(member)'s engine holds no group \(chatID.prefix(8)) to damage")
                 }
                 storeDamage = StoreDamage(group: group.mlsGroupID, kind: damage.kind == .corrupt ? .corrupt : .missing)
             }
-            world.armCrash(member, at: point, down: down.virtual, damage: storeDamage)
+            world.armCrash(members, at: point, down: down.virtual, damage: storeDamage)
         case .release(let hold):
             if let rule = holds.removeValue(forKey: hold) { world.network.removeFault(rule) }
             world.network.release(hold: hold)

@@ -25,6 +25,11 @@ package enum RestartMatrix {
         var damage: (kind: String, group: String)? = nil
         /// The profiles the flow runs under (`profiles:`); nil: every profile.
         var profiles: String? = nil
+        /// False when the outcome depends on the seed (which commit wins a race): no stored vector.
+        var storesVector = true
+        /// Cells whose member is found at run time: the cell's name for it, and the members the
+        /// crash step arms (the first of them to reach the point dies).
+        var runTimeMembers: [String: [String]] = [:]
     }
 
     static let members = ["alice", "bob", "carol", "dave"]
@@ -56,6 +61,24 @@ package enum RestartMatrix {
     static func lateWinnerRace(_ alice: String, then more: [String] = []) -> [String] {
         [alice, "  - advance: { by: 1s }", "  - rename: { by: bob, to: Beta }"] + more
     }
+
+    /// Boundary 7, a winning branch that disbands (current profile: competing commits are ranked
+    /// by committer account key, drawn from the seed). Two groups race at once with the roles
+    /// swapped: in Team alice disbands and bob renames, in Other bob disbands and alice renames,
+    /// each disband reaching the relay 3 s late (only the first publish: `nth: 1`). Whichever of
+    /// alice and bob has the smaller key wins both of its races, so on every seed exactly one
+    /// group's disband wins: carol and that group's renamer applied the rename first and switch.
+    static let disbandRace =
+        twoAdminGroups + [
+            "  - fault: { apply: delay, member: alice, relay: group, kind: 445, for: 3s, nth: 1 }",
+            "  - fault: { apply: delay, member: bob, relay: group, kind: 445, for: 3s, nth: 1 }",
+        ]
+    static let twoAdminGroups =
+        group + ["  - create-group: { by: bob, with: [alice, carol], admins: [alice], name: Other }", "  - deliver: all"]
+    static let disbandAction = [
+        "  - disband: { by: alice, group: Team }", "  - disband: { by: bob, group: Other }", "  - advance: { by: 1s }",
+        "  - rename: { by: bob, to: Beta, group: Team }", "  - rename: { by: alice, to: Alpha, group: Other }",
+    ]
 
     static let flows: [Flow] = [
         Flow(
@@ -108,6 +131,25 @@ package enum RestartMatrix {
             // MIP-03's order by created_at: the current profile orders by committer account key.
             profiles: "[legacy]"),
         Flow(
+            name: "switch-message",
+            summary:
+                "as in switch, and bob writes on his branch before alice's earlier commit arrives: the switch invalidates the message and bob sends it again in the winning epoch",
+            setup: lateWinner,
+            action: lateWinnerRace(
+                "  - rename: { by: alice, to: Alpha }",
+                then: ["  - advance: { by: 1s }", "  - send: { by: bob, text: on-the-losing-branch }"]),
+            cells: [("carol", "branch-switch-unsaved"), ("bob", "branch-switch-unsaved"), ("carol", "received-not-applied")],
+            profiles: "[legacy]"),
+        Flow(
+            name: "disband-switch",
+            summary:
+                "in Team alice disbands while bob renames, in Other bob disbands while alice renames, each disband 3 s late; in the group whose disband wins (committer key order), carol and the renamer switch to it",
+            setup: disbandRace, action: disbandAction,
+            cells: [("carol", "branch-switch-unsaved"), ("renamer", "branch-switch-unsaved")],
+            // Group lifecycle (disband) exists on the current profile only; which group's disband
+            // wins is drawn by the seed, so no outcome is stored.
+            profiles: "[current]", storesVector: false, runTimeMembers: ["renamer": ["alice", "bob"]]),
+        Flow(
             name: "corrupt-record", summary: "bob's record of Team is corrupt when he starts again; his other group, Side, goes on",
             setup: twoGroups, action: damageAction, cells: [("bob", "received-not-applied"), ("bob", "applied-not-derived")],
             damage: ("corrupt", "Team")),
@@ -133,12 +175,12 @@ package enum RestartMatrix {
             "in the `race` flow the winner is drawn by the seed (same-instant commits, ordered by id); the `switch` flow orders the two commits by time instead, so its carol cells are the deterministic form of it: the losing commit is `superseded` whether it was applied and replaced (the reference) or met after the winner on catch-up (the restarted run)"
         ),
         (
-            "switch × a payload of the losing branch (boundary 7, \"supersedes previously delivered payloads\")",
-            "when bob writes on his branch after his commit's OK and before alice's earlier commit arrives, carol reads the message and alice never can: the always-on `no lost message` oracle fails the uninterrupted reference itself (a message of a losing branch is lost to the winning branch's members: our engine marks only the commit `superseded` and keeps the message shown; invalidating the payload is not implemented). The `switch` cells cover a superseded delivered state notification instead: carol is shown bob's name Beta, then the switch replaces it"
+            "switch-message × bob at applied-not-derived",
+            "bob's crash step stands before the race, and the first commit he applies is his own rename, a second before he writes: he is down when the `send` step runs, so the message is never written and nothing of boundary 7 is reached"
         ),
         (
-            "switch × a winning branch that disbands (boundary 7)",
-            "disband exists only on the current profile, whose order of competing commits is by committer account key (docs/current-profile.md), and member keys are drawn from the seed: a generated cell names the member that crashes, and on about half the seeds that member meets the winner first and never switches, so no fixed cell reaches the point on seeds 1 to 5 (open: needs a crash step that names the switching member at run time)"
+            "disband-switch × the disbander",
+            "a disband that loses its race is applied by its own committer before the competitor (its OK comes first) and ends the group there: an engine refuses every later event of an ended group, so the losing disbander never switches (docs/group-core.md, \"Messages of a branch that lost\", says what this leaves open)"
         ),
     ]
 
@@ -148,7 +190,7 @@ package enum RestartMatrix {
     }
 
     /// The cells ci/conformance runs on every engine selection (with determinism checked): one per
-    /// boundary the app core reaches (1, 2, 3, 8, 9; a race at 3), so MDK members run them too;
+    /// boundary the app core reaches (1, 2, 3, 8, 9; races at 3 and 7), so MDK members run them too;
     /// kept small, each cell runs twice (its reference) and twice again for determinism.
     static let ciSample = [
         "rename-alice-prepared-not-published", "rename-alice-acknowledgement-uncertain", "send-carol-received-not-applied",
@@ -156,6 +198,10 @@ package enum RestartMatrix {
         // Boundary 8 (unsupported on an MDK bob: its driver cannot damage its store) and the race
         // at received-not-applied, whose losing commit is `superseded` in both runs.
         "corrupt-record-bob-received-not-applied", "switch-carol-received-not-applied",
+        // Boundary 7 with a delivered payload superseded (bob's message, sent again in the winning
+        // epoch), and a winning branch that disbands: current profile only, so the gate's current
+        // leg runs it (our engine) and the legacy legs find it not applicable.
+        "switch-message-carol-received-not-applied", "disband-switch-carol-branch-switch-unsaved",
     ]
 
     /// Every generated file: one scenario per cell, the report, the CI sample and the marker that
@@ -198,13 +244,14 @@ package enum RestartMatrix {
             "clauses: [\"MIP-03 Commit Messages\", \"NIP-01 Events\"]",
         ]
         // Which rename wins the race depends on the commits' ids (seeded): no outcome to store.
-        if flow.name == "race" { lines.append("vector: false") }
+        if flow.name == "race" || !flow.storesVector { lines.append("vector: false") }
         if let profiles = flow.profiles { lines.append("profiles: \(profiles)") }
         lines.append("members:")
         lines += members.map { "  - { label: \($0) }" }
         lines += ["steps:", "  - deliver: all"] + flow.setup
         let damage = flow.damage.map { ", damage: \($0.kind), group: \($0.group)" } ?? ""
-        lines += ["  - crash: { member: \(cell.member), at: \(cell.point), down: \(down)\(damage) }"] + flow.action
+        let member = flow.runTimeMembers[cell.member].map { "[\($0.joined(separator: ", "))]" } ?? cell.member
+        lines += ["  - crash: { member: \(member), at: \(cell.point), down: \(down)\(damage) }"] + flow.action
         lines += ["  - deliver: all", "  - advance: { by: 30s }", "  - deliver: all"]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -233,6 +280,21 @@ package enum RestartMatrix {
             "state notification bob's commit gave carol (the name Beta) is the delivered effect the switch",
             "supersedes.",
             "",
+            "A switch that supersedes a delivered payload: in `switch-message` bob also writes on his branch",
+            "after his commit's OK. Carol reads the message; the switch invalidates it (an `invalidated:`",
+            "effect, its event `superseded`), and bob, whose own copy is invalidated too, sends the same",
+            "rumor again in the winning epoch, so every member, alice included, shows it once under one",
+            "identity (docs/group-core.md, \"Messages of a branch that lost\"). A member that meets the",
+            "message only after the winner (carol at `received-not-applied`) finds it opens under the kept",
+            "losing branch's key and marks it `superseded` without showing it.",
+            "",
+            "A winning branch that disbands (`disband-switch`, current profile, whose order of competing",
+            "commits is by committer account key, drawn from the seed): two groups race at once with the",
+            "roles swapped, so on every seed one group's disband wins and carol and that group's renamer",
+            "switch to it. Which member renamed there is known at run time only: the `renamer` cell's crash",
+            "step names both (`member: [alice, bob]`): armed on each, the first to reach the point dies and",
+            "the other is disarmed (docs/scenarios.md, \"Crash points\").",
+            "",
             "Boundary 8 (missing or corrupt material): the `corrupt-record` and `missing-record` cells also leave",
             "the crashed member's record of one group (Team) corrupt or missing when it starts again (`crash: { ...,",
             "damage: corrupt|missing, group: Team }`, done by the member's engine as it is made again). That",
@@ -247,7 +309,10 @@ package enum RestartMatrix {
         ]
         for flow in flows {
             for cell in flow.cells {
-                lines.append("| \(flow.name) | \(cell.member) | `\(cell.point)` | \(boundary(of: cell.point, in: flow)) |")
+                let member =
+                    flow.runTimeMembers[cell.member].map { "\(cell.member) (first of \($0.joined(separator: ", ")) to reach it)" }
+                    ?? cell.member
+                lines.append("| \(flow.name) | \(member) | `\(cell.point)` | \(boundary(of: cell.point, in: flow)) |")
             }
         }
         lines += ["", "## Not in the table", ""]
