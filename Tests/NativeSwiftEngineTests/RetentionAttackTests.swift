@@ -55,16 +55,7 @@ import Testing
     @Test func aFloodPastTheCapForgetsOldIdsAndReplaysStayRefused() async throws {
         let clock = HostileMemberTests.TestClock()
         var bench = MemberBench(seed: 141)
-        func member(_ name: String) -> Member {
-            let keypair = Keypair.generate(using: &bench.generator)
-            let engine = NativeSwiftEngine(
-                generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 16)
-            return Member(name: name, keypair: keypair, engine: engine)
-        }
-        let alice = member("alice")
-        let bob = member("bob")
-        let mallory = member("mallory")
-        let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "C", admins: [alice])
+        let (alice, bob, mallory, group) = try await Self.floodCast(&bench, clock: clock, retainedEventIDs: 16, name: "C")
         func bobReceives(_ event: Event) async throws -> String {
             EngineReceiverCheckTests.answer(try await bob.engine.processMessage(event))
         }
@@ -107,16 +98,7 @@ extension RetentionAttackTests {
     @Test func ignoredProposalsPastTheForwardWindowLeaveTheNextCommitReadable() async throws {
         let clock = HostileMemberTests.TestClock()
         var bench = MemberBench(seed: 142)
-        func member(_ name: String) -> Member {
-            let keypair = Keypair.generate(using: &bench.generator)
-            let engine = NativeSwiftEngine(
-                generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: 1100)
-            return Member(name: name, keypair: keypair, engine: engine)
-        }
-        let alice = member("alice")
-        let bob = member("bob")
-        let mallory = member("mallory")
-        let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: "W", admins: [alice])
+        let (_, bob, mallory, group) = try await Self.floodCast(&bench, clock: clock, retainedEventIDs: 1100, name: "W")
         let flood = try await HostileMemberTests.forge(.proposalFlood, by: mallory, in: group)
         #expect(flood.events.count > Int(SenderRatchet.maximumForwardDistance) + 1)
         var answers: [String: Int] = [:]
@@ -132,6 +114,25 @@ extension RetentionAttackTests {
         #expect(EngineReceiverCheckTests.answer(try await bob.engine.processMessage(copy)) == MLSError.Code.keyConsumed.name)
         let update = try await mallory.engine.selfUpdate(in: group)
         #expect(EngineReceiverCheckTests.answer(try await bob.engine.processMessage(update.event)) == "accepted")
+    }
+}
+
+extension RetentionAttackTests {
+    /// Alice's group with bob and mallory, every engine remembering `retainedEventIDs` wrapper ids.
+    static func floodCast(
+        _ bench: inout MemberBench, clock: HostileMemberTests.TestClock, retainedEventIDs: Int, name: String
+    ) async throws -> (alice: Member, bob: Member, mallory: Member, group: MLSGroupID) {
+        func member(_ label: String) -> Member {
+            let keypair = Keypair.generate(using: &bench.generator)
+            let engine = NativeSwiftEngine(
+                generator: TestGenerator(seed: bench.generator.next()), clock: clock.reader, retainedEventIDs: retainedEventIDs)
+            return Member(name: label, keypair: keypair, engine: engine)
+        }
+        let alice = member("alice")
+        let bob = member("bob")
+        let mallory = member("mallory")
+        let group = try await bench.createGroup(by: alice, inviting: [bob, mallory], name: name, admins: [alice])
+        return (alice, bob, mallory, group)
     }
 }
 
