@@ -57,9 +57,10 @@ import Glibc
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try runner.run()
-        // Wait (on progress: the driver appearing) for the runner's driver process.
+        // Wait (on progress: the driver appearing) for the runner's driver process, up to 300 s: on
+        // a loaded 2-core machine the debug runner once took over 120 s to start its first driver.
         var driver: pid_t?
-        for _ in 0..<1200 where driver == nil {
+        for _ in 0..<3000 where driver == nil {
             driver = Self.children(of: runner.processIdentifier).first
             if driver == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
